@@ -1,0 +1,94 @@
+// The .bdsl abstract syntax tree: what the parser produces, checked and lowered later.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "compiler/source.hpp"
+
+namespace bpfbench::ast {
+
+struct Name {
+  std::string text;
+  SourceRange range;
+};
+
+// `[a..b]`, `[a..b step s]`, `[a..b *k]`, `[a..b log n]`; bounds are Int values.
+enum class RangeKind { Step, Geometric, Log };
+
+struct Value {
+  enum class Kind { Int, Ident, String, List, Range };
+  Kind kind = Kind::Int;
+  SourceRange range;
+
+  // Int: the number as written (before the unit is applied) and its unit suffix
+  // ("" when none; one of s ms us ns K M G). Checked and scaled by check().
+  int64_t number = 0;
+  std::string unit;
+  // Ident: the identifier; String: the unescaped contents.
+  std::string text;
+  // List: the elements. Range: exactly [from, to] (+ `by` when present).
+  std::vector<Value> items;
+  RangeKind range_kind = RangeKind::Step;
+  std::optional<int64_t> by;  // step, factor, or point count; absent = step 1
+  std::string by_unit;        // unit suffix of a `step` (e.g. "ms" in [1ms..9ms step 2ms])
+  SourceRange by_range;
+};
+
+// One statement inside `bench < ... >` or `defaults < ... >`.
+//   Assign: `name;` or `name value;`          names = {name}
+//   Sweep:  `sweep name value;`                names = {name}
+//           `sweep (n1, n2) over value;`       names = {n1, n2}, zipped = true
+//   Report: `report m1, m2;`                   names = metrics, no value
+struct Setting {
+  enum class Kind { Assign, Sweep, Report };
+  Kind kind = Kind::Assign;
+  std::vector<Name> names;
+  std::optional<Value> value;
+  bool zipped = false;
+  SourceRange range;  // the whole statement
+};
+
+// `let name = value;`
+struct Let {
+  Name name;
+  Value value;
+  SourceRange range;
+};
+
+// `defaults < settings >`: applies to the benches after it in the same scope.
+struct Defaults {
+  std::vector<Setting> settings;
+  SourceRange range;
+};
+
+// `bench FAMILY [as "label {param}"] < settings >`
+struct Bench {
+  Name family;
+  std::optional<Name> label;  // text is the label template, unescaped
+  std::vector<Setting> settings;
+  SourceRange range;
+};
+
+struct Item;
+
+// `suite "title" < (let | defaults | bench)* >`
+struct Suite {
+  Name title;
+  std::vector<Item> items;
+  SourceRange range;
+};
+
+struct Item {
+  std::variant<Let, Defaults, Bench, Suite> node;
+};
+
+// A whole file with includes already spliced in (their items carry their own file ids).
+struct File {
+  std::vector<Item> items;
+};
+
+}  // namespace bpfbench::ast

@@ -1,0 +1,359 @@
+#include "compiler/clang_compile.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <optional>
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/Version.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "compiler/object_cache.hpp"
+
+namespace bpfbench {
+
+namespace {
+
+// The cc1 line clang's driver would build for `clang -target bpf -O2 -g -c`, minus the
+// parts that depend on the working directory (kept out so cached objects are
+// reproducible), pinned to the little-endian BPF triple and cpu v3.
+std::vector<std::string> cc1_args(const CompileOptions &opts) {
+  std::vector<std::string> a = {
+      "-triple", "bpfel", "-emit-obj", "-O2",
+      "-debug-info-kind=constructor", "-dwarf-version=5",
+      "-fdebug-compilation-dir=.",
+      "-resource-dir", BPFBENCH_CLANG_RESOURCE_DIR,
+      "-I/usr/include/x86_64-linux-gnu", "-D__TARGET_ARCH_x86",
+      "-target-cpu", "v3",
+      "-fgnuc-version=4.2.1",  // libbpf and uapi headers test __GNUC__
+      "-ferror-limit", std::to_string(Diagnostics::kMaxErrors),
+      "-disable-free", "-discard-value-names",
+      "-main-file-name", opts.virtual_name,
+  };
+  a.insert(a.end(), opts.extra_args.begin(), opts.extra_args.end());
+  a.insert(a.end(), {"-x", "c", opts.virtual_name});
+  return a;
+}
+
+// Turns clang's diagnostics into data instead of text on stderr.
+class CollectingConsumer final : public clang::DiagnosticConsumer {
+ public:
+  explicit CollectingConsumer(std::vector<CompileDiag> &out) : out_(out) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic &info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    CompileDiag d;
+    switch (level) {
+      case clang::DiagnosticsEngine::Ignored: return;
+      case clang::DiagnosticsEngine::Note:
+      case clang::DiagnosticsEngine::Remark: d.severity = Severity::Note; break;
+      case clang::DiagnosticsEngine::Warning: d.severity = Severity::Warning; break;
+      case clang::DiagnosticsEngine::Error:
+      case clang::DiagnosticsEngine::Fatal: d.severity = Severity::Error; break;
+    }
+    llvm::SmallString<256> msg;
+    info.FormatDiagnostic(msg);
+    d.message = msg.str().str();
+    if (info.getLocation().isValid() && info.hasSourceManager()) {
+      // Presumed, not spelling, location: honours `#line N "file.bdsl"`.
+      clang::PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
+      if (p.isValid()) {
+        d.file = p.getFilename();
+        d.line = p.getLine();
+        d.col = p.getColumn();
+      }
+    }
+    out_.push_back(std::move(d));
+  }
+
+ private:
+  std::vector<CompileDiag> &out_;
+};
+
+// --- the child → parent message -------------------------------------------------------
+// u64 body length, then the body: magic, ok, error, diags, object. Integers are native
+// endian: both ends are the same process image.
+constexpr uint32_t kMagic = 0x43465042;  // "BPFC"
+constexpr uint64_t kMaxMessage = uint64_t{1} << 30;
+
+class Writer {
+ public:
+  void u8(uint8_t v) { buf_.push_back(static_cast<char>(v)); }
+  void u32(uint32_t v) { buf_.append(reinterpret_cast<const char *>(&v), sizeof(v)); }
+  void u64(uint64_t v) { buf_.append(reinterpret_cast<const char *>(&v), sizeof(v)); }
+  void bytes(const void *p, size_t n) {
+    u64(n);
+    buf_.append(static_cast<const char *>(p), n);
+  }
+  void str(const std::string &s) { bytes(s.data(), s.size()); }
+  std::string framed() const {
+    std::string out(sizeof(uint64_t), '\0');
+    uint64_t n = buf_.size();
+    std::memcpy(out.data(), &n, sizeof(n));
+    return out + buf_;
+  }
+
+ private:
+  std::string buf_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string &buf) : buf_(buf) {}
+  bool u8(uint8_t &v) { return raw(&v, 1); }
+  bool u32(uint32_t &v) { return raw(&v, sizeof(v)); }
+  bool u64(uint64_t &v) { return raw(&v, sizeof(v)); }
+  template <class T>
+  bool bytes(T &out) {
+    uint64_t n = 0;
+    if (!u64(n) || n > buf_.size() - pos_) return false;
+    out.assign(buf_.data() + pos_, buf_.data() + pos_ + n);
+    pos_ += n;
+    return true;
+  }
+  bool at_end() const { return pos_ == buf_.size(); }
+
+ private:
+  bool raw(void *p, size_t n) {
+    if (n > buf_.size() - pos_) return false;
+    std::memcpy(p, buf_.data() + pos_, n);
+    pos_ += n;
+    return true;
+  }
+  const std::string &buf_;
+  size_t pos_ = 0;
+};
+
+std::string encode(const CompileResult &r) {
+  Writer w;
+  w.u32(kMagic);
+  w.u8(r.ok ? 1 : 0);
+  w.str(r.error);
+  w.u32(static_cast<uint32_t>(r.diags.size()));
+  for (const auto &d : r.diags) {
+    w.u8(static_cast<uint8_t>(d.severity));
+    w.u32(d.line);
+    w.u32(d.col);
+    w.str(d.file);
+    w.str(d.message);
+  }
+  w.bytes(r.object.data(), r.object.size());
+  return w.framed();
+}
+
+// Parses the body (after the length prefix); nullopt when malformed.
+std::optional<CompileResult> decode(const std::string &body) {
+  Reader rd(body);
+  CompileResult r;
+  uint32_t magic = 0, ndiags = 0;
+  uint8_t ok = 0;
+  if (!rd.u32(magic) || magic != kMagic || !rd.u8(ok) || !rd.bytes(r.error) ||
+      !rd.u32(ndiags))
+    return std::nullopt;
+  for (uint32_t i = 0; i < ndiags; ++i) {
+    CompileDiag d;
+    uint8_t sev = 0;
+    if (!rd.u8(sev) || sev > static_cast<uint8_t>(Severity::Note) || !rd.u32(d.line) ||
+        !rd.u32(d.col) || !rd.bytes(d.file) || !rd.bytes(d.message))
+      return std::nullopt;
+    d.severity = static_cast<Severity>(sev);
+    r.diags.push_back(std::move(d));
+  }
+  if (!rd.bytes(r.object) || !rd.at_end()) return std::nullopt;
+  r.ok = ok != 0;
+  return r;
+}
+
+bool write_all(int fd, const std::string &data) {
+  const char *p = data.data();
+  size_t left = data.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Reads until EOF (the child exiting or dying closes its end), bounded by kMaxMessage.
+bool read_all(int fd, std::string &out) {
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    out.append(chunk, static_cast<size_t>(n));
+    if (out.size() > kMaxMessage + sizeof(uint64_t)) return false;
+  }
+}
+
+// --- the child --------------------------------------------------------------------------
+
+// report_fatal_error would print and exit(1); tell the parent why instead.
+void on_llvm_fatal_error(void *user_data, const char *reason, bool /*gen_crash_diag*/) {
+  CompileResult r;
+  r.error = std::string("LLVM fatal error: ") + reason;
+  write_all(*static_cast<int *>(user_data), encode(r));
+  ::_exit(70);
+}
+
+CompileResult compile_in_this_process(const std::string &c_source,
+                                      const std::vector<std::string> &args,
+                                      const std::string &virtual_name) {
+  LLVMInitializeBPFTargetInfo();
+  LLVMInitializeBPFTarget();
+  LLVMInitializeBPFTargetMC();
+  LLVMInitializeBPFAsmPrinter();
+
+  CompileResult r;
+  CollectingConsumer consumer(r.diags);
+  clang::DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(),
+                                     llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>(),
+                                     &consumer, /*ShouldOwnClient=*/false);
+  std::vector<const char *> argv;
+  argv.reserve(args.size());
+  for (const auto &a : args) argv.push_back(a.c_str());
+
+  auto inv = std::make_shared<clang::CompilerInvocation>();
+  if (!clang::CompilerInvocation::CreateFromArgs(*inv, argv, arg_diags)) {
+    if (r.diags.empty()) r.error = "clang rejected the compiler arguments";
+    return r;
+  }
+  // Our consumer owns all reporting: no "N errors generated." summary on stderr.
+  inv->getDiagnosticOpts().ShowCarets = false;
+  inv->getPreprocessorOpts().addRemappedFile(
+      virtual_name, llvm::MemoryBuffer::getMemBufferCopy(c_source, virtual_name).release());
+
+  clang::CompilerInstance ci;
+  ci.setInvocation(inv);
+  ci.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
+  llvm::SmallVector<char, 0> object;
+  ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(object));
+  clang::EmitObjAction action;
+  bool ok = ci.ExecuteAction(action) && !ci.getDiagnostics().hasErrorOccurred();
+  if (ok) {
+    r.object.assign(object.begin(), object.end());
+    ok = is_bpf_elf(r.object);
+    if (!ok) r.error = "clang produced no valid BPF object";
+  }
+  r.ok = ok;
+  return r;
+}
+
+[[noreturn]] void child_main(int fd, const std::string &c_source,
+                             const std::vector<std::string> &args,
+                             const std::string &virtual_name) {
+  // Drop inherited fds (e.g. a concurrent compile's pipe, whose reader would otherwise
+  // wait for our exit to see EOF). Nothing from LLVM may reach the user's terminal:
+  // results travel over the pipe.
+  if (fd > STDERR_FILENO + 1) ::close_range(STDERR_FILENO + 1, fd - 1, 0);
+  ::close_range(fd + 1, ~0U, 0);
+  int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (devnull >= 0) {
+    ::dup2(devnull, STDOUT_FILENO);
+    ::dup2(devnull, STDERR_FILENO);
+  }
+  llvm::install_fatal_error_handler(on_llvm_fatal_error, &fd);
+  CompileResult r = compile_in_this_process(c_source, args, virtual_name);
+  // _exit: skip LLVM's static destructors and the parent's atexit handlers.
+  ::_exit(write_all(fd, encode(r)) ? 0 : 71);
+}
+
+// --- the parent -------------------------------------------------------------------------
+
+CompileResult compile_in_child(const std::string &c_source,
+                               const std::vector<std::string> &args,
+                               const std::string &virtual_name) {
+  CompileResult r;
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    r.error = std::string("cannot create pipe for clang: ") + std::strerror(errno);
+    return r;
+  }
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    r.error = std::string("cannot fork clang child: ") + std::strerror(errno);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return r;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    child_main(fds[1], c_source, args, virtual_name);
+  }
+  ::close(fds[1]);
+  std::string msg;
+  bool read_ok = read_all(fds[0], msg);
+  ::close(fds[0]);  // a child still writing now gets EPIPE and exits; we reap it below
+
+  int status = 0;
+  pid_t w;
+  do w = ::waitpid(pid, &status, 0);
+  while (w < 0 && errno == EINTR);
+  if (w < 0) {
+    r.error = std::string("cannot reap clang child: ") + std::strerror(errno);
+    return r;
+  }
+  if (WIFSIGNALED(status)) {
+    r.error = "clang crashed (signal " + std::to_string(WTERMSIG(status)) + ")";
+    return r;
+  }
+  std::optional<CompileResult> got;
+  uint64_t len = 0;
+  if (read_ok && msg.size() >= sizeof(len)) {
+    std::memcpy(&len, msg.data(), sizeof(len));
+    if (len == msg.size() - sizeof(len)) got = decode(msg.substr(sizeof(len)));
+  }
+  if (!got) {
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.error = "clang child sent no valid result (exit status " + std::to_string(code) + ")";
+    return r;
+  }
+  return std::move(*got);
+}
+
+}  // namespace
+
+std::string clang_version_string() { return "clang " CLANG_VERSION_STRING; }
+
+CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opts) {
+  std::vector<std::string> args = cc1_args(opts);
+  std::string key = object_cache_key(c_source, clang_version_string(), args, opts.virtual_name);
+  ObjectCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
+  if (opts.use_cache) {
+    if (auto obj = cache.load(key)) {
+      CompileResult r;
+      r.ok = true;
+      r.object = std::move(*obj);
+      r.cached = true;
+      r.cache_key = key;
+      return r;
+    }
+  }
+  CompileResult r = compile_in_child(c_source, args, opts.virtual_name);
+  r.cache_key = key;
+  // Only clean compiles are cached: a hit carries no diagnostics, so caching a compile
+  // with warnings would make them vanish on the second run. A failed store is harmless.
+  if (opts.use_cache && r.ok && r.diags.empty()) cache.store(key, r.object);
+  return r;
+}
+
+}  // namespace bpfbench

@@ -1,0 +1,35 @@
+// Emit: RunPlan points -> generated BPF C, one translation unit per distinct program.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/diagnostics.hpp"
+#include "compiler/manifest.hpp"
+#include "compiler/plan.hpp"
+#include "compiler/source.hpp"
+
+namespace bpfbench {
+
+struct EmitUnit {
+  std::string family;
+  std::string virtual_name;    // e.g. "ringbuf-0.bpf.c" (unique per unit)
+  std::string c_source;        // the full generated C
+  std::vector<size_t> points;  // plan point indices (positions in plan.points) using it
+  std::vector<std::pair<std::string, ParamValue>> template_params;
+};
+
+// Groups the plan's points by (family, values of its `template` params) and renders each
+// group once: points differing only in rodata/map_size/runtime values share an object.
+// A group whose C cannot be generated gets diagnostics and no unit.
+std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &families,
+                                    const SourceManager &sm, Diagnostics &diags);
+
+// Renders the C for one point (used by `bpfbench emit --point N`).
+std::optional<std::string> emit_point(const PlanPoint &p, const FamilyManifest &f,
+                                      const FamilyRegistry &families, const SourceManager &sm,
+                                      Diagnostics &diags);
+
+}  // namespace bpfbench

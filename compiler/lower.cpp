@@ -1,0 +1,154 @@
+#include "compiler/lower.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "compiler/builtins.hpp"
+
+namespace bpfbench {
+
+namespace {
+
+struct Assignment {
+  ParamValue value;
+  SourceRange range;
+};
+
+// Builtins live in PlanPoint fields; family params in PlanPoint::params.
+void apply_builtin(PlanPoint &p, const std::string &name, const ParamValue &v) {
+  if (name == "warmup") p.warmup_ns = v.i;
+  else if (name == "duration") p.duration_ns = v.i;
+  else if (name == "producers") p.producers = static_cast<int>(v.i);
+  else if (name == "consumers") p.consumers = static_cast<int>(v.i);
+  else if (name == "affinity") p.affinity = v.i != 0;
+  else if (name == "prod_affinity") p.prod_cpus = v.s;
+  else if (name == "cons_affinity") p.cons_cpus = v.s;
+  else if (name == "prog") p.program = v.s;
+}
+
+void apply_overrides(PlanPoint &p, const PlanOverrides &o) {
+  if (o.warmup_ns) p.warmup_ns = *o.warmup_ns;
+  if (o.duration_ns) p.duration_ns = *o.duration_ns;
+  if (o.producers) p.producers = *o.producers;
+  if (o.consumers) p.consumers = *o.consumers;
+  if (o.affinity) p.affinity = *o.affinity;
+  if (o.prod_cpus) p.prod_cpus = *o.prod_cpus;
+  if (o.cons_cpus) p.cons_cpus = *o.cons_cpus;
+}
+
+std::string value_of(const PlanPoint &p, const std::string &name) {
+  if (const ParamValue *v = p.param(name)) return v->to_string();
+  if (name == "prog") return p.program;
+  if (name == "warmup") return fmt::format("{}", p.warmup_ns);
+  if (name == "duration") return fmt::format("{}", p.duration_ns);
+  if (name == "producers") return fmt::format("{}", p.producers);
+  if (name == "consumers") return fmt::format("{}", p.consumers);
+  if (name == "affinity") return p.affinity ? "true" : "false";
+  if (name == "prod_affinity") return p.prod_cpus;
+  if (name == "cons_affinity") return p.cons_cpus;
+  return "{" + name + "}";
+}
+
+// Without `as "..."`: the family name followed by each swept value ("trigger-tp").
+std::string default_label(const CheckedBench &b) {
+  std::string tpl = b.family->name;
+  for (const auto &a : b.axes)
+    for (const auto &n : a.params) tpl += "-{" + n + "}";
+  return tpl;
+}
+
+class Lowerer {
+ public:
+  Lowerer(const PlanOverrides &o, Diagnostics &diags) : overrides_(o), diags_(diags) {}
+
+  void bench(const CheckedBench &b, RunPlan &plan) {
+    std::map<std::string, Assignment> current;
+    for (const auto &f : b.fixed) current[f.name] = Assignment{f.value, f.range};
+    std::string tpl = b.label ? *b.label : default_label(b);
+    expand(b, 0, current, tpl, plan);
+  }
+
+ private:
+  void expand(const CheckedBench &b, size_t axis, std::map<std::string, Assignment> &cur,
+              const std::string &tpl, RunPlan &plan) {
+    if (axis == b.axes.size()) {
+      emit_point(b, cur, tpl, plan);
+      return;
+    }
+    const SweepAxis &a = b.axes[axis];
+    size_t k = a.params.size();
+    for (size_t i = 0; i + k <= a.values.size(); i += k) {
+      for (size_t j = 0; j < k; ++j) cur[a.params[j]] = Assignment{a.values[i + j], a.ranges[i + j]};
+      expand(b, axis + 1, cur, tpl, plan);
+    }
+  }
+
+  void emit_point(const CheckedBench &b, const std::map<std::string, Assignment> &cur,
+                  const std::string &tpl, RunPlan &plan) {
+    PlanPoint p;
+    p.index = plan.points.size();
+    p.bench_index = b.index;
+    p.suite = b.suite;
+    p.family = b.family->name;
+    p.bench_range = b.range;
+    p.report = b.report;
+    for (const auto &spec : b.family->params) {
+      const Assignment &a = cur.at(spec.name);
+      p.params.emplace_back(spec.name, a.value);
+      p.param_ranges.push_back(a.range);
+    }
+    for (const auto &name : builtin_names()) apply_builtin(p, name, cur.at(name).value);
+    apply_overrides(p, overrides_);
+    p.label = interpolate_label(tpl, p);
+    auto [it, fresh] = labels_.emplace(p.label, b.index);
+    if (!fresh && collisions_++ < 3) {
+      SourceRange r = b.label ? b.label_range : b.family_range;
+      diags_.error(r, fmt::format("two points are labelled '{}'", p.label),
+                   {"put every swept parameter in the label, e.g. as \"name-{param}\""});
+    }
+    plan.points.push_back(std::move(p));
+  }
+
+  const PlanOverrides &overrides_;
+  Diagnostics &diags_;
+  std::map<std::string, size_t> labels_;  // label -> bench index
+  size_t collisions_ = 0;
+};
+
+}  // namespace
+
+std::string interpolate_label(const std::string &tpl, const PlanPoint &p) {
+  std::string out;
+  for (size_t i = 0; i < tpl.size(); ++i) {
+    size_t end = tpl[i] == '{' ? tpl.find('}', i) : std::string::npos;
+    if (end == std::string::npos) {
+      out.push_back(tpl[i]);
+      continue;
+    }
+    out += value_of(p, tpl.substr(i + 1, end - i - 1));
+    i = end;
+  }
+  return out;
+}
+
+std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file,
+                             const PlanOverrides &overrides, Diagnostics &diags) {
+  RunPlan plan;
+  plan.file = file;
+  Lowerer l(overrides, diags);
+  for (const auto &b : prog.benches) {
+    if (diags.full()) break;
+    l.bench(b, plan);
+  }
+  if (diags.has_errors()) return std::nullopt;
+  return plan;
+}
+
+const ParamValue *PlanPoint::param(const std::string &name) const {
+  for (const auto &[n, v] : params)
+    if (n == name) return &v;
+  return nullptr;
+}
+
+}  // namespace bpfbench

@@ -1,0 +1,31 @@
+// Lowering: expands every checked bench's sweeps into fully resolved RunPlan points.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "compiler/check.hpp"
+#include "compiler/diagnostics.hpp"
+#include "compiler/plan.hpp"
+
+namespace bpfbench {
+
+// Command-line values that override the file (-w, -d, -p, -c, -a, --prod/cons-affinity).
+struct PlanOverrides {
+  std::optional<int64_t> warmup_ns;
+  std::optional<int64_t> duration_ns;
+  std::optional<int> producers;
+  std::optional<int> consumers;
+  std::optional<bool> affinity;
+  std::optional<std::string> prod_cpus;
+  std::optional<std::string> cons_cpus;
+};
+
+std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file,
+                             const PlanOverrides &overrides, Diagnostics &diags);
+
+// "rb-{sample_rate}" with the point's values; the default label when none is given.
+std::string interpolate_label(const std::string &tpl, const PlanPoint &p);
+
+}  // namespace bpfbench

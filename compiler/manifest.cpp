@@ -1,0 +1,143 @@
+// FamilyRegistry: finds family folders under the template dirs and loads their manifests.
+#include "compiler/manifest.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <tuple>
+
+#include "compiler/manifest_json.hpp"
+
+#ifndef BPFBENCH_TEMPLATE_DIR
+#define BPFBENCH_TEMPLATE_DIR "bpf_templates"
+#endif
+
+namespace bpfbench {
+
+namespace fs = std::filesystem;
+
+bool ParamValue::operator<(const ParamValue &o) const {
+  return std::tie(is_int, i, s) < std::tie(o.is_int, o.i, o.s);
+}
+
+namespace {
+
+template <typename T>
+const T *find_named(const std::vector<T> &v, const std::string &n) {
+  auto it = std::find_if(v.begin(), v.end(), [&](const T &x) { return x.name == n; });
+  return it == v.end() ? nullptr : &*it;
+}
+
+bool read_file(const fs::path &p, std::string &out) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+// The family folders of one template dir, sorted so load order (and thus which of two
+// same-named families wins) does not depend on the file system.
+std::vector<fs::path> family_folders(const fs::path &dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code ec2;
+    if (it->is_directory(ec2) && fs::is_regular_file(it->path() / "family.json", ec2))
+      out.push_back(it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+const ParamSpec *FamilyManifest::param(const std::string &n) const { return find_named(params, n); }
+const ProgramSpec *FamilyManifest::program(const std::string &n) const { return find_named(programs, n); }
+const MetricSpec *FamilyManifest::metric(const std::string &n) const { return find_named(metrics, n); }
+
+FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Diagnostics &diags) {
+  FamilyRegistry reg;
+  std::vector<std::string> manifest_paths;  // parallel to families_: for duplicate messages
+  for (const auto &d : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(d, ec)) {
+      diags.warning(SourceRange{}, "template dir '" + d + "' does not exist");
+      continue;
+    }
+    if (reg.include_dir_.empty() && fs::is_regular_file(fs::path(d) / "include" / "bpfbench_shared.h", ec))
+      reg.include_dir_ = (fs::absolute(fs::path(d)) / "include").lexically_normal().string();
+    for (const auto &folder : family_folders(d)) {
+      std::string path = (fs::path(d) / folder.filename() / "family.json").string();
+      std::string text;
+      if (!read_file(path, text)) {
+        diags.error(SourceRange{}, path + ": cannot read the manifest");
+        continue;
+      }
+      auto f = parse_manifest(path, text, diags);
+      if (!f) continue;
+      auto it = std::find_if(reg.families_.begin(), reg.families_.end(),
+                             [&](const FamilyManifest &g) { return g.name == f->name; });
+      if (it != reg.families_.end()) {
+        diags.error(SourceRange{}, path + ": family '" + f->name + "' is already defined by " +
+                                       manifest_paths[static_cast<size_t>(it - reg.families_.begin())]);
+        continue;
+      }
+      reg.families_.push_back(std::move(*f));
+      manifest_paths.push_back(path);
+    }
+  }
+  return reg;
+}
+
+const FamilyManifest *FamilyRegistry::find(const std::string &name) const {
+  return find_named(families_, name);
+}
+
+std::vector<std::string> FamilyRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto &f : families_) out.push_back(f.name);
+  return out;
+}
+
+std::vector<std::string> default_template_dirs() {
+  const char *env = std::getenv("BPFBENCH_TEMPLATE_PATH");
+  if (!env || !*env) return {BPFBENCH_TEMPLATE_DIR};
+  std::vector<std::string> out;
+  std::string s = env;
+  for (size_t start = 0; start <= s.size();) {
+    size_t colon = s.find(':', start);
+    if (colon == std::string::npos) colon = s.size();
+    if (colon > start) out.push_back(s.substr(start, colon - start));
+    start = colon + 1;
+  }
+  if (out.empty()) out.push_back(BPFBENCH_TEMPLATE_DIR);
+  return out;
+}
+
+const char *to_string(ParamType t) {
+  switch (t) {
+    case ParamType::Int: return "int";
+    case ParamType::Size: return "size";
+    case ParamType::Duration: return "duration";
+    case ParamType::Bool: return "bool";
+    case ParamType::Enum: return "enum";
+    case ParamType::Cpuset: return "cpuset";
+  }
+  return "?";
+}
+
+const char *to_string(ParamDest d) {
+  switch (d) {
+    case ParamDest::Rodata: return "rodata";
+    case ParamDest::MapSize: return "map_size";
+    case ParamDest::Template: return "template";
+    case ParamDest::Runtime: return "runtime";
+  }
+  return "?";
+}
+
+}  // namespace bpfbench

@@ -1,0 +1,43 @@
+// On-disk cache of compiled BPF objects, keyed by a hash of everything that shapes them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bpfbench {
+
+// $XDG_CACHE_HOME/bpfbench, else $HOME/.cache/bpfbench, else /tmp/bpfbench-cache-<uid>.
+std::string default_cache_dir();
+
+// Hex SHA-256 over the C source, the compiler version, every compiler argument and the
+// virtual file name (each length-prefixed, so no two inputs share an encoding).
+std::string object_cache_key(std::string_view c_source, std::string_view compiler_version,
+                             const std::vector<std::string> &args,
+                             std::string_view virtual_name);
+
+// True when `bytes` is a complete 64-bit little-endian ELF for EM_BPF: header, section
+// header table and every section's contents lie inside the buffer (catches truncation).
+bool is_bpf_elf(const std::vector<uint8_t> &bytes);
+
+// A directory of `<key>.o` files. Every failure is soft: a cache that cannot be read or
+// written behaves like an empty one, it never fails a compile.
+class ObjectCache {
+ public:
+  explicit ObjectCache(std::string dir) : dir_(std::move(dir)) {}
+
+  // The cached object, or nullopt when absent, unreadable or not a valid BPF ELF.
+  std::optional<std::vector<uint8_t>> load(const std::string &key) const;
+  // Writes atomically (temp file in the same directory + rename); false on any failure.
+  bool store(const std::string &key, const std::vector<uint8_t> &object) const;
+
+  std::string path_for(const std::string &key) const;
+  const std::string &dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace bpfbench

@@ -1,0 +1,568 @@
+#include "compiler/parse.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
+#include <tao/pegtl.hpp>
+
+#include "grammar/bdsl.hpp"
+#include "grammar/error_messages.hpp"
+
+namespace bpfbench {
+namespace {
+
+namespace g = grammar;
+namespace pegtl = tao::pegtl;
+
+template <typename Rule> using Control = pegtl::must_if<g::Errors>::control<Rule>;
+
+// An error the grammar cannot express (nesting too deep), thrown by an action:
+// [begin, end) are byte offsets into the file.
+struct SyntaxError {
+  size_t begin, end;
+  std::string message;
+};
+
+bool is_ident_first(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_ident_other(char c) { return is_ident_first(c) || (c >= '0' && c <= '9') || c == '-'; }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+// Bytes that can never start a token: control characters and anything non-ASCII.
+bool is_invalid(char c) {
+  auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && !is_space(c)) || u >= 0x7f;
+}
+
+// Maps byte offsets of one file to SourceRanges. Looks the file up on every call:
+// SourceManager::add (for includes) may move the files.
+struct Locator {
+  const SourceManager &sm;
+  uint32_t id;
+
+  void position(size_t off, uint32_t &line, uint32_t &col) const {
+    const auto &starts = sm.file(id).line_starts;
+    auto it = std::upper_bound(starts.begin(), starts.end(), off);
+    size_t idx = static_cast<size_t>(it - starts.begin()); // >= 1: starts[0] == 0
+    line = static_cast<uint32_t>(idx);
+    col = static_cast<uint32_t>(off - starts[idx - 1] + 1);
+  }
+  // [begin, end) -> inclusive range; an empty span marks the single column at begin.
+  SourceRange range(size_t begin, size_t end) const {
+    SourceRange r;
+    r.file = id;
+    position(begin, r.line, r.col);
+    position(end > begin ? end - 1 : begin, r.end_line, r.end_col);
+    return r;
+  }
+};
+
+// "-1_000ms" -> -1000 and "ms"; false when the number does not fit in int64.
+bool parse_int(std::string_view s, int64_t &number, std::string &unit) {
+  bool neg = !s.empty() && s[0] == '-';
+  if (neg)
+    s.remove_prefix(1);
+  uint64_t base = 10;
+  if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  const uint64_t limit = neg ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
+  uint64_t mag = 0;
+  bool overflow = false;
+  size_t i = 0;
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '_')
+      continue;
+    uint64_t d;
+    if (c >= '0' && c <= '9')
+      d = uint64_t(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      d = uint64_t(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F')
+      d = uint64_t(c - 'A' + 10);
+    else
+      break;
+    if (mag > (limit - d) / base)
+      overflow = true;
+    else
+      mag = mag * base + d;
+  }
+  unit = std::string(s.substr(i));
+  if (overflow) {
+    number = 0;
+    return false;
+  }
+  number = neg ? (mag == limit ? INT64_MIN : -static_cast<int64_t>(mag)) : static_cast<int64_t>(mag);
+  return true;
+}
+
+// The contents of a matched string literal (quotes included) with escapes resolved.
+std::string unescape(std::string_view lit) {
+  std::string out;
+  out.reserve(lit.size());
+  for (size_t i = 1; i + 1 < lit.size(); ++i) {
+    char c = lit[i];
+    if (c == '\\' && i + 2 < lit.size()) {
+      c = lit[++i];
+      c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// Collects the AST of one top-level item while PEGTL matches it. The grammar decides
+// between alternatives before any action runs, so nothing here is ever undone.
+struct Builder {
+  Builder(const char *base_, Locator loc_, Diagnostics &diags_) : base(base_), loc(loc_), diags(diags_) {}
+
+  const char *base;
+  Locator loc;
+  Diagnostics &diags;
+
+  std::vector<ast::Value> values;           // finished values not yet owned by a node
+  std::vector<size_t> list_marks;           // values.size() at each open '['
+  std::vector<size_t> opens;                // offsets of unclosed '[' and '<' (for notes)
+  std::optional<ast::RangeKind> range_kind; // set by a range tail, taken by its bracket
+  bool range_seen = false;
+  std::optional<ast::Value> range_by;
+  bool zipped = false;
+  std::vector<ast::Name> names;       // names of the statement being parsed
+  std::vector<ast::Setting> settings; // settings of the bench/defaults being parsed
+  std::optional<ast::Name> family, label, let_name;
+  std::vector<std::pair<ast::Name, size_t>> suites; // open suites: title, items mark
+  std::vector<ast::Item> items;
+  std::optional<ast::Name> include;
+  size_t string_start = 0;
+
+  size_t offset(const char *p) const { return static_cast<size_t>(p - base); }
+  template <typename In> SourceRange range(const In &in) const {
+    return loc.range(offset(in.begin()), offset(in.end()));
+  }
+  template <typename In> ast::Name name(const In &in) const { return ast::Name{in.string(), range(in)}; }
+  template <typename In> ast::Value int_value(const In &in) {
+    ast::Value v;
+    v.kind = ast::Value::Kind::Int;
+    v.range = range(in);
+    if (!parse_int(in.string_view(), v.number, v.unit) && !diags.full())
+      diags.error(v.range, "integer literal too large");
+    return v;
+  }
+  ast::Value pop_value() {
+    ast::Value v = std::move(values.back());
+    values.pop_back();
+    return v;
+  }
+  void check_depth(size_t at) const {
+    if (list_marks.size() + suites.size() >= kMaxNesting)
+      throw SyntaxError{at, at + 1, fmt::format("nesting too deep (more than {} levels)", kMaxNesting)};
+  }
+  void add_setting(ast::Setting::Kind kind, SourceRange r, bool has_value) {
+    ast::Setting s;
+    s.kind = kind;
+    s.names = std::move(names);
+    names.clear();
+    if (has_value && !values.empty())
+      s.value = pop_value();
+    s.zipped = zipped;
+    zipped = false;
+    s.range = r;
+    settings.push_back(std::move(s));
+  }
+};
+
+template <typename Rule> struct Action : pegtl::nothing<Rule> {};
+
+// --- values ---
+template <> struct Action<g::int_value> {
+  template <typename In> static void apply(const In &in, Builder &b) { b.values.push_back(b.int_value(in)); }
+};
+template <> struct Action<g::ident_value> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    ast::Value v;
+    v.kind = ast::Value::Kind::Ident;
+    v.text = in.string();
+    v.range = b.range(in);
+    b.values.push_back(std::move(v));
+  }
+};
+template <> struct Action<g::quote_open> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.string_start = b.offset(in.begin());
+  }
+};
+template <> struct Action<g::string_lit> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    ast::Value v;
+    v.kind = ast::Value::Kind::String;
+    v.text = unescape(in.string_view());
+    v.range = b.range(in);
+    b.values.push_back(std::move(v));
+  }
+};
+template <> struct Action<g::lbracket> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.check_depth(b.offset(in.begin()));
+    b.list_marks.push_back(b.values.size());
+    b.opens.push_back(b.offset(in.begin()));
+  }
+};
+template <> struct Action<g::range_by> {
+  template <typename In> static void apply(const In &in, Builder &b) { b.range_by = b.int_value(in); }
+};
+template <> struct Action<g::range_step> {
+  static void apply0(Builder &b) { b.range_kind = ast::RangeKind::Step; }
+};
+template <> struct Action<g::range_geometric> {
+  static void apply0(Builder &b) { b.range_kind = ast::RangeKind::Geometric; }
+};
+template <> struct Action<g::range_log> {
+  static void apply0(Builder &b) { b.range_kind = ast::RangeKind::Log; }
+};
+template <> struct Action<g::range_tail> {
+  static void apply0(Builder &b) { b.range_seen = true; }
+};
+// A bracket becomes a list, or a range when its tail had '..'. Inner brackets finish
+// (and reset the range state) before an outer tail starts, so one slot suffices.
+template <> struct Action<g::bracket_value> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    ast::Value v;
+    v.range = b.range(in);
+    size_t mark = b.list_marks.back();
+    b.list_marks.pop_back();
+    b.opens.pop_back();
+    v.items.assign(std::make_move_iterator(b.values.begin() + static_cast<ptrdiff_t>(mark)),
+                   std::make_move_iterator(b.values.end()));
+    b.values.resize(mark);
+    if (b.range_seen) {
+      v.kind = ast::Value::Kind::Range;
+      v.range_kind = b.range_kind.value_or(ast::RangeKind::Step);
+      if (b.range_by) {
+        v.by = b.range_by->number;
+        v.by_unit = b.range_by->unit;
+        v.by_range = b.range_by->range;
+        if (!v.by_unit.empty() && v.range_kind != ast::RangeKind::Step)
+          b.diags.error(v.by_range,
+                        fmt::format("a {} takes a plain number, without a unit",
+                                    v.range_kind == ast::RangeKind::Log ? "point count" : "factor"));
+      }
+    } else {
+      v.kind = ast::Value::Kind::List;
+    }
+    b.range_seen = false;
+    b.range_kind.reset();
+    b.range_by.reset();
+    b.values.push_back(std::move(v));
+  }
+};
+
+// --- settings ---
+template <typename Rule> struct NameAction {
+  template <typename In> static void apply(const In &in, Builder &b) { b.names.push_back(b.name(in)); }
+};
+template <> struct Action<g::metric_name> : NameAction<g::metric_name> {};
+template <> struct Action<g::sweep_name> : NameAction<g::sweep_name> {};
+template <> struct Action<g::zip_name> : NameAction<g::zip_name> {};
+template <> struct Action<g::setting_name> : NameAction<g::setting_name> {};
+template <> struct Action<g::zipped_sweep> {
+  static void apply0(Builder &b) { b.zipped = true; }
+};
+template <> struct Action<g::report_stmt> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.add_setting(ast::Setting::Kind::Report, b.range(in), false);
+  }
+};
+template <> struct Action<g::sweep_stmt> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.add_setting(ast::Setting::Kind::Sweep, b.range(in), true);
+  }
+};
+template <> struct Action<g::assign_stmt> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.add_setting(ast::Setting::Kind::Assign, b.range(in), true);
+  }
+};
+
+// --- items ---
+template <typename Rule> struct OpenAction {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.opens.push_back(b.offset(in.begin()));
+  }
+};
+template <typename Rule> struct CloseAction {
+  static void apply0(Builder &b) { b.opens.pop_back(); }
+};
+template <> struct Action<g::defaults_open> : OpenAction<g::defaults_open> {};
+template <> struct Action<g::bench_open> : OpenAction<g::bench_open> {};
+template <> struct Action<g::suite_open> : OpenAction<g::suite_open> {};
+template <> struct Action<g::defaults_close> : CloseAction<g::defaults_close> {};
+template <> struct Action<g::bench_close> : CloseAction<g::bench_close> {};
+template <> struct Action<g::suite_close> : CloseAction<g::suite_close> {};
+
+template <> struct Action<g::include_path> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.include = ast::Name{unescape(in.string_view()), b.range(in)};
+  }
+};
+template <> struct Action<g::let_name> {
+  template <typename In> static void apply(const In &in, Builder &b) { b.let_name = b.name(in); }
+};
+template <> struct Action<g::let_item> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.items.push_back(ast::Item{ast::Let{std::move(*b.let_name), b.pop_value(), b.range(in)}});
+  }
+};
+template <> struct Action<g::defaults_item> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.items.push_back(ast::Item{ast::Defaults{std::move(b.settings), b.range(in)}});
+    b.settings.clear();
+  }
+};
+template <> struct Action<g::bench_family> {
+  template <typename In> static void apply(const In &in, Builder &b) { b.family = b.name(in); }
+};
+template <> struct Action<g::bench_label> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.label = ast::Name{unescape(in.string_view()), b.range(in)};
+  }
+};
+template <> struct Action<g::bench_item> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.items.push_back(
+        ast::Item{ast::Bench{std::move(*b.family), std::move(b.label), std::move(b.settings), b.range(in)}});
+    b.label.reset();
+    b.settings.clear();
+  }
+};
+template <> struct Action<g::suite_title> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.check_depth(b.offset(in.begin()));
+    b.suites.emplace_back(ast::Name{unescape(in.string_view()), b.range(in)}, b.items.size());
+  }
+};
+template <> struct Action<g::suite_item> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    auto [title, mark] = std::move(b.suites.back());
+    b.suites.pop_back();
+    ast::Suite s{std::move(title), {}, b.range(in)};
+    s.items.assign(std::make_move_iterator(b.items.begin() + static_cast<ptrdiff_t>(mark)),
+                   std::make_move_iterator(b.items.end()));
+    b.items.resize(mark);
+    b.items.push_back(ast::Item{std::move(s)});
+  }
+};
+
+// The next item keyword at or after `err` (and after `item_start`, so parsing always
+// moves on), skipping strings and comments; the end of text when there is none.
+size_t recovery_point(std::string_view t, size_t item_start, size_t err) {
+  static constexpr std::string_view kKeywords[] = {"include", "let", "defaults", "suite", "bench"};
+  size_t i = item_start;
+  while (i < t.size()) {
+    char c = t[i];
+    if (c == '"') {
+      for (++i; i < t.size() && t[i] != '"' && t[i] != '\n'; ++i)
+        if (t[i] == '\\' && i + 1 < t.size() && t[i + 1] != '\n')
+          ++i;
+      ++i;
+    } else if (c == '#' || (c == '/' && i + 1 < t.size() && t[i + 1] == '/')) {
+      while (i < t.size() && t[i] != '\n')
+        ++i;
+    } else if (is_ident_other(c)) {
+      size_t j = i;
+      while (j < t.size() && is_ident_other(t[j]))
+        ++j;
+      std::string_view word = t.substr(i, j - i);
+      if (i > item_start && i >= err)
+        for (std::string_view kw : kKeywords)
+          if (word == kw)
+            return i;
+      i = j;
+    } else {
+      ++i;
+    }
+  }
+  return t.size();
+}
+
+bool is_close_message(std::string_view msg) {
+  for (const char *m :
+       {g::error_message<g::bench_close>, g::error_message<g::defaults_close>,
+        g::error_message<g::suite_close>, g::error_message<g::list_close>, g::error_message<g::range_close>})
+    if (msg == m)
+      return true;
+  return false;
+}
+
+// Reads a whole file; on failure returns false and the reason in `err`.
+bool read_file(const std::string &path, std::string &out, std::string &err) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    err = std::error_code(errno, std::generic_category()).message();
+    return false;
+  }
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    out.append(buf, n);
+  bool ok = !std::ferror(f);
+  if (!ok)
+    err = std::error_code(errno ? errno : EIO, std::generic_category()).message();
+  std::fclose(f);
+  return ok;
+}
+
+class Parser {
+ public:
+  Parser(SourceManager &sm, Diagnostics &diags) : sm_(sm), diags_(diags) {}
+
+  // Parses file `id`; `key` identifies it on the include stack.
+  void parse(uint32_t id, std::string key, std::vector<ast::Item> &out) {
+    stack_.push_back(std::move(key));
+    // A private copy: adding included files to the SourceManager may move its texts.
+    const std::string text = sm_.file(id).text;
+    const std::string path = sm_.file(id).path;
+    Locator loc{sm_, id};
+    size_t off = 0;
+    bool had_error = false;
+    while (!diags_.full()) {
+      pegtl::memory_input<> ws_in(text.data() + off, text.data() + text.size(), path, off, 1, 1);
+      pegtl::parse<g::ws>(ws_in);
+      off = static_cast<size_t>(ws_in.current() - text.data());
+      if (off >= text.size())
+        break;
+      // After an error inside a suite, its closing '>' is left over: not a new error.
+      if (had_error && text[off] == '>') {
+        ++off;
+        continue;
+      }
+      Builder b(text.data(), loc, diags_);
+      pegtl::memory_input<> in(text.data() + off, text.data() + text.size(), path, off, 1, 1);
+      bool ok = false;
+      try {
+        pegtl::parse<g::one_item, Action, Control>(in, b);
+        off = static_cast<size_t>(in.current() - text.data());
+        ok = true;
+      } catch (const pegtl::parse_error &e) {
+        size_t at = e.positions().empty() ? off : e.positions().front().byte;
+        syntax_error(text, loc, b, std::string(e.message()), at);
+        off = recovery_point(text, off, at);
+      } catch (const SyntaxError &e) {
+        diags_.error(loc.range(e.begin, e.end), e.message);
+        off = recovery_point(text, off, e.begin);
+      }
+      if (!ok) {
+        had_error = true;
+        continue;
+      }
+      for (auto &item : b.items)
+        out.push_back(std::move(item));
+      if (b.include)
+        include(*b.include, path, out);
+    }
+    stack_.pop_back();
+  }
+
+ private:
+  void syntax_error(std::string_view text, const Locator &loc, const Builder &b, std::string msg, size_t at) {
+    size_t begin = at, end = at;
+    bool invalid = at < text.size() && is_invalid(text[at]);
+    if (msg == g::error_message<g::string_close> && !invalid) {
+      begin = b.string_start; // from the opening quote to the end of the line
+      end = at;
+      while (end > begin + 1 && text[end - 1] == '\r')
+        --end;
+    } else if (at >= text.size()) {
+      // At the end of the file: point just after the last thing written.
+      while (begin > 0 && is_space(text[begin - 1]))
+        --begin;
+      end = begin;
+    } else if (invalid) {
+      msg = fmt::format("invalid character (byte 0x{:02x})", static_cast<unsigned char>(text[at]));
+      end = at + 1;
+    } else if (is_ident_other(text[at])) {
+      while (end < text.size() && is_ident_other(text[end]))
+        ++end;
+    } else {
+      end = at + 1;
+    }
+    std::vector<std::string> hints;
+    std::string_view token = text.substr(begin, end - begin);
+    if (!token.empty() && token[0] >= '0' && token[0] <= '9' && token.find('-') != token.npos)
+      hints.push_back("write a CPU set as a string: \"0-3,8\"");
+    Diagnostic &d = diags_.error(loc.range(begin, end), std::move(msg), std::move(hints));
+    if (is_close_message(d.message) && !b.opens.empty()) {
+      size_t open = b.opens.back();
+      d.notes.push_back(Diagnostic{
+          Severity::Note, loc.range(open, open + 1), fmt::format("to match this '{}'", text[open]), {}, {}});
+    }
+  }
+
+  void include(const ast::Name &inc, const std::string &from, std::vector<ast::Item> &out) {
+    namespace fs = std::filesystem;
+    if (stack_.size() > kMaxIncludeDepth) {
+      diags_.error(inc.range,
+                   fmt::format("includes nested too deeply (more than {} levels)", kMaxIncludeDepth));
+      return;
+    }
+    fs::path p(inc.text);
+    if (p.is_relative())
+      p = fs::path(from).parent_path() / p;
+    std::string key = canonical_key(p.string());
+    for (const auto &open : stack_) {
+      if (open == key) {
+        diags_.error(inc.range, fmt::format("recursive include of '{}'", inc.text));
+        return;
+      }
+    }
+    std::string text, err;
+    if (!read_file(p.string(), text, err)) {
+      diags_.error(inc.range, fmt::format("cannot open include '{}': {}", inc.text, err));
+      return;
+    }
+    uint32_t id = sm_.add(p.lexically_normal().string(), std::move(text));
+    parse(id, std::move(key), out);
+  }
+
+ public:
+  static std::string canonical_key(const std::string &path) {
+    std::error_code ec;
+    auto c = std::filesystem::weakly_canonical(path, ec);
+    return ec ? std::filesystem::path(path).lexically_normal().string() : c.string();
+  }
+
+ private:
+  SourceManager &sm_;
+  Diagnostics &diags_;
+  std::vector<std::string> stack_; // canonical paths of the files being parsed
+};
+
+} // namespace
+
+std::optional<ast::File> parse_text(const std::string &path, std::string text, SourceManager &sm,
+                                    Diagnostics &diags) {
+  uint32_t id = sm.add(path, std::move(text));
+  ast::File file;
+  try {
+    Parser(sm, diags).parse(id, Parser::canonical_key(path), file.items);
+  } catch (const std::exception &e) {
+    // Not expected (the grammar reports its own errors); never let it reach the user raw.
+    diags.error(SourceRange{}, fmt::format("internal error while parsing '{}': {}", path, e.what()));
+  }
+  return file;
+}
+
+std::optional<ast::File> parse_file(const std::string &path, SourceManager &sm, Diagnostics &diags) {
+  std::string text, err;
+  if (!read_file(path, text, err)) {
+    diags.error(SourceRange{}, fmt::format("cannot open '{}': {}", path, err));
+    return std::nullopt;
+  }
+  return parse_text(path, std::move(text), sm, diags);
+}
+
+} // namespace bpfbench

@@ -1,0 +1,29 @@
+#include "compiler/pipeline.hpp"
+
+#include <unistd.h>
+
+#include "compiler/parse.hpp"
+
+namespace bpfbench {
+
+bool run_frontend(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
+  fe.families = FamilyRegistry::load(
+      opts.template_dirs.empty() ? default_template_dirs() : opts.template_dirs, fe.diags);
+  if (fe.diags.has_errors()) return false;
+
+  fe.ast = parse_file(path, fe.sources, fe.diags);
+  if (!fe.ast || fe.diags.has_errors()) return false;
+
+  fe.checked = check(*fe.ast, fe.families, opts.nproc > 0 ? opts.nproc : online_cpus(), fe.diags);
+  if (!fe.checked) return false;
+
+  fe.plan = lower(*fe.checked, path, opts.overrides, fe.diags);
+  return fe.plan.has_value();
+}
+
+int64_t online_cpus() {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? n : 1;
+}
+
+}  // namespace bpfbench

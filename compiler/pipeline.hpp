@@ -1,0 +1,44 @@
+// The front half of the pipeline in one place: source → parse → check → lower → RunPlan.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ast.hpp"
+#include "compiler/check.hpp"
+#include "compiler/diagnostics.hpp"
+#include "compiler/lower.hpp"
+#include "compiler/manifest.hpp"
+#include "compiler/plan.hpp"
+
+namespace bpfbench {
+
+struct FrontendOptions {
+  std::vector<std::string> template_dirs;  // empty = default_template_dirs()
+  PlanOverrides overrides;
+  int64_t nproc = 0;  // 0 = the number of online CPUs
+};
+
+// Everything the front end produced; later stages borrow from it (the checked program
+// points into `families`), so it stays in place while they run.
+struct Frontend {
+  SourceManager sources;
+  Diagnostics diags;
+  FamilyRegistry families;
+  std::optional<ast::File> ast;
+  std::optional<CheckedProgram> checked;
+  std::optional<RunPlan> plan;
+  size_t printed_diags = 0;  // how many of `diags` a front end has shown already
+
+  Frontend() = default;
+  Frontend(const Frontend &) = delete;
+  Frontend &operator=(const Frontend &) = delete;
+};
+
+// Stops at the first stage with errors; `fe.diags` says why. Returns whether a plan exists.
+bool run_frontend(const std::string &path, const FrontendOptions &opts, Frontend &fe);
+
+int64_t online_cpus();
+
+}  // namespace bpfbench

@@ -1,0 +1,71 @@
+#include "compiler/plan_dump.hpp"
+
+#include <fmt/format.h>
+
+namespace bpfbench {
+
+std::string format_duration_ns(int64_t ns) {
+  if (ns == 0) return "0s";
+  if (ns % 1'000'000'000 == 0) return fmt::format("{}s", ns / 1'000'000'000);
+  if (ns % 1'000'000 == 0) return fmt::format("{}ms", ns / 1'000'000);
+  if (ns % 1'000 == 0) return fmt::format("{}us", ns / 1'000);
+  return fmt::format("{}ns", ns);
+}
+
+std::string plan_to_text(const RunPlan &plan) {
+  std::string out = fmt::format("plan for {}: {} point{}\n", plan.file, plan.points.size(),
+                                plan.points.size() == 1 ? "" : "s");
+  std::string suite;
+  for (const auto &p : plan.points) {
+    if (p.suite != suite) {
+      suite = p.suite;
+      if (!suite.empty()) out += fmt::format("suite \"{}\"\n", suite);
+    }
+    out += fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}",
+                       p.index, p.label, p.family, p.program, format_duration_ns(p.warmup_ns),
+                       format_duration_ns(p.duration_ns), p.producers, p.consumers);
+    if (p.affinity) out += " affinity";
+    if (!p.prod_cpus.empty()) out += fmt::format(" prod_cpus={}", p.prod_cpus);
+    if (!p.cons_cpus.empty()) out += fmt::format(" cons_cpus={}", p.cons_cpus);
+    for (const auto &[name, v] : p.params) out += fmt::format(" {}={}", name, v.to_string());
+    out += fmt::format(" report={}\n", fmt::join(p.report, ","));
+  }
+  return out;
+}
+
+nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto &[name, v] : p.params) {
+    if (v.is_int) params[name] = v.i;
+    else params[name] = v.s;
+  }
+  nlohmann::json j = {
+      {"index", p.index},
+      {"label", p.label},
+      {"suite", p.suite},
+      {"family", p.family},
+      {"program", p.program},
+      {"bench_index", p.bench_index},
+      {"params", params},
+      {"warmup_ns", p.warmup_ns},
+      {"duration_ns", p.duration_ns},
+      {"producers", p.producers},
+      {"consumers", p.consumers},
+      {"affinity", p.affinity},
+      {"prod_cpus", p.prod_cpus},
+      {"cons_cpus", p.cons_cpus},
+      {"report", p.report},
+  };
+  if (p.bench_range.valid() && p.bench_range.file < sm.size())
+    j["location"] = fmt::format("{}:{}:{}", sm.file(p.bench_range.file).path, p.bench_range.line,
+                                p.bench_range.col);
+  return j;
+}
+
+nlohmann::json plan_to_json(const RunPlan &plan, const SourceManager &sm) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto &p : plan.points) points.push_back(point_to_json(p, sm));
+  return {{"schema", "bpfbench-plan/1"}, {"file", plan.file}, {"points", points}};
+}
+
+}  // namespace bpfbench

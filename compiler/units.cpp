@@ -1,0 +1,115 @@
+// Unit suffixes: one table per numeric type, overflow-checked scaling.
+#include "compiler/units.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace bpfbench {
+namespace {
+
+struct Unit {
+  std::string_view name;
+  int64_t scale;
+};
+
+constexpr std::array<Unit, 3> kSizeUnits{{{"K", int64_t{1} << 10},
+                                          {"M", int64_t{1} << 20},
+                                          {"G", int64_t{1} << 30}}};
+constexpr std::array<Unit, 3> kIntUnits{{{"K", 1000}, {"M", 1000000}, {"G", 1000000000}}};
+constexpr std::array<Unit, 4> kDurationUnits{
+    {{"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {"ns", 1}}};
+
+const char *noun(ParamType t) {
+  switch (t) {
+    case ParamType::Int: return "an integer";
+    case ParamType::Size: return "a size";
+    case ParamType::Duration: return "a duration";
+    case ParamType::Bool: return "a bool";
+    case ParamType::Enum: return "an enum";
+    case ParamType::Cpuset: return "a CPU set";
+  }
+  return "a value";
+}
+
+template <size_t N>
+const Unit *lookup(const std::array<Unit, N> &table, const std::string &u) {
+  for (const Unit &x : table)
+    if (x.name == u) return &x;
+  return nullptr;
+}
+
+template <size_t N>
+std::string names(const std::array<Unit, N> &table) {
+  std::string out;
+  for (size_t i = 0; i < N; ++i) {
+    if (i) out += (i + 1 == N) ? " or " : ", ";
+    out += table[i].name;
+  }
+  return out;
+}
+
+bool is_known_unit(const std::string &u) {
+  return lookup(kSizeUnits, u) || lookup(kIntUnits, u) || lookup(kDurationUnits, u);
+}
+
+std::optional<int64_t> fail(std::string *error, std::string msg) {
+  if (error) *error = std::move(msg);
+  return std::nullopt;
+}
+
+template <size_t N>
+std::optional<int64_t> scale(int64_t number, const std::string &unit, ParamType type,
+                             const std::array<Unit, N> &table, std::string *error) {
+  const Unit *u = lookup(table, unit);
+  if (!u) {
+    if (is_known_unit(unit))
+      return fail(error, "unit '" + unit + "' does not apply to " + noun(type) + " (use " +
+                             names(table) + ")");
+    return fail(error, "unknown unit '" + unit + "' for " + noun(type) + " (use " + names(table) + ")");
+  }
+  int64_t out = 0;
+  if (__builtin_mul_overflow(number, u->scale, &out))
+    return fail(error, std::to_string(number) + unit + " is too large");
+  return out;
+}
+
+}  // namespace
+
+std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, ParamType type,
+                                  std::string *error) {
+  switch (type) {
+    case ParamType::Size:
+      return unit.empty() ? std::optional<int64_t>(number)
+                          : scale(number, unit, type, kSizeUnits, error);
+    case ParamType::Int:
+      return unit.empty() ? std::optional<int64_t>(number)
+                          : scale(number, unit, type, kIntUnits, error);
+    case ParamType::Duration:
+      // A bare duration is seconds: `warmup 3` reads as 3s, like the kernel bench's -w3.
+      return scale(number, unit.empty() ? "s" : unit, type, kDurationUnits, error);
+    case ParamType::Bool:
+    case ParamType::Enum:
+    case ParamType::Cpuset:
+      if (unit.empty()) return number;
+      return fail(error, "unit '" + unit + "' does not apply to " + noun(type));
+  }
+  return fail(error, "unknown type");
+}
+
+std::optional<int64_t> parse_quantity(const std::string &text, ParamType type, std::string *error) {
+  size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
+  size_t digits_start = i;
+  int64_t number = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    int d = text[i] - '0';
+    if (__builtin_mul_overflow(number, 10, &number) ||
+        __builtin_add_overflow(number, negative ? -d : d, &number))
+      return fail(error, "'" + text + "' is too large");
+  }
+  if (i == digits_start) return fail(error, "'" + text + "' is not a number");
+  return apply_unit(number, text.substr(i), type, error);
+}
+
+}  // namespace bpfbench

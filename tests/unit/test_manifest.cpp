@@ -1,0 +1,361 @@
+// FamilyRegistry::load: the shipped families, and every kind of malformed manifest.
+#include <catch2/catch.hpp>
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "compiler/manifest.hpp"
+
+using namespace bpfbench;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A scratch template dir, removed at scope exit.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "bpfbench-manifest-XXXXXX").string();
+    path_ = mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const std::string &path() const { return path_; }
+  // Writes <dir>/<family>/family.json and a template defining bench_x().
+  std::string family(const std::string &name, const std::string &json,
+                     const std::string &tpl = "int bench_x(void *ctx) { return 0; }\n") const {
+    fs::create_directories(fs::path(path_) / name);
+    std::ofstream(fs::path(path_) / name / "prog.bpf.c") << tpl;
+    std::string p = (fs::path(path_) / name / "family.json").string();
+    std::ofstream(p) << json;
+    return p;
+  }
+
+ private:
+  std::string path_;
+};
+
+// A valid manifest with `params`, `programs`, `metrics` swapped in.
+std::string manifest(const std::string &params = "[]",
+                     const std::string &programs =
+                         R"([{ "name": "x", "section": "?raw_tp/sys_enter", "function": "bench_x" }])",
+                     const std::string &metrics = R"([{ "name": "hits", "source": "counter:bb_hits" }])",
+                     const std::string &extra = "") {
+  return R"({ "family": "fam", "description": "d", "template": "prog.bpf.c", )" + extra +
+         R"( "params": )" + params + R"(, "programs": )" + programs + R"(, "metrics": )" + metrics + "}";
+}
+
+std::string param(const std::string &body) { return "[{ \"name\": \"p\", " + body + " }]"; }
+
+// Loads one family from `json` and returns the single error message (or "" if none).
+std::string load_error(const std::string &json, std::string *path_out = nullptr,
+                       std::string *hint = nullptr) {
+  TempDir dir;
+  std::string path = dir.family("fam", json);
+  if (path_out) *path_out = path;
+  Diagnostics diags;
+  FamilyRegistry reg = FamilyRegistry::load({dir.path()}, diags);
+  if (!diags.has_errors()) return "";
+  CHECK(reg.find("fam") == nullptr);
+  const Diagnostic &d = diags.all().front();
+  CHECK_FALSE(d.range.valid());
+  if (hint) *hint = d.hints.empty() ? "" : d.hints.front();
+  REQUIRE(d.message.rfind(path + ": ", 0) == 0);
+  return d.message.substr(path.size() + 2);
+}
+
+}  // namespace
+
+TEST_CASE("the shipped ringbuf family loads", "[manifest]") {
+  Diagnostics diags;
+  FamilyRegistry reg = FamilyRegistry::load({BPFBENCH_SOURCE_DIR "/bpf_templates"}, diags);
+  for (const auto &d : diags.all()) INFO(d.message);
+  REQUIRE_FALSE(diags.has_errors());
+  CHECK(reg.include_dir() == BPFBENCH_SOURCE_DIR "/bpf_templates/include");
+
+  const FamilyManifest *f = reg.find("ringbuf");
+  REQUIRE(f);
+  CHECK(f->template_path == BPFBENCH_SOURCE_DIR "/bpf_templates/ringbuf/prog.bpf.c");
+  CHECK(f->template_text.find("bench_reserve_commit") != std::string::npos);
+  CHECK(f->producer == "syscall");
+  CHECK(f->consumer == "ringbuf");
+  CHECK(f->default_program == "reserve_commit");
+
+  const ParamSpec *batch = f->param("batch");
+  REQUIRE(batch);
+  CHECK(batch->type == ParamType::Int);
+  CHECK(batch->dest == ParamDest::Rodata);
+  CHECK(batch->c_type == "__u32");
+  CHECK(batch->default_value == ParamValue{true, 500, {}});
+  CHECK(batch->min == 1);
+
+  const ParamSpec *ring = f->param("ring_size");
+  REQUIRE(ring);
+  CHECK(ring->dest == ParamDest::MapSize);
+  CHECK(ring->map == "ringbuf");
+  CHECK(ring->power_of_two);
+  CHECK(ring->default_value.i == 512 * 1024);
+  CHECK(ring->min == 4096);
+  CHECK(ring->max == int64_t{1} << 30);
+
+  const ParamSpec *consumer = f->param("consumer");
+  REQUIRE(consumer);
+  CHECK(consumer->type == ParamType::Enum);
+  CHECK(consumer->choices == std::vector<std::string>{"libbpf", "custom"});
+  CHECK(consumer->default_value == ParamValue{false, 0, "libbpf"});
+  const ParamSpec *sampled = f->param("sampled");
+  REQUIRE(sampled);
+  CHECK(sampled->type == ParamType::Bool);
+  CHECK(sampled->max == 1);
+  CHECK(f->param("sample_rate"));
+  CHECK(f->param("back2back"));
+  CHECK(f->param("trigger"));
+  CHECK(f->param("nope") == nullptr);
+
+  REQUIRE(f->program("reserve_commit"));
+  CHECK(f->program("reserve_commit")->function == "bench_reserve_commit");
+  CHECK(f->program("reserve_commit")->section == "?tp/syscalls/sys_enter_getpgid");
+  REQUIRE(f->program("perfbuf"));
+  CHECK(f->program("perfbuf")->consumer == "perfbuf");
+  CHECK(f->program("output"));
+  REQUIRE(f->metric("drops"));
+  CHECK(f->metric("drops")->source == "counter:bb_drops");
+  CHECK(f->default_report == std::vector<std::string>{"hits", "drops"});
+}
+
+TEST_CASE("every shipped family loads without errors", "[manifest]") {
+  Diagnostics diags;
+  FamilyRegistry reg = FamilyRegistry::load(default_template_dirs(), diags);
+  for (const auto &d : diags.all()) INFO(d.message);
+  CHECK_FALSE(diags.has_errors());
+  CHECK_FALSE(reg.names().empty());
+}
+
+TEST_CASE("a manifest with defaults and units", "[manifest]") {
+  TempDir dir;
+  dir.family("fam", manifest(R"([
+    { "name": "sz", "type": "size", "default": "4M", "min": "4K", "max": "1G", "dest": "map_size", "map": "m" },
+    { "name": "d", "type": "duration", "default": "250ms", "dest": "runtime" },
+    { "name": "b", "type": "bool", "dest": "rodata", "c_type": "__u8" },
+    { "name": "n", "type": "int", "default": "2K", "dest": "rodata", "c_type": "__s32" },
+    { "name": "cpus", "type": "cpuset", "default": "0-1", "dest": "runtime" }
+  ])"));
+  Diagnostics diags;
+  FamilyRegistry reg = FamilyRegistry::load({dir.path()}, diags);
+  for (const auto &d : diags.all()) INFO(d.message);
+  REQUIRE_FALSE(diags.has_errors());
+  const FamilyManifest *f = reg.find("fam");
+  REQUIRE(f);
+  CHECK(f->param("sz")->default_value.i == 4 << 20);
+  CHECK(f->param("sz")->min == 4096);
+  CHECK(f->param("d")->default_value.i == 250000000);
+  CHECK(f->param("b")->default_value == ParamValue{true, 0, {}});
+  CHECK(f->param("n")->default_value.i == 2000);
+  // An absent max is clamped to what the C type holds.
+  CHECK(f->param("n")->max == INT32_MAX);
+  CHECK(f->param("cpus")->default_value.s == "0-1");
+  CHECK(f->default_program == "x");  // the first program when not given
+  CHECK(f->default_report == std::vector<std::string>{"hits"});
+  CHECK(f->program("x")->attach == "auto");
+  CHECK(f->dir == fs::path(dir.path()).lexically_normal().string() + "/fam");
+  CHECK(reg.include_dir().empty());
+}
+
+TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
+  std::string hint;
+  SECTION("bad JSON reports line and column") {
+    CHECK(load_error("{\n  \"family\": \"fam\",\n  \"description\": }\n") ==
+          "invalid JSON at line 3, column 18: syntax error while parsing value - unexpected '}'; "
+          "expected '[', '{', or a literal");
+  }
+  SECTION("not an object") {
+    CHECK(load_error("[1, 2]") == "the manifest must be a JSON object, got array");
+  }
+  SECTION("missing required key") {
+    CHECK(load_error(R"({ "family": "fam", "description": "d", "programs": [] })") ==
+          "missing required key 'template'");
+    CHECK(load_error(manifest(param(R"("dest": "rodata", "default": 1)"))) ==
+          "param 'p': missing required key 'type'");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata")"))) ==
+          "param 'p': missing required key 'default'");
+  }
+  SECTION("unknown keys are typos") {
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "defualt": 1)")), nullptr,
+                     &hint) == "param 'p': unknown key 'defualt'");
+    CHECK(hint == "did you mean 'default'?");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "section": "s", "function": "bench_x", "atach": "auto" }])"),
+                     nullptr, &hint) == "program 'x': unknown key 'atach'");
+    CHECK(hint == "did you mean 'attach'?");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("zzzzzz": 1,)"),
+                     nullptr, &hint) == "unknown key 'zzzzzz'");
+    CHECK(hint.rfind("allowed keys: family, description", 0) == 0);
+  }
+  SECTION("wrong types") {
+    CHECK(load_error(manifest("{}")) == "'params' must be an array, got object");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "default": 1, "min": true)"))) ==
+          "param 'p': 'min' must be a number or a string like \"512K\", got boolean");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "default": 1.5)"))) ==
+          "param 'p': 'default' must be an integer, got number");
+    CHECK(load_error(manifest(param(R"("type": "bool", "dest": "rodata", "default": "yes")"))) ==
+          "param 'p': 'default' must be true or false, got string");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "requires": "helper:x" }])")) ==
+          "program 'x': 'requires' must be an array of strings, got string");
+    CHECK(load_error(manifest("[42]")) == "params[0] must be an object, got number");
+  }
+  SECTION("unknown type, dest, attach, producer, consumer") {
+    CHECK(load_error(manifest(param(R"("type": "integer", "dest": "rodata", "default": 1)"))) ==
+          "param 'p': unknown type 'integer' (expected int, size, duration, bool, enum or cpuset)");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodta", "default": 1)")), nullptr, &hint) ==
+          "param 'p': unknown dest 'rodta' (expected rodata, map_size, template or runtime)");
+    CHECK(hint == "did you mean 'rodata'?");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "section": "s", "function": "bench_x", "attach": "kprobe" }])")) ==
+          "program 'x': unknown attach 'kprobe' (expected auto, uprobe, uretprobe, test_run or none)");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "producer": "fork" }])")) ==
+          "program 'x': unknown producer 'fork' (expected syscall, test_run, uprobe_nop, uprobe_push, "
+          "uprobe_ret or none)");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("producer": "sycall",)"),
+                     nullptr, &hint)
+              .rfind("unknown producer 'sycall'", 0) == 0);
+    CHECK(hint == "did you mean 'syscall'?");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("consumer": "epoll",)")) ==
+          "unknown consumer 'epoll' (expected none, ringbuf or perfbuf)");
+  }
+  SECTION("defaults must fit") {
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "default": 0, "min": 1, "max": 100)"))) ==
+          "param 'p': default 0 is out of range [1, 100]");
+    CHECK(load_error(manifest(param(R"("type": "size", "dest": "runtime", "default": "2M", "max": "1M")"))) ==
+          "param 'p': default 2097152 is out of range [0, 1048576]");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "c_type": "__u8", "default": 300)"))) ==
+          "param 'p': default 300 is out of range [0, 255]");
+    CHECK(load_error(manifest(param(R"("type": "size", "dest": "runtime", "default": 3000, "power_of_two": true)"))) ==
+          "param 'p': default 3000 is not a power of two");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "runtime", "default": 5, "min": 10, "max": 1)"))) ==
+          "param 'p': min 10 is greater than max 1");
+    CHECK(load_error(manifest(param(R"("type": "enum", "choices": ["a", "b"], "default": "c", "dest": "runtime")"))) ==
+          "param 'p': default 'c' is not one of its choices (a, b)");
+    CHECK(load_error(manifest(param(R"("type": "enum", "default": "c", "dest": "runtime")"))) ==
+          "param 'p': an enum param needs a non-empty 'choices' list");
+    CHECK(load_error(manifest(param(R"("type": "size", "dest": "runtime", "default": "5ms")"))) ==
+          "param 'p': bad 'default': unit 'ms' does not apply to a size (use K, M or G)");
+    CHECK(load_error(manifest(param(R"("type": "cpuset", "dest": "runtime", "default": "3-1")"))).rfind(
+              "param 'p': bad default CPU set '3-1'", 0) == 0);
+  }
+  SECTION("keys that do not fit the type or dest") {
+    CHECK(load_error(manifest(param(R"("type": "bool", "dest": "runtime", "min": 0)"))) ==
+          "param 'p': 'min' applies only to int, size and duration params");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "runtime", "default": 1, "c_type": "__u32")"))) ==
+          "param 'p': 'c_type' applies only to rodata params");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "default": 1, "c_type": "u32")"))) ==
+          "param 'p': unknown c_type 'u32' (expected __u8, __u16, __u32, __u64, __s8, __s16, __s32 or __s64)");
+    CHECK(load_error(manifest(param(R"("type": "size", "dest": "map_size", "default": 4096)"))) ==
+          "param 'p': missing required key 'map' (the map whose size it sets)");
+    CHECK(load_error(manifest(param(R"("type": "enum", "choices": ["a"], "default": "a", "dest": "rodata")"))) ==
+          "param 'p': a rodata param must be int, size, duration or bool (it becomes a C integer)");
+  }
+  SECTION("names") {
+    CHECK(load_error(manifest(R"([{ "name": "duration", "type": "int", "dest": "runtime", "default": 1 }])")) ==
+          "param 'duration': param name 'duration' is reserved (a builtin setting)");
+    CHECK(load_error(manifest(R"([{ "name": "bb_x", "type": "int", "dest": "runtime", "default": 1 }])")) ==
+          "param 'bb_x': param names starting with 'bb_' are reserved for bpfbench globals");
+    CHECK(load_error(R"({ "family": "other", "description": "d", "template": "prog.bpf.c",
+                          "programs": [{ "name": "x", "attach": "none" }] })") ==
+          "family 'other' must be in a folder of the same name, not 'fam'");
+  }
+  SECTION("duplicates") {
+    CHECK(load_error(manifest(R"([{ "name": "p", "type": "bool", "dest": "runtime" },
+                                   { "name": "p", "type": "bool", "dest": "runtime" }])")) ==
+          "duplicate param 'p'");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }, { "name": "x", "attach": "none" }])")) ==
+          "duplicate program 'x'");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
+                              R"([{ "name": "m", "source": "producer" }, { "name": "m", "source": "producer" }])")) ==
+          "duplicate metric 'm'");
+  }
+  SECTION("programs and metrics refer to real things") {
+    std::string path;
+    std::string msg = load_error(
+        manifest("[]", R"([{ "name": "x", "section": "?raw_tp/sys_enter", "function": "bench_y" }])"), &path);
+    CHECK(msg == "program 'x': function 'bench_y' is not defined in template " +
+                     fs::path(path).parent_path().string() + "/prog.bpf.c");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "function": "bench_x" }])")) ==
+          "program 'x': attach 'auto' needs both 'function' and 'section'");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "section": "?uprobe", "function": "bench_x", "attach": "uprobe" }])")) ==
+          "program 'x': attach 'uprobe' needs a 'target' function");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "requires": ["cpu:avx"] }])")) ==
+          "program 'x': bad requirement 'cpu:avx' (expected <kind>:<name>, kind one of prog_type, attach, "
+          "helper or kfunc)");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "metric_sources": { "hitz": "producer" } }])")) ==
+          "program 'x': metric_sources names unknown metric 'hitz'");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
+                              R"([{ "name": "m", "source": "counters:x" }])")) ==
+          "metric 'm': bad metric source 'counters:x' (expected counter:<var>, producer or ratio:<a>/<b>)");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
+                              R"([{ "name": "m", "source": "ratio:m/q" }])")) ==
+          "metric 'm': source 'ratio:m/q' names unknown metric 'q'");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("default_program": "y",)")) ==
+          "default_program 'y' is not one of its programs (x)");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("report": ["hits"],)")) ==
+          "report names unknown metric 'hits'");
+    CHECK(load_error(manifest("[]", "[]")) == "'programs' must list at least one program");
+  }
+  SECTION("a missing template") {
+    TempDir dir;
+    dir.family("fam", manifest());
+    fs::remove(fs::path(dir.path()) / "fam" / "prog.bpf.c");
+    Diagnostics diags;
+    FamilyRegistry::load({dir.path()}, diags);
+    REQUIRE(diags.has_errors());
+    CHECK(diags.all().front().message.find(": cannot read template '") != std::string::npos);
+  }
+}
+
+TEST_CASE("a family defined in two template dirs names both manifests", "[manifest]") {
+  TempDir a, b;
+  std::string pa = a.family("fam", manifest());
+  std::string pb = b.family("fam", manifest());
+  Diagnostics diags;
+  FamilyRegistry reg = FamilyRegistry::load({a.path(), b.path()}, diags);
+  REQUIRE(diags.error_count() == 1);
+  CHECK(diags.all().front().message == pb + ": family 'fam' is already defined by " + pa);
+  REQUIRE(reg.find("fam"));
+  CHECK(reg.find("fam")->dir == fs::path(pa).parent_path().string());  // the first one wins
+}
+
+TEST_CASE("a missing template dir is a warning", "[manifest]") {
+  Diagnostics diags;
+  FamilyRegistry reg = FamilyRegistry::load({"/nonexistent/bpfbench-dir"}, diags);
+  CHECK_FALSE(diags.has_errors());
+  REQUIRE(diags.all().size() == 1);
+  CHECK(diags.all().front().severity == Severity::Warning);
+  CHECK(reg.names().empty());
+}
+
+TEST_CASE("default_template_dirs honours BPFBENCH_TEMPLATE_PATH", "[manifest]") {
+  const char *old = getenv("BPFBENCH_TEMPLATE_PATH");
+  std::string saved = old ? old : "";
+  setenv("BPFBENCH_TEMPLATE_PATH", "/a:/b::/c", 1);
+  CHECK(default_template_dirs() == std::vector<std::string>{"/a", "/b", "/c"});
+  setenv("BPFBENCH_TEMPLATE_PATH", "", 1);
+  CHECK(default_template_dirs() == std::vector<std::string>{BPFBENCH_TEMPLATE_DIR});
+  unsetenv("BPFBENCH_TEMPLATE_PATH");
+  CHECK(default_template_dirs() == std::vector<std::string>{BPFBENCH_TEMPLATE_DIR});
+  if (old) setenv("BPFBENCH_TEMPLATE_PATH", saved.c_str(), 1);
+}
+
+TEST_CASE("ParamValue ordering and names", "[manifest]") {
+  ParamValue a{true, 1, {}}, b{true, 2, {}}, s{false, 0, "x"}, t{false, 0, "y"};
+  CHECK(a < b);
+  CHECK_FALSE(b < a);
+  CHECK_FALSE(a < a);
+  CHECK(s < t);
+  CHECK(((s < a) != (a < s)));
+  CHECK(std::string(to_string(ParamType::Duration)) == "duration");
+  CHECK(std::string(to_string(ParamType::Cpuset)) == "cpuset");
+  CHECK(std::string(to_string(ParamDest::MapSize)) == "map_size");
+  CHECK(std::string(to_string(ParamDest::Template)) == "template");
+}
