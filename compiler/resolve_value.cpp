@@ -180,6 +180,16 @@ class Resolver {
     std::vector<int64_t> xs;
     int64_t by = v.by.value_or(v.range_kind == ast::RangeKind::Step ? 1 : 0);
     SourceRange by_r = v.by_range.valid() ? v.by_range : v.range;
+    if (v.by && v.range_kind == ast::RangeKind::Step && !v.by_unit.empty()) {
+      // A step is a quantity of the same kind as the bounds: [1ms..9ms step 2ms].
+      std::string err;
+      auto scaled = apply_unit(*v.by, v.by_unit, spec_.type, &err);
+      if (!scaled) {
+        diags_.error(by_r, fmt::format("bad range step for '{}': {}", spec_.name, err));
+        return false;
+      }
+      by = *scaled;
+    }
     switch (v.range_kind) {
       case ast::RangeKind::Step:
         if (by <= 0) {

@@ -137,3 +137,11 @@ TEST_CASE("suite titles reach every point of the suite", "[check]") {
   CHECK(plan.points.at(0).suite == "S");
   CHECK(plan.points.at(1).suite.empty());
 }
+
+TEST_CASE("a range step takes the bounds' unit", "[check]") {
+  Frontend fe;
+  auto &plan = plan_of(fe, "bench ringbuf as \"w{warmup}\" < warmup [0ms..1s step 500ms] >");
+  REQUIRE(plan.points.size() == 3);
+  CHECK(plan.points[1].warmup_ns == 500'000'000);
+  CHECK(plan.points[2].warmup_ns == 1'000'000'000);
+}
