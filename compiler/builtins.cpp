@@ -35,7 +35,7 @@ std::vector<ParamSpec> builtin_settings(const FamilyManifest &family) {
   out.push_back(make("consumers", ParamType::Int, int_value(family.consumer == "none" ? 0 : 1), 0,
                      64, "consumer threads"));
   out.push_back(make("affinity", ParamType::Bool, int_value(0), 0, 1,
-                     "pin producers to CPUs 0.. and consumers after them"));
+                     "pin consumers to CPUs 0.. and producers after them (the kernel bench's -a)"));
   out.push_back(make("prod_affinity", ParamType::Cpuset, str_value(""), 0, 0,
                      "CPUs for producers, e.g. \"0-3,8\""));
   out.push_back(make("cons_affinity", ParamType::Cpuset, str_value(""), 0, 0,

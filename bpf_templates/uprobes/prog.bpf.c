@@ -1,0 +1,19 @@
+/* Uprobe/uretprobe triggering overhead, after the kernel's trigger bench uprobe variants:
+ * producers call a function of the bpfbench binary in a loop (its first instruction a
+ * nop, a push, or just a ret); the program attached to it counts. Emitted around this
+ * text (docs/families.md): <linux/bpf.h>, <bpf/bpf_helpers.h>, bpfbench_shared.h and
+ * bb_tgid. */
+
+char _license[] SEC("license") = "GPL";
+
+struct bb_counter bb_hits[BB_MAX_CPUS] = {};
+
+/* The probe is on a file, so every process running the same bpfbench binary hits it
+ * (a parallel test run, say): count the bpfbench process only. */
+SEC("?uprobe")
+int bench_uprobe(void *ctx)
+{
+	if ((__u32)(bpf_get_current_pid_tgid() >> 32) == bb_tgid)
+		bb_inc(bb_hits);
+	return 0;
+}

@@ -1,0 +1,51 @@
+// The bpfbench subcommands: each takes parsed options and returns the process exit code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/lower.hpp"
+
+namespace bpfbench::cli {
+
+// Exit codes: 0 success, 1 a run that partly failed, 2 bad input or unusable environment,
+// 130/143 interrupted by SIGINT/SIGTERM.
+constexpr int kExitOk = 0;
+constexpr int kExitPartial = 1;
+constexpr int kExitBadInput = 2;
+
+struct FileArgs {
+  std::string file;
+  std::vector<std::string> template_dirs;
+  PlanOverrides overrides;
+  std::string dump;  // ast | plan | c ("" = none)
+};
+
+struct CheckArgs {
+  FileArgs in;
+  bool compile = false;  // also generate and compile every program
+};
+
+struct PlanArgs {
+  FileArgs in;
+  bool json = false;
+};
+
+struct EmitArgs {
+  FileArgs in;
+  std::optional<std::string> bench;  // bench index or family name
+  std::optional<size_t> point;
+};
+
+struct ListArgs {
+  std::vector<std::string> template_dirs;
+  bool json = false;
+};
+
+int cmd_check(const CheckArgs &a);
+int cmd_plan(const PlanArgs &a);
+int cmd_emit(const EmitArgs &a);
+int cmd_list(const ListArgs &a);
+
+}  // namespace bpfbench::cli

@@ -1,0 +1,36 @@
+#include "cli/front.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "compiler/ast_dump.hpp"
+#include "compiler/emit_bpf.hpp"
+#include "compiler/plan_dump.hpp"
+
+namespace bpfbench::cli {
+
+void print_diagnostics(Frontend &fe) {
+  const auto &all = fe.diags.all();
+  for (; fe.printed_diags < all.size(); ++fe.printed_diags)
+    std::fputs(render(all[fe.printed_diags], fe.sources).c_str(), stderr);
+}
+
+bool load_frontend(const FileArgs &args, Frontend &fe) {
+  FrontendOptions opts;
+  opts.template_dirs = args.template_dirs;
+  opts.overrides = args.overrides;
+  bool ok = run_frontend(args.file, opts, fe);
+  if (args.dump == "ast" && fe.ast) fmt::print("{}\n", ast_to_json(*fe.ast).dump(2));
+  if (args.dump == "plan" && fe.plan) fmt::print("{}", plan_to_text(*fe.plan));
+  if (args.dump == "c" && fe.plan) {
+    for (const auto &u : emit_programs(*fe.plan, fe.families, fe.sources, fe.diags))
+      fmt::print("// ==== {}\n{}\n", u.virtual_name, u.c_source);
+  }
+  size_t errors = fe.diags.error_count();
+  print_diagnostics(fe);
+  if (!ok && errors == 0) fmt::print(stderr, "bpfbench: error: {}: no plan produced\n", args.file);
+  return ok && errors == 0;
+}
+
+}  // namespace bpfbench::cli

@@ -1,0 +1,84 @@
+// check, plan, emit, list: the commands that stop before the kernel.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/front.hpp"
+#include "compiler/ast_dump.hpp"
+#include "compiler/clang_compile.hpp"
+#include "compiler/compile_diags.hpp"
+#include "compiler/emit_bpf.hpp"
+#include "compiler/plan_dump.hpp"
+
+namespace bpfbench::cli {
+
+int cmd_check(const CheckArgs &a) {
+  Frontend fe;
+  if (!load_frontend(a.in, fe)) return kExitBadInput;
+  size_t programs = 0;
+  if (a.compile) {
+    auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
+    if (!fe.diags.has_errors()) {
+      for (const auto &u : units) {
+        CompileOptions opts;
+        opts.virtual_name = u.virtual_name;
+        CompileResult r = compile_bpf(u.c_source, opts);
+        add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.sources, fe.diags);
+        programs += r.ok ? 1 : 0;
+      }
+    }
+    print_diagnostics(fe);
+    if (fe.diags.has_errors()) return kExitBadInput;
+  }
+  fmt::print("{}: ok, {} point{}", a.in.file, fe.plan->points.size(), fe.plan->points.size() == 1 ? "" : "s");
+  if (a.compile) fmt::print(", {} BPF program{} compiled", programs, programs == 1 ? "" : "s");
+  fmt::print("\n");
+  return kExitOk;
+}
+
+int cmd_plan(const PlanArgs &a) {
+  Frontend fe;
+  if (!load_frontend(a.in, fe)) return kExitBadInput;
+  if (a.json) fmt::print("{}\n", plan_to_json(*fe.plan, fe.sources).dump(2));
+  else fmt::print("{}", plan_to_text(*fe.plan));
+  return kExitOk;
+}
+
+int cmd_emit(const EmitArgs &a) {
+  Frontend fe;
+  if (!load_frontend(a.in, fe)) return kExitBadInput;
+  const RunPlan &plan = *fe.plan;
+  if (a.point) {
+    if (*a.point >= plan.points.size()) {
+      fmt::print(stderr, "bpfbench: error: --point {} is out of range (the plan has {} points)\n",
+                 *a.point, plan.points.size());
+      return kExitBadInput;
+    }
+    const PlanPoint &p = plan.points[*a.point];
+    auto c = emit_point(p, *fe.families.find(p.family), fe.families, fe.sources, fe.diags);
+    print_diagnostics(fe);
+    if (!c) return kExitBadInput;
+    fmt::print("{}", *c);
+    return kExitOk;
+  }
+  auto units = emit_programs(plan, fe.families, fe.sources, fe.diags);
+  print_diagnostics(fe);
+  if (fe.diags.has_errors()) return kExitBadInput;
+  size_t shown = 0;
+  for (const auto &u : units) {
+    const PlanPoint &first = plan.points.at(u.points.at(0));
+    if (a.bench && *a.bench != first.family && *a.bench != std::to_string(first.bench_index)) continue;
+    fmt::print("// ==== {} ({}; {} point{}, first '{}')\n{}\n", u.virtual_name, u.family, u.points.size(),
+               u.points.size() == 1 ? "" : "s", first.label, u.c_source);
+    ++shown;
+  }
+  if (shown == 0) {
+    fmt::print(stderr, "bpfbench: error: no bench matches --bench {}\n", a.bench.value_or(""));
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace bpfbench::cli

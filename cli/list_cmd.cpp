@@ -1,0 +1,93 @@
+// `bpfbench list`: the families, read from their manifests.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "compiler/builtins.hpp"
+#include "compiler/manifest.hpp"
+#include "compiler/plan_dump.hpp"
+
+namespace bpfbench::cli {
+
+namespace {
+
+std::string show_value(const ParamSpec &p, const ParamValue &v) {
+  if (!v.is_int) return v.s.empty() ? "\"\"" : v.s;
+  if (p.type == ParamType::Duration) return format_duration_ns(v.i);
+  if (p.type == ParamType::Bool) return v.i ? "true" : "false";
+  return std::to_string(v.i);
+}
+
+std::string show_range(const ParamSpec &p) {
+  if (p.type == ParamType::Enum) return fmt::format("{}", fmt::join(p.choices, "|"));
+  if (p.type == ParamType::Bool || p.type == ParamType::Cpuset) return "";
+  std::string hi = p.max == INT64_MAX ? "max" : show_value(p, ParamValue{true, p.max, {}});
+  return fmt::format("[{}..{}]{}", show_value(p, ParamValue{true, p.min, {}}), hi,
+                     p.power_of_two ? " power of two" : "");
+}
+
+nlohmann::json param_json(const ParamSpec &p) {
+  nlohmann::json j = {{"name", p.name},         {"type", to_string(p.type)},
+                      {"dest", to_string(p.dest)}, {"default", show_value(p, p.default_value)},
+                      {"sweepable", p.sweepable}, {"doc", p.doc}};
+  if (p.type == ParamType::Enum) j["choices"] = p.choices;
+  else if (p.type != ParamType::Bool && p.type != ParamType::Cpuset) {
+    j["min"] = p.min;
+    j["max"] = p.max;
+  }
+  return j;
+}
+
+}  // namespace
+
+int cmd_list(const ListArgs &a) {
+  Diagnostics diags;
+  std::vector<std::string> dirs = default_template_dirs();
+  dirs.insert(dirs.end(), a.template_dirs.begin(), a.template_dirs.end());
+  FamilyRegistry reg = FamilyRegistry::load(dirs, diags);
+  SourceManager none;
+  std::string errors = render_all(diags, none);
+  if (!errors.empty()) std::fputs(errors.c_str(), stderr);
+  if (diags.has_errors()) return kExitBadInput;
+
+  if (a.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto &f : reg.all()) {
+      nlohmann::json params = nlohmann::json::array(), programs = nlohmann::json::array(),
+                     metrics = nlohmann::json::array();
+      for (const auto &p : f.params) params.push_back(param_json(p));
+      for (const auto &p : f.programs)
+        programs.push_back({{"name", p.name}, {"section", p.section}, {"attach", p.attach},
+                            {"requires", p.requires_features}, {"doc", p.doc}});
+      for (const auto &m : f.metrics) metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"doc", m.doc}});
+      out.push_back({{"family", f.name}, {"description", f.description}, {"dir", f.dir},
+                     {"params", params}, {"programs", programs}, {"metrics", metrics},
+                     {"report", f.default_report}});
+    }
+    fmt::print("{}\n", out.dump(2));
+    return kExitOk;
+  }
+  for (const auto &f : reg.all()) {
+    fmt::print("{} — {}\n  from: {}\n  programs:\n", f.name, f.description, f.dir);
+    for (const auto &p : f.programs)
+      fmt::print("    {:<18} {}{}\n", p.name, p.doc, p.name == f.default_program ? " (default)" : "");
+    fmt::print("  params:\n");
+    for (const auto &p : f.params)
+      fmt::print("    {:<18} {:<8} default {:<8} {:<22} {}\n", p.name, to_string(p.type),
+                 show_value(p, p.default_value), show_range(p), p.doc);
+    fmt::print("  metrics: ");
+    for (size_t i = 0; i < f.metrics.size(); ++i)
+      fmt::print("{}{} ({})", i ? ", " : "", f.metrics[i].name, f.metrics[i].unit);
+    fmt::print("\n  reported by default: {}\n\n", fmt::join(f.default_report, ", "));
+  }
+  fmt::print("settings every bench has:\n");
+  FamilyManifest any;
+  for (const auto &p : builtin_settings(any))
+    if (p.name != "prog")
+      fmt::print("    {:<18} {:<8} default {:<8} {}\n", p.name, to_string(p.type),
+                 show_value(p, p.default_value), p.doc);
+  return kExitOk;
+}
+
+}  // namespace bpfbench::cli

@@ -1,0 +1,13 @@
+// Options shared by the subcommands that read a .bdsl file.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+
+namespace bpfbench::cli {
+
+// FILE, --templates, --dump and the harness overrides (-w -d -p -c -a --prod/cons-affinity).
+void add_file_options(CLI::App *cmd, FileArgs &args);
+
+}  // namespace bpfbench::cli

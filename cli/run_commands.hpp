@@ -1,0 +1,34 @@
+// `bpfbench run` and `bpfbench probe`: the commands that touch the kernel.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+
+namespace bpfbench::cli {
+
+struct RunArgs {
+  FileArgs in;
+  bool quiet = false;
+  bool verbose = false;
+  std::string only;  // run only points whose label contains this
+};
+
+struct ProbeArgs {
+  bool json = false;
+};
+
+struct RunCommand {
+  RunArgs run;
+  ProbeArgs probe;
+  CLI::App *run_cmd = nullptr;
+  CLI::App *probe_cmd = nullptr;
+};
+
+void add_run_commands(CLI::App &app, RunCommand &rc);
+int dispatch_run_commands(const RunCommand &rc);
+
+int cmd_run(const RunArgs &a);
+int cmd_probe(const ProbeArgs &a);
+
+}  // namespace bpfbench::cli

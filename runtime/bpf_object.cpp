@@ -1,0 +1,241 @@
+#include "runtime/bpf_object.hpp"
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "runtime/libbpf_log.hpp"
+
+namespace bpfbench {
+
+const char *to_string(BpfPhase p) {
+  switch (p) {
+    case BpfPhase::Open: return "open";
+    case BpfPhase::Setup: return "setup";
+    case BpfPhase::Load: return "load";
+    case BpfPhase::Attach: return "attach";
+  }
+  return "?";
+}
+
+std::string errno_text(int err) {
+  if (err < 0) err = -err;
+  const char *desc = strerrordesc_np(err);
+  const char *name = strerrorname_np(err);
+  std::string s = desc ? desc : ("error " + std::to_string(err));
+  if (name) s += std::string(" (") + name + ")";
+  return s;
+}
+
+std::string BpfError::to_string() const {
+  std::string s = std::string(bpfbench::to_string(phase)) + ": " + message;
+  if (err) s += ": " + errno_text(err);
+  if (!log_tail.empty()) s += "\n" + log_tail;
+  return s;
+}
+
+namespace {
+
+BpfError make_error(BpfPhase phase, int err, std::string msg, std::string tail = {}) {
+  return BpfError{phase, err < 0 ? -err : err, std::move(msg), std::move(tail)};
+}
+
+// libbpf's own one-line summary of a failed program load, if it printed one.
+std::string failed_prog_line(const std::string &text) {
+  size_t p = text.rfind("BPF program load failed");
+  if (p == std::string::npos) return "";
+  size_t b = text.rfind('\n', p);
+  b = b == std::string::npos ? 0 : b + 1;
+  size_t e = text.find('\n', p);
+  return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+}
+
+}  // namespace
+
+BpfObject::~BpfObject() { reset(); }
+
+BpfObject::BpfObject(BpfObject &&o) noexcept
+    : elf_(std::move(o.elf_)), obj_(std::exchange(o.obj_, nullptr)),
+      links_(std::move(o.links_)) {
+  o.links_.clear();
+}
+
+BpfObject &BpfObject::operator=(BpfObject &&o) noexcept {
+  if (this != &o) {
+    reset();
+    elf_ = std::move(o.elf_);
+    obj_ = std::exchange(o.obj_, nullptr);
+    links_ = std::move(o.links_);
+    o.links_.clear();
+  }
+  return *this;
+}
+
+void BpfObject::reset() {
+  // Links first: a link pins its program, and detaching before the object closes
+  // keeps the kernel from running a half-torn-down program.
+  for (auto it = links_.rbegin(); it != links_.rend(); ++it) bpf_link__destroy(*it);
+  links_.clear();
+  if (obj_) bpf_object__close(obj_);
+  obj_ = nullptr;
+}
+
+MaybeError BpfObject::open(const std::vector<uint8_t> &elf, const std::string &name) {
+  reset();
+  if (elf.empty()) return make_error(BpfPhase::Open, EINVAL, "empty BPF object");
+  elf_ = elf;
+  LibbpfLogCapture cap;
+  LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = name.c_str());
+  bpf_object *obj = bpf_object__open_mem(elf_.data(), elf_.size(), &opts);
+  long err = libbpf_get_error(obj);
+  if (!obj || err) {
+    int e = err ? static_cast<int>(-err) : errno;
+    return make_error(BpfPhase::Open, e, "cannot open BPF object '" + name + "'",
+                      last_lines(cap.text(), 5));
+  }
+  obj_ = obj;
+  return std::nullopt;
+}
+
+std::optional<DatasecVar> BpfObject::datasec_var(const std::string &datasec,
+                                                 const std::string &var) const {
+  if (!obj_) return std::nullopt;
+  const btf *b = bpf_object__btf(obj_);
+  if (!b) return std::nullopt;
+  int id = btf__find_by_name_kind(b, datasec.c_str(), BTF_KIND_DATASEC);
+  if (id < 0) return std::nullopt;
+  const btf_type *sec = btf__type_by_id(b, id);
+  const btf_var_secinfo *vi = btf_var_secinfos(sec);
+  for (int i = 0; i < btf_vlen(sec); ++i, ++vi) {
+    const btf_type *v = btf__type_by_id(b, vi->type);
+    if (!v) continue;
+    const char *n = btf__name_by_offset(b, v->name_off);
+    if (n && var == n) return DatasecVar{vi->offset, vi->size};
+  }
+  return std::nullopt;
+}
+
+MaybeError BpfObject::set_rodata(const std::string &var, int64_t value, bool optional) {
+  auto v = datasec_var(".rodata", var);
+  bpf_map *m = map(".rodata");
+  if (!v || !m) {
+    if (optional) return std::nullopt;
+    return make_error(BpfPhase::Setup, ENOENT,
+                      "no const volatile global '" + var + "' in .rodata");
+  }
+  size_t size = 0;
+  auto *image = static_cast<uint8_t *>(const_cast<void *>(bpf_map__initial_value(m, &size)));
+  if (!image || v->offset + v->size > size || v->size > sizeof(value))
+    return make_error(BpfPhase::Setup, EINVAL, "cannot write .rodata variable '" + var + "'");
+  // Little endian: the low bytes of the value are the variable's value.
+  uint64_t u = static_cast<uint64_t>(value);
+  for (size_t i = 0; i < v->size; ++i) image[v->offset + i] = static_cast<uint8_t>(u >> (8 * i));
+  return std::nullopt;
+}
+
+MaybeError BpfObject::set_map_size(const std::string &name, uint32_t max_entries) {
+  bpf_map *m = map(name);
+  if (!m) return make_error(BpfPhase::Setup, ENOENT, "no map '" + name + "' in the object");
+  int err = bpf_map__set_max_entries(m, max_entries);
+  if (err)
+    return make_error(BpfPhase::Setup, err,
+                      "cannot set max_entries of map '" + name + "' to " +
+                          std::to_string(max_entries));
+  return std::nullopt;
+}
+
+MaybeError BpfObject::set_autoload_only(const std::vector<std::string> &functions) {
+  if (!obj_) return make_error(BpfPhase::Setup, EINVAL, "object not open");
+  bpf_program *p;
+  bpf_object__for_each_program(p, obj_) bpf_program__set_autoload(p, false);
+  for (const auto &f : functions) {
+    bpf_program *prog = program(f);
+    if (!prog) return make_error(BpfPhase::Setup, ENOENT, "no program '" + f + "' in the object");
+    bpf_program__set_autoload(prog, true);
+  }
+  return std::nullopt;
+}
+
+MaybeError BpfObject::load(bool verbose) {
+  if (!obj_) return make_error(BpfPhase::Load, EINVAL, "object not open");
+  LibbpfLogCapture cap(verbose);
+  int err = bpf_object__load(obj_);
+  if (!err) return std::nullopt;
+  std::string vlog = extract_verifier_log(cap.text());
+  std::string line = failed_prog_line(cap.text());
+  std::string msg = line.empty() ? "cannot load BPF object" : line;
+  // Cut libbpf's ": <strerror>" suffix; BpfError::to_string adds its own.
+  if (size_t c = msg.find(" load failed:"); c != std::string::npos) msg.resize(c + 12);
+  return make_error(BpfPhase::Load, err, msg,
+                    last_lines(vlog.empty() ? cap.text() : vlog, kLogTailLines));
+}
+
+MaybeError BpfObject::attach(const std::string &function, const AttachSpec &spec) {
+  bpf_program *prog = program(function);
+  if (!prog || bpf_program__fd(prog) < 0)
+    return make_error(BpfPhase::Attach, ENOENT, "program '" + function + "' is not loaded");
+  if (spec.kind == "none" || spec.kind == "test_run") return std::nullopt;
+  LibbpfLogCapture cap;
+  bpf_link *link = nullptr;
+  if (spec.kind == "auto") {
+    link = bpf_program__attach(prog);
+  } else if (spec.kind == "uprobe" || spec.kind == "uretprobe") {
+    LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == "uretprobe",
+                .func_name = spec.target.c_str());
+    // pid -1: every thread of every process running the binary; producers are threads
+    // other than the one attaching, so "self" (pid 0 = this thread) would miss them.
+    link = bpf_program__attach_uprobe_opts(prog, -1, spec.binary.c_str(), 0, &uo);
+  } else {
+    return make_error(BpfPhase::Attach, EINVAL, "unknown attach kind '" + spec.kind + "'");
+  }
+  long err = libbpf_get_error(link);
+  if (!link || err) {
+    int e = err ? static_cast<int>(-err) : errno;
+    std::string what = spec.kind == "auto" ? std::string(bpf_program__section_name(prog))
+                                           : spec.kind + " on " + spec.target;
+    return make_error(BpfPhase::Attach, e,
+                      "cannot attach program '" + function + "' (" + what + ")",
+                      last_lines(cap.text(), 5));
+  }
+  links_.push_back(link);
+  return std::nullopt;
+}
+
+bpf_program *BpfObject::program(const std::string &function) const {
+  return obj_ ? bpf_object__find_program_by_name(obj_, function.c_str()) : nullptr;
+}
+
+int BpfObject::program_fd(const std::string &function) const {
+  bpf_program *p = program(function);
+  return p ? bpf_program__fd(p) : -1;
+}
+
+bpf_map *BpfObject::map(const std::string &name) const {
+  if (!obj_) return nullptr;
+  // libbpf matches internal maps (".bss", ".rodata") by their section name too.
+  return bpf_object__find_map_by_name(obj_, name.c_str());
+}
+
+bool section_needs_tracefs(const std::string &section) {
+  std::string s = section;
+  if (!s.empty() && s[0] == '?') s.erase(0, 1);
+  for (const char *p : {"tp/", "tracepoint/", "kprobe/", "kretprobe/", "ksyscall/",
+                        "kretsyscall/"})
+    if (s.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+std::string ensure_tracefs() {
+  struct stat st{};
+  if (stat("/sys/kernel/tracing/events", &st) == 0) return "";
+  if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr) != 0)
+    return "cannot mount tracefs at /sys/kernel/tracing: " + errno_text(errno);
+  return "";
+}
+
+}  // namespace bpfbench

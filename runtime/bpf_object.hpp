@@ -1,0 +1,101 @@
+// RAII over one libbpf object: open from memory, set .rodata and map sizes, load, attach.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct bpf_object;
+struct bpf_program;
+struct bpf_map;
+struct bpf_link;
+
+namespace bpfbench {
+
+enum class BpfPhase { Open, Setup, Load, Attach };
+const char *to_string(BpfPhase p);
+
+// What went wrong, in which phase. `log_tail` is the end of the verifier log for load
+// failures (else libbpf's last messages), `err` a positive errno (0 = none).
+struct BpfError {
+  BpfPhase phase = BpfPhase::Open;
+  int err = 0;
+  std::string message;
+  std::string log_tail;
+
+  // "load: prog 'x': Permission denied (EACCES)" + the log tail on following lines.
+  std::string to_string() const;
+};
+using MaybeError = std::optional<BpfError>;
+
+// "Permission denied (EPERM)".
+std::string errno_text(int err);
+
+// How a program is attached: `auto` (bpf_program__attach, from SEC), `uprobe` and
+// `uretprobe` (on function `target` of `binary`, all processes), `none`/`test_run`
+// (loaded only).
+struct AttachSpec {
+  std::string kind = "auto";
+  std::string target;
+  std::string binary = "/proc/self/exe";
+};
+
+// Lines kept from the verifier log when a load fails.
+inline constexpr size_t kLogTailLines = 30;
+
+// A global variable of a DATASEC (".rodata", ".bss") found through the object's BTF.
+struct DatasecVar {
+  size_t offset = 0;
+  size_t size = 0;
+};
+
+class BpfObject {
+ public:
+  BpfObject() = default;
+  ~BpfObject();
+  BpfObject(BpfObject &&o) noexcept;
+  BpfObject &operator=(BpfObject &&o) noexcept;
+  BpfObject(const BpfObject &) = delete;
+  BpfObject &operator=(const BpfObject &) = delete;
+
+  // Copies `elf` (libbpf reads it lazily until load) and opens it as `name`.
+  MaybeError open(const std::vector<uint8_t> &elf, const std::string &name);
+
+  // Before load. Writes `value` (truncated to the variable's BTF size, little endian)
+  // into the .rodata image. A missing variable is an error unless `optional`.
+  MaybeError set_rodata(const std::string &var, int64_t value, bool optional = false);
+  MaybeError set_map_size(const std::string &map, uint32_t max_entries);
+  // Autoloads exactly these programs (C function names); all others are off.
+  MaybeError set_autoload_only(const std::vector<std::string> &functions);
+
+  // Loads with the verifier log captured; `verbose` echoes libbpf's messages.
+  MaybeError load(bool verbose = false);
+  // Attaches a loaded program; the link lives until this object is destroyed.
+  MaybeError attach(const std::string &function, const AttachSpec &spec);
+
+  int program_fd(const std::string &function) const;  // -1 when absent / not loaded
+  bpf_program *program(const std::string &function) const;
+  bpf_map *map(const std::string &name) const;  // also finds ".bss"/".rodata"
+  bpf_object *raw() const { return obj_; }
+  std::optional<DatasecVar> datasec_var(const std::string &datasec,
+                                        const std::string &var) const;
+  size_t link_count() const { return links_.size(); }
+
+  // Destroys links, then the object (idempotent; the destructor calls it).
+  void reset();
+
+ private:
+  std::vector<uint8_t> elf_;
+  bpf_object *obj_ = nullptr;
+  std::vector<bpf_link *> links_;
+};
+
+// Mounts tracefs at /sys/kernel/tracing when it is not mounted yet (tracepoint and
+// kprobe attachment need it). Returns "" or what failed.
+std::string ensure_tracefs();
+
+// True when a SEC name needs tracefs to attach ("tp/", "tracepoint/", "kprobe/", ...).
+bool section_needs_tracefs(const std::string &section);
+
+}  // namespace bpfbench

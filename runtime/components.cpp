@@ -1,0 +1,104 @@
+#include "runtime/components.hpp"
+
+#include <bpf/bpf.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "runtime/bpf_object.hpp"
+#include "runtime/uprobe_targets.hpp"
+
+namespace bpfbench {
+namespace {
+
+// getpgid: the cheapest syscall with a tracepoint the trigger family can hook.
+class SyscallProducer final : public Producer {
+ public:
+  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+    while (!stop.load(std::memory_order_relaxed)) {
+      (void)syscall(__NR_getpgid);
+      slot.add(1);
+    }
+    return "";
+  }
+};
+
+// BPF_PROG_TEST_RUN of a driver program that loops in the kernel: one syscall stands
+// for `ops_per_run` operations.
+class TestRunProducer final : public Producer {
+ public:
+  TestRunProducer(int fd, uint64_t ops) : fd_(fd), ops_(ops) {}
+  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+    while (!stop.load(std::memory_order_relaxed)) {
+      LIBBPF_OPTS(bpf_test_run_opts, opts);
+      int err = bpf_prog_test_run_opts(fd_, &opts);
+      if (err) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
+      slot.add(ops_);
+    }
+    return "";
+  }
+
+ private:
+  int fd_;
+  uint64_t ops_;
+};
+
+template <void (*Target)()>
+class UprobeProducer final : public Producer {
+ public:
+  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+    while (!stop.load(std::memory_order_relaxed)) {
+      Target();
+      slot.add(1);
+    }
+    return "";
+  }
+};
+
+class IdleProducer final : public Producer {
+ public:
+  std::string run(int, ProducerSlot &, const std::atomic<bool> &stop) override {
+    while (!stop.load(std::memory_order_relaxed))
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return "";
+  }
+};
+
+}  // namespace
+
+const std::vector<std::string> &producer_kinds() {
+  static const std::vector<std::string> k = {"syscall", "test_run", "uprobe_nop",
+                                             "uprobe_push", "uprobe_ret", "none"};
+  return k;
+}
+
+const std::vector<std::string> &consumer_kinds() {
+  static const std::vector<std::string> k = {"none"};
+  return k;
+}
+
+std::unique_ptr<Producer> make_producer(const ProducerConfig &cfg, std::string &error) {
+  if (cfg.kind == "syscall") return std::make_unique<SyscallProducer>();
+  if (cfg.kind == "test_run") {
+    if (cfg.test_run_fd < 0) {
+      error = "producer test_run needs a loaded driver program";
+      return nullptr;
+    }
+    return std::make_unique<TestRunProducer>(cfg.test_run_fd, cfg.ops_per_run ? cfg.ops_per_run : 1);
+  }
+  if (cfg.kind == "uprobe_nop") return std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>();
+  if (cfg.kind == "uprobe_push") return std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>();
+  if (cfg.kind == "uprobe_ret") return std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>();
+  if (cfg.kind == "none" || cfg.kind.empty()) return std::make_unique<IdleProducer>();
+  error = "unknown producer kind '" + cfg.kind + "'";
+  return nullptr;
+}
+
+std::unique_ptr<Consumer> make_consumer(const std::string &kind, std::string &error) {
+  if (kind == "none" || kind.empty()) return nullptr;
+  error = "unknown consumer kind '" + kind + "' (this runtime has: none)";
+  return nullptr;
+}
+
+}  // namespace bpfbench

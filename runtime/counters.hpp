@@ -1,0 +1,70 @@
+// Per-interval counter deltas: BPF per-CPU slots in an mmap'ed .bss, and user-side
+// per-producer operation counts.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/bpf_object.hpp"
+
+namespace bpfbench {
+
+// `struct bb_counter <var>[BB_MAX_CPUS]` globals of a loaded object, read through a
+// read-write mapping of its .bss map (libbpf makes global data maps BPF_F_MMAPABLE).
+class BssCounters {
+ public:
+  BssCounters() = default;
+  ~BssCounters();
+  BssCounters(const BssCounters &) = delete;
+  BssCounters &operator=(const BssCounters &) = delete;
+
+  // Maps .bss of a loaded object and locates each counter variable. On error nothing
+  // stays mapped.
+  MaybeError init(const BpfObject &obj, const std::vector<std::string> &vars);
+
+  // Sum over the slots of counter `i` (index into the vars given to init), each slot
+  // atomically swapped with 0: consecutive calls return per-interval deltas.
+  uint64_t take(size_t i);
+  size_t size() const { return vars_.size(); }
+
+ private:
+  struct Var {
+    size_t offset;
+    size_t slots;
+  };
+  void *base_ = nullptr;
+  size_t len_ = 0;
+  std::vector<Var> vars_;
+};
+
+// One producer's operation count. Only its producer writes it (plain load + store, no
+// locked instruction in the hot loop); the sampler reads it. 128-byte aligned so two
+// producers never share a cache line.
+struct alignas(128) ProducerSlot {
+  std::atomic<uint64_t> ops{0};
+
+  void add(uint64_t n) {
+    ops.store(ops.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+};
+
+class ProducerCounters {
+ public:
+  explicit ProducerCounters(size_t n);
+  ProducerSlot &slot(size_t i) { return slots_[i]; }
+  size_t size() const { return n_; }
+  // Operations of all producers since the previous call.
+  uint64_t take();
+
+ private:
+  size_t n_;
+  std::unique_ptr<ProducerSlot[]> slots_;
+  uint64_t last_ = 0;
+};
+
+}  // namespace bpfbench

@@ -1,0 +1,133 @@
+#include "runtime/harness.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <mutex>
+#include <thread>
+
+#include "runtime/cpuset.hpp"
+
+namespace bpfbench {
+namespace {
+
+int64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// Sleeps until `deadline` (monotonic ns) or until a stop flag is set, in slices short
+// enough that a stop is noticed within ~50 ms.
+void sleep_until(int64_t deadline, const std::atomic<bool> &a, const std::atomic<bool> &b) {
+  constexpr int64_t kSlice = 50'000'000;
+  while (!a.load() && !b.load()) {
+    int64_t left = deadline - now_ns();
+    if (left <= 0) return;
+    int64_t wake = now_ns() + std::min(left, kSlice);
+    timespec ts{static_cast<time_t>(wake / 1'000'000'000), static_cast<long>(wake % 1'000'000'000)};
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
+  }
+}
+
+std::string pin_self(int cpu) {
+  if (cpu < 0) return "";
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+  if (err) return "setting affinity to CPU #" + std::to_string(cpu) + " failed: " + std::to_string(err);
+  return "";
+}
+
+int intervals(int64_t ns, int64_t interval) {
+  if (interval <= 0) interval = 1'000'000'000;
+  return static_cast<int>((std::max<int64_t>(ns, 0) + interval - 1) / interval);
+}
+
+}  // namespace
+
+int warmup_intervals(const HarnessOptions &o) { return intervals(o.warmup_ns, o.interval_ns); }
+int measured_intervals(const HarnessOptions &o) {
+  return std::max(1, intervals(o.duration_ns, o.interval_ns));
+}
+
+HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consumer *consumer,
+                          const MeasureFn &measure, const StopSource &external,
+                          const SampleFn &on_sample) {
+  HarnessResult res;
+  std::string err;
+  int nr_consumers = consumer ? opts.consumers : 0;
+  auto cpus = assign_cpus(opts.producers, nr_consumers, opts.affinity, opts.prod_cpus,
+                          opts.cons_cpus, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), err);
+  if (!cpus) {
+    res.error = err;
+    return res;
+  }
+
+  std::atomic<bool> stop{false};
+  std::mutex err_mu;
+  auto fail = [&](const std::string &why) {
+    std::lock_guard<std::mutex> g(err_mu);
+    if (res.error.empty()) res.error = why;
+    stop.store(true);
+  };
+
+  ProducerCounters counters(static_cast<size_t>(std::max(opts.producers, 0)));
+  std::vector<std::thread> threads;
+  // jthread-like guard: whatever happens below, threads are stopped and joined.
+  struct Joiner {
+    std::atomic<bool> &stop;
+    std::vector<std::thread> &threads;
+    ~Joiner() {
+      stop.store(true);
+      for (auto &t : threads)
+        if (t.joinable()) t.join();
+    }
+  } joiner{stop, threads};
+
+  for (int i = 0; i < nr_consumers; ++i) {
+    int cpu = cpus->consumers[static_cast<size_t>(i)];
+    threads.emplace_back([&, i, cpu] {
+      if (auto e = pin_self(cpu); !e.empty()) return fail(e);
+      if (auto e = consumer->run(i, stop); !e.empty()) fail(e);
+    });
+  }
+  for (int i = 0; i < opts.producers; ++i) {
+    int cpu = cpus->producers[static_cast<size_t>(i)];
+    threads.emplace_back([&, i, cpu] {
+      if (auto e = pin_self(cpu); !e.empty()) return fail(e);
+      if (auto e = producer.run(i, counters.slot(static_cast<size_t>(i)), stop); !e.empty())
+        fail(e);
+    });
+  }
+
+  const int nwarm = warmup_intervals(opts), nmeas = measured_intervals(opts);
+  const int64_t interval = opts.interval_ns > 0 ? opts.interval_ns : 1'000'000'000;
+  int64_t t0 = now_ns();
+  measure(counters.take());  // drop whatever happened while threads started
+  int64_t prev = t0;
+  for (int iter = 0; iter < nwarm + nmeas; ++iter) {
+    sleep_until(t0 + (iter + 1) * interval, stop, external.flag());
+    if (stop.load() || external.stop_requested()) break;
+    int64_t now = now_ns();
+    Sample s;
+    s.deltas = measure(counters.take());
+    s.duration_s = double(now - prev) / 1e9;
+    prev = now;
+    bool warm = iter < nwarm;
+    (warm ? res.warmup : res.samples).push_back(s);
+    if (on_sample) on_sample(iter, s, warm);
+  }
+  bool complete = int(res.warmup.size() + res.samples.size()) == nwarm + nmeas;
+  res.interrupted = !complete && external.stop_requested();
+  stop.store(true);
+  for (auto &t : threads) t.join();
+  threads.clear();
+  return res;
+}
+
+}  // namespace bpfbench

@@ -1,0 +1,29 @@
+#include "runtime/privileges.hpp"
+
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "runtime/bpf_object.hpp"
+
+namespace bpfbench {
+
+std::string check_privileges() {
+  if (geteuid() == 0) return "";
+  __user_cap_header_struct hdr{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+  if (syscall(SYS_capget, &hdr, data) != 0)
+    return "bpfbench needs root or CAP_BPF and CAP_PERFMON (capget failed: " +
+           errno_text(errno) + ")";
+  auto has = [&](int cap) { return (data[cap / 32].effective >> (cap % 32)) & 1u; };
+  bool admin = has(CAP_SYS_ADMIN);
+  std::string missing;
+  if (!has(CAP_BPF) && !admin) missing = "CAP_BPF";
+  if (!has(CAP_PERFMON) && !admin) missing += (missing.empty() ? "" : ", ") + std::string("CAP_PERFMON");
+  if (missing.empty()) return "";
+  return "bpfbench needs root or CAP_BPF and CAP_PERFMON (missing: " + missing + ")";
+}
+
+}  // namespace bpfbench

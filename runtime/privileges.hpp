@@ -1,0 +1,13 @@
+// Checks that the process may load and attach BPF programs before anything runs.
+#pragma once
+
+#include <string>
+
+namespace bpfbench {
+
+// "" when root or holding CAP_BPF + CAP_PERFMON (effective set; CAP_SYS_ADMIN counts for
+// both); otherwise a message naming what is missing, e.g. "bpfbench needs root or
+// CAP_BPF and CAP_PERFMON (missing: CAP_PERFMON)".
+std::string check_privileges();
+
+}  // namespace bpfbench

@@ -1,0 +1,81 @@
+#include "runtime/report_text.hpp"
+
+#include <fmt/printf.h>
+
+#include <algorithm>
+
+namespace bpfbench {
+namespace {
+
+double rate_of(const Sample &s, const std::string &name) {
+  auto it = s.deltas.find(name);
+  if (it == s.deltas.end() || s.duration_s <= 0) return 0.0;
+  return double(it->second) / 1e6 / s.duration_s;
+}
+
+bool is_core(const std::string &m) {
+  return m == "hits" || m == "drops" || m == "total_ops" || m == "latency";
+}
+
+std::string first_line(const std::string &s) { return s.substr(0, s.find('\n')); }
+
+}  // namespace
+
+std::string format_progress(int iter, const Sample &s, int producers, int64_t interval_ns,
+                            const std::vector<std::string> &metrics) {
+  double dev_us = (s.duration_s * 1e9 - double(interval_ns)) / 1000.0;
+  double hits = rate_of(s, "hits"), drops = rate_of(s, "drops");
+  std::string out = fmt::sprintf("Iter %3d (%7.3lfus): ", iter, dev_us);
+  out += fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod), drops %8.3lfM/s, total operations %8.3lfM/s",
+                      hits, hits / std::max(producers, 1), drops, hits + drops);
+  for (const auto &m : metrics)
+    if (!is_core(m) && s.deltas.count(m)) out += fmt::sprintf(", %s %8.3lfM/s", m, rate_of(s, m));
+  return out;
+}
+
+std::string format_summary(const PointResult &r) {
+  using S = PointResult::Status;
+  if (r.status == S::Skipped) return "Skipped: " + r.reason;
+  if (r.status == S::Failed) return "Failed: " + first_line(r.reason);
+  const MetricSummary zero{};
+  auto get = [&](const char *n) -> const MetricSummary & {
+    const MetricSummary *m = r.summary.find(n);
+    return m ? *m : zero;
+  };
+  const auto &hits = get("hits"), &drops = get("drops"), &total = get("total_ops");
+  std::string out = fmt::sprintf("Summary: hits %8.3lf \u00b1 %5.3lfM/s (%7.3lfM/prod), ",
+                                 hits.mean, hits.stddev, hits.mean / std::max(r.producers, 1));
+  out += fmt::sprintf("drops %8.3lf \u00b1 %5.3lfM/s, ", drops.mean, drops.stddev);
+  out += fmt::sprintf("total operations %8.3lf \u00b1 %5.3lfM/s", total.mean, total.stddev);
+  for (const auto &m : r.report) {
+    if (is_core(m)) continue;
+    if (const MetricSummary *x = r.summary.find(m)) {
+      if (x->unit == "M/s")
+        out += fmt::sprintf(", %s %8.3lf \u00b1 %5.3lfM/s", m, x->mean, x->stddev);
+      else
+        out += fmt::sprintf(", %s %8.3lf \u00b1 %5.3lf%s", m, x->mean, x->stddev,
+                            x->unit.empty() ? "" : " " + x->unit);
+    }
+  }
+  if (std::find(r.report.begin(), r.report.end(), "latency") != r.report.end())
+    if (const MetricSummary *l = r.summary.find("latency"))
+      out += fmt::sprintf(", latency %8.3lf ns/op", l->mean);
+  if (r.status == S::Interrupted) out += " (interrupted)";
+  return out;
+}
+
+std::string format_table_row(const std::string &label, const PointResult &r,
+                             const std::string &metric) {
+  using S = PointResult::Status;
+  if (r.status == S::Skipped) return fmt::sprintf("%-20s: skipped: %s", label, r.reason);
+  if (r.status == S::Failed) return fmt::sprintf("%-20s: failed: %s", label, first_line(r.reason));
+  const MetricSummary *m = r.summary.find(metric);
+  double mean = m ? m->mean : 0, sd = m ? m->stddev : 0;
+  std::string unit = m ? m->unit : "M/s";
+  std::string out = unit == "M/s" ? fmt::sprintf("%-20s: %8.3lf \u00b1 %5.3lfM/s", label, mean, sd)
+                                  : fmt::sprintf("%-20s: %8.3lf \u00b1 %5.3lf %s", label, mean, sd, unit);
+  if (r.status == S::Interrupted) out += " (interrupted)";
+  return out;
+}
+
+}  // namespace bpfbench

@@ -1,0 +1,194 @@
+#include "runtime/run_point.hpp"
+
+#include <unistd.h>
+
+#include <map>
+#include <memory>
+
+#include "runtime/counters.hpp"
+#include "runtime/cpuset.hpp"
+
+namespace bpfbench {
+
+const char *to_string(PointResult::Status s) {
+  switch (s) {
+    case PointResult::Status::Ok: return "ok";
+    case PointResult::Status::Skipped: return "skipped";
+    case PointResult::Status::Failed: return "failed";
+    case PointResult::Status::Interrupted: return "interrupted";
+  }
+  return "?";
+}
+
+std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const ProgramSpec &prog) {
+  std::vector<MetricSpec> out = f.metrics;
+  for (auto &m : out)
+    if (auto it = prog.metric_sources.find(m.name); it != prog.metric_sources.end())
+      m.source = it->second;
+  return out;
+}
+
+namespace {
+
+constexpr std::string_view kCounter = "counter:";
+
+PointResult failed(PointResult r, std::string reason, std::optional<BpfError> e = {}) {
+  r.status = PointResult::Status::Failed;
+  r.reason = std::move(reason);
+  r.error = std::move(e);
+  return r;
+}
+
+// libbpf names internal maps "<first 8 chars of the object name>.bss": keep it readable.
+std::string object_name_for(const FamilyManifest &f) {
+  std::string n = "bb_" + f.name;
+  for (char &c : n)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  return n.substr(0, 15);
+}
+
+// Writes the point's rodata and map-size params, the builtin bb_tgid, and autoload.
+MaybeError configure(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
+                     const std::vector<std::string> &functions) {
+  if (auto e = obj.set_rodata("bb_tgid", getpid(), /*optional=*/true)) return e;
+  for (const auto &[name, value] : p.params) {
+    const ParamSpec *spec = f.param(name);
+    if (!spec) continue;
+    int64_t v = value.i;
+    if (spec->type == ParamType::Enum) {
+      // An enum in .rodata is the index of its choice.
+      v = 0;
+      for (size_t i = 0; i < spec->choices.size(); ++i)
+        if (spec->choices[i] == value.s) v = static_cast<int64_t>(i);
+    }
+    if (spec->dest == ParamDest::Rodata) {
+      if (auto e = obj.set_rodata(name, v)) return e;
+    } else if (spec->dest == ParamDest::MapSize) {
+      if (auto e = obj.set_map_size(spec->map, static_cast<uint32_t>(v))) return e;
+    }
+  }
+  return obj.set_autoload_only(functions);
+}
+
+}  // namespace
+
+PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
+                      const std::vector<uint8_t> &object, const RunOptions &opts,
+                      StopSource &stop) {
+  PointResult r;
+  r.producers = p.producers;
+  r.report = p.report.empty() ? f.default_report : p.report;
+
+  const ProgramSpec *prog = f.program(p.program.empty() ? f.default_program : p.program);
+  if (!prog) return failed(r, "family '" + f.name + "' has no program '" + p.program + "'");
+
+  // 1. Kernel features, before anything is loaded.
+  FeatureProber local;
+  FeatureProber &prober = opts.prober ? *opts.prober : local;
+  for (const auto &req : prog->requires_features) {
+    FeatureStatus st = prober.check(req);
+    if (!st.available) {
+      r.status = PointResult::Status::Skipped;
+      r.reason = FeatureProber::describe(req) + " not supported by this kernel (" + st.reason + ")";
+      return r;
+    }
+  }
+  if (stop.stop_requested()) {
+    r.status = PointResult::Status::Interrupted;
+    r.reason = "stopped before start";
+    return r;
+  }
+
+  // 2. Harness options (cheap checks first, so a bad cpuset fails before any load).
+  HarnessOptions h;
+  h.warmup_ns = p.warmup_ns;
+  h.duration_ns = p.duration_ns;
+  h.interval_ns = opts.interval_ns;
+  h.producers = p.producers;
+  h.consumers = p.consumers;
+  h.affinity = p.affinity;
+  std::string err;
+  using CpuField = std::pair<const std::string *, std::vector<int> *>;
+  for (const CpuField &cf : {CpuField{&p.prod_cpus, &h.prod_cpus}, CpuField{&p.cons_cpus, &h.cons_cpus}}) {
+    if (cf.first->empty()) continue;
+    auto cpus = parse_cpuset(*cf.first, err);
+    if (!cpus) return failed(r, err);
+    *cf.second = *cpus;
+  }
+
+  // 3. Which programs load, and which counters are read.
+  std::vector<MetricSpec> metrics = effective_metrics(f, *prog);
+  std::vector<std::string> counter_vars;
+  std::map<std::string, size_t> counter_index;  // var -> index in counter_vars
+  for (const auto &m : metrics) {
+    if (m.source.rfind(kCounter, 0) != 0) continue;
+    std::string var = m.source.substr(kCounter.size());
+    if (counter_index.emplace(var, counter_vars.size()).second) counter_vars.push_back(var);
+  }
+  std::vector<std::string> functions;
+  if (!prog->function.empty()) functions.push_back(prog->function);
+  for (const auto &x : prog->extra_programs) functions.push_back(x);
+
+  // 4. Open, configure, load, attach. Destruction order (counters, then object) is the
+  // reverse of construction: the mapping goes before the links and the object.
+  BpfObject obj;
+  BssCounters counters;
+  if (!functions.empty() || !counter_vars.empty()) {
+    if (auto e = obj.open(object, object_name_for(f))) return failed(r, e->to_string(), e);
+    if (auto e = configure(obj, p, f, functions)) return failed(r, e->to_string(), e);
+    if (auto e = obj.load(opts.verbose)) return failed(r, e->to_string(), e);
+    if (!prog->function.empty() && prog->attach != "none" && prog->attach != "test_run") {
+      if (section_needs_tracefs(prog->section))
+        if (auto t = ensure_tracefs(); !t.empty()) return failed(r, t);
+      AttachSpec as{prog->attach, prog->target, opts.uprobe_binary};
+      if (auto e = obj.attach(prog->function, as)) return failed(r, e->to_string(), e);
+    }
+    if (auto e = counters.init(obj, counter_vars)) return failed(r, e->to_string(), e);
+  }
+
+  // 5. Components.
+  ProducerConfig pc;
+  pc.kind = prog->producer.empty() ? f.producer : prog->producer;
+  if (pc.kind == "test_run") {
+    const std::string &driver =
+        prog->extra_programs.empty() ? prog->function : prog->extra_programs.front();
+    pc.test_run_fd = obj.program_fd(driver);
+    if (const ParamValue *b = p.param("batch_iters"); b && b->is_int && b->i > 0)
+      pc.ops_per_run = static_cast<uint64_t>(b->i);
+  }
+  std::unique_ptr<Producer> producer = make_producer(pc, err);
+  if (!producer) return failed(r, err);
+  std::unique_ptr<Consumer> consumer =
+      make_consumer(prog->consumer.empty() ? f.consumer : prog->consumer, err);
+  if (!consumer && !err.empty()) return failed(r, err);
+
+  // 6. Run.
+  MeasureFn measure = [&](uint64_t producer_ops) {
+    std::vector<uint64_t> vals(counter_vars.size());
+    for (size_t i = 0; i < vals.size(); ++i) vals[i] = counters.take(i);
+    std::map<std::string, uint64_t> d;
+    for (const auto &m : metrics) {
+      if (m.source == "producer")
+        d[m.name] = producer_ops;
+      else if (m.source.rfind(kCounter, 0) == 0)
+        d[m.name] = vals[counter_index.at(m.source.substr(kCounter.size()))];
+    }
+    return d;
+  };
+  SampleFn on_sample;
+  if (opts.on_sample)
+    on_sample = [&](int iter, const Sample &s, bool warm) { opts.on_sample(p, iter, s, warm); };
+  HarnessResult hr = run_harness(h, *producer, consumer.get(), measure, stop, on_sample);
+
+  r.warmup = std::move(hr.warmup);
+  r.samples = std::move(hr.samples);
+  r.summary = summarize(r.samples, metrics, p.producers, r.report);
+  if (!hr.error.empty()) return failed(std::move(r), hr.error);
+  if (hr.interrupted) {
+    r.status = PointResult::Status::Interrupted;
+    r.reason = "interrupted";
+  }
+  return r;
+}
+
+}  // namespace bpfbench

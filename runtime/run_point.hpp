@@ -1,0 +1,50 @@
+// Runs one resolved PlanPoint against the kernel: probe, load, attach, harness, summary.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/manifest.hpp"
+#include "compiler/plan.hpp"
+#include "runtime/bpf_object.hpp"
+#include "runtime/harness.hpp"
+#include "runtime/probe.hpp"
+#include "runtime/stats.hpp"
+#include "runtime/stop.hpp"
+
+namespace bpfbench {
+
+struct RunOptions {
+  int64_t interval_ns = 1'000'000'000;
+  bool verbose = false;             // echo libbpf's messages to stderr
+  FeatureProber *prober = nullptr;  // shared per run (caches probes); nullptr = private
+  // Progress: called after each interval (warmup ones included) on the sampling thread.
+  std::function<void(const PlanPoint &, int iter, const Sample &, bool warmup)> on_sample;
+  std::string uprobe_binary = "/proc/self/exe";  // where uprobe targets live
+};
+
+struct PointResult {
+  enum class Status { Ok, Skipped, Failed, Interrupted };
+  Status status = Status::Ok;
+  std::string reason;              // Skipped/Failed: why (one line)
+  std::optional<BpfError> error;   // Failed in open/load/attach: the details
+  std::vector<Sample> warmup, samples;
+  Summary summary;                 // over `samples` only
+  int producers = 1;
+  std::vector<std::string> report; // metrics to print (the point's, else the family's)
+};
+const char *to_string(PointResult::Status s);
+
+// `object` is the compiled BPF ELF for the point's program (may be empty when the
+// program loads nothing, e.g. trigger/base). Never throws.
+PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
+                      const std::vector<uint8_t> &object, const RunOptions &opts,
+                      StopSource &stop);
+
+// The metric -> source map a program uses (family metrics with the program's overrides).
+std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const ProgramSpec &prog);
+
+}  // namespace bpfbench

@@ -1,0 +1,91 @@
+// libFuzzer target: the whole front end (parse, check, lower, emit, dumps, rendering) on
+// arbitrary bytes. Compiling the emitted C is left out: it is slow and forks.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "compiler/ast_dump.hpp"
+#include "compiler/check.hpp"
+#include "compiler/diagnostics.hpp"
+#include "compiler/emit_bpf.hpp"
+#include "compiler/lower.hpp"
+#include "compiler/manifest.hpp"
+#include "compiler/parse.hpp"
+#include "compiler/plan_dump.hpp"
+
+using namespace bpfbench;
+
+namespace {
+
+// The input is named as if it lived in a directory that does not exist, so relative
+// includes fail with "cannot open include" and the fuzzer writes nothing to disk.
+constexpr const char *kInputPath = "/nonexistent-bpfbench-fuzz/input.bdsl";
+
+// The shipped families, read once: loading them per input would dominate the run time.
+// A static is fine in a fuzz harness (the no-globals rule is for the product).
+const FamilyRegistry &families() {
+  static const FamilyRegistry registry = [] {
+    Diagnostics diags;
+    SourceManager sm;
+    FamilyRegistry r = FamilyRegistry::load(default_template_dirs(), diags);
+    if (diags.has_errors() || r.all().empty()) {
+      // A fuzz run against no families would only exercise "unknown family".
+      std::fprintf(stderr, "fuzz_frontend: cannot load the families:\n%s",
+                   render_all(diags, sm).c_str());
+      std::abort();
+    }
+    return r;
+  }();
+  return registry;
+}
+
+// JSON dumps of hostile input may hold invalid UTF-8; replace it rather than throw, so
+// the fuzzer looks for crashes in the dumps' own code.
+void dump_json(const nlohmann::json &j) {
+  std::string s = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (s.empty()) std::abort();  // a JSON value never dumps to nothing
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  families();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  SourceManager sm;
+  Diagnostics diags;
+  std::string text(reinterpret_cast<const char *>(data), size);
+
+  std::optional<ast::File> file = parse_text(kInputPath, std::move(text), sm, diags);
+  if (file) {
+    dump_json(ast_to_json(*file));
+    if (!diags.has_errors()) {
+      // nproc is fixed so a run does not depend on the machine it happens on.
+      // The stages chain like run_frontend() and the CLI chain them.
+      std::optional<CheckedProgram> checked = check(*file, families(), 4, diags);
+      if (checked) {
+        std::optional<RunPlan> plan = lower(*checked, kInputPath, PlanOverrides{}, diags);
+        if (plan) {
+          (void)plan_to_text(*plan);
+          dump_json(plan_to_json(*plan, sm));
+          std::vector<EmitUnit> units = emit_programs(*plan, families(), sm, diags);
+          if (!plan->points.empty()) {
+            const PlanPoint &p = plan->points.front();
+            if (const FamilyManifest *f = families().find(p.family))
+              (void)emit_point(p, *f, families(), sm, diags);
+          }
+          for (const EmitUnit &u : units)
+            if (u.c_source.empty() || u.points.empty()) std::abort();  // emit's own contract
+        }
+      }
+    }
+  }
+  (void)render_all(diags, sm);
+  return 0;
+}

@@ -1,0 +1,234 @@
+// Harness, stats, cpusets and text reports — no root needed (fake producers, synthetic
+// samples).
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
+
+#include "runtime/cpuset.hpp"
+#include "runtime/harness.hpp"
+#include "runtime/report_text.hpp"
+#include "runtime/stats.hpp"
+#include "runtime/stop.hpp"
+
+using namespace bpfbench;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Counts one operation per loop, with a pause so the test stays cheap.
+class TickProducer final : public Producer {
+ public:
+  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+    while (!stop.load()) {
+      slot.add(1);
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    return "";
+  }
+};
+
+class FailingProducer final : public Producer {
+ public:
+  std::string run(int, ProducerSlot &, const std::atomic<bool> &) override {
+    return "driver went away";
+  }
+};
+
+HarnessOptions fast_opts(int warm, int meas) {
+  HarnessOptions o;
+  o.interval_ns = 100'000'000;
+  o.warmup_ns = warm * o.interval_ns;
+  o.duration_ns = meas * o.interval_ns;
+  return o;
+}
+
+Sample sample(double secs, uint64_t hits, uint64_t drops = 0) {
+  Sample s;
+  s.duration_s = secs;
+  s.deltas["hits"] = hits;
+  if (drops) s.deltas["drops"] = drops;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("harness takes exactly warmup + measured samples", "[runtime][harness]") {
+  TickProducer prod;
+  StopSource stop;
+  int calls = 0;
+  std::vector<std::pair<int, bool>> seen;
+  HarnessResult r = run_harness(
+      fast_opts(2, 3), prod, nullptr,
+      [&](uint64_t ops) {
+        ++calls;
+        return std::map<std::string, uint64_t>{{"hits", ops}};
+      },
+      stop, [&](int iter, const Sample &, bool warm) { seen.emplace_back(iter, warm); });
+  REQUIRE(r.error.empty());
+  CHECK_FALSE(r.interrupted);
+  CHECK(r.warmup.size() == 2);
+  REQUIRE(r.samples.size() == 3);
+  CHECK(calls == 6);  // one reset read + 5 intervals
+  REQUIRE(seen.size() == 5);
+  CHECK(seen[0] == std::pair{0, true});
+  CHECK(seen[1] == std::pair{1, true});
+  CHECK(seen[2] == std::pair{2, false});
+  CHECK(seen[4] == std::pair{4, false});
+  for (const auto &s : r.samples) {
+    CHECK(s.deltas.at("hits") > 0);
+    CHECK(s.duration_s == Approx(0.1).margin(0.05));
+  }
+}
+
+TEST_CASE("warmup samples do not enter the summary", "[runtime][harness]") {
+  TickProducer prod;
+  StopSource stop;
+  int interval = -1;  // the first call only resets
+  HarnessResult r = run_harness(
+      fast_opts(2, 2), prod, nullptr,
+      [&](uint64_t) {
+        ++interval;
+        // Warmup intervals report a huge count, measured ones a small one.
+        uint64_t v = interval >= 1 && interval <= 2 ? 1'000'000'000 : 100'000;
+        return std::map<std::string, uint64_t>{{"hits", v}};
+      },
+      stop);
+  REQUIRE(r.samples.size() == 2);
+  MetricSpec hits{"hits", "counter:bb_hits", "M/s", ""};
+  Summary s = summarize(r.samples, {hits}, 1, {"hits"});
+  const MetricSummary *h = s.find("hits");
+  REQUIRE(h);
+  CHECK(h->n == 2);
+  // 100000 events per ~0.1 s = ~1 M/s; a warmup sample would push it to thousands.
+  CHECK(h->mean == Approx(1.0).epsilon(0.3));
+}
+
+TEST_CASE("an external stop ends the run quickly and joins every thread", "[runtime][harness]") {
+  TickProducer prod;
+  StopSource stop;
+  HarnessOptions o;  // 1 s warmup + 5 s: far longer than the test waits
+  o.producers = 2;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1300));
+    stop.request_stop();
+  });
+  auto t0 = Clock::now();
+  HarnessResult r = run_harness(
+      o, prod, nullptr, [](uint64_t ops) { return std::map<std::string, uint64_t>{{"hits", ops}}; },
+      stop);
+  auto elapsed = Clock::now() - t0;
+  stopper.join();
+  CHECK(r.interrupted);
+  CHECK(r.warmup.size() == 1);
+  CHECK(r.samples.empty());
+  CHECK(elapsed < std::chrono::milliseconds(1300 + 1000));
+}
+
+TEST_CASE("a failing producer stops the run with its reason", "[runtime][harness]") {
+  FailingProducer prod;
+  StopSource stop;
+  auto t0 = Clock::now();
+  HarnessResult r = run_harness(
+      fast_opts(1, 50), prod, nullptr, [](uint64_t) { return std::map<std::string, uint64_t>{}; },
+      stop);
+  CHECK(r.error == "driver went away");
+  CHECK_FALSE(r.interrupted);
+  CHECK(Clock::now() - t0 < std::chrono::seconds(2));
+}
+
+TEST_CASE("SIGINT and SIGTERM become a stop request and an exit code", "[runtime][signals]") {
+  for (int sig : {SIGINT, SIGTERM}) {
+    StopSource stop;
+    {
+      SignalWatcher w(stop);
+      kill(getpid(), sig);
+      auto t0 = Clock::now();
+      while (!stop.stop_requested() && Clock::now() - t0 < std::chrono::seconds(2))
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    CHECK(stop.stop_requested());
+    CHECK(stop.signal() == sig);
+    CHECK(exit_code_for(stop) == 128 + sig);
+  }
+  StopSource quiet;
+  quiet.request_stop();
+  CHECK(exit_code_for(quiet) == 0);
+}
+
+TEST_CASE("cpusets parse like the kernel bench's", "[runtime][cpuset]") {
+  std::string err;
+  auto v = parse_cpuset("0-3,8,10-11", err);
+  REQUIRE(v);
+  CHECK(*v == std::vector<int>{0, 1, 2, 3, 8, 10, 11});
+  CHECK(*parse_cpuset("5,1,1", err) == std::vector<int>{1, 5});
+  for (const char *bad : {"", "3-1", "a", "1,", ",1", "1-", "1--2", "1 2"}) {
+    INFO(bad);
+    err.clear();
+    CHECK_FALSE(parse_cpuset(bad, err));
+    CHECK(err.find("invalid CPU set") == 0);
+  }
+}
+
+TEST_CASE("CPU assignment follows the kernel bench's -a", "[runtime][cpuset]") {
+  std::string err;
+  auto none = assign_cpus(2, 1, false, {}, {}, 4, err);
+  REQUIRE(none);
+  CHECK(none->producers == std::vector<int>{-1, -1});
+  auto a = assign_cpus(2, 1, true, {}, {}, 2, err);
+  REQUIRE(a);
+  CHECK(a->consumers == std::vector<int>{0});
+  CHECK(a->producers == std::vector<int>{1, 0});  // wraps at nr_cpus
+  auto e = assign_cpus(2, 0, false, {4, 6}, {}, 8, err);
+  REQUIRE(e);
+  CHECK(e->producers == std::vector<int>{4, 6});
+  CHECK_FALSE(assign_cpus(3, 0, true, {4, 6}, {}, 8, err));
+  CHECK(err == "not enough CPUs for producers: 2 listed, need 3");
+}
+
+TEST_CASE("stats: mean, n-1 stddev, per-producer, latency", "[runtime][stats]") {
+  std::vector<Sample> s = {sample(1.0, 10'000'000), sample(1.0, 12'000'000), sample(2.0, 28'000'000)};
+  MetricSpec hits{"hits", "counter:bb_hits", "M/s", ""};
+  Summary sum = summarize(s, {hits}, 2, {"hits", "latency"});
+  const MetricSummary *h = sum.find("hits");
+  REQUIRE(h);
+  CHECK(h->mean == Approx(12.0));
+  CHECK(h->stddev == Approx(2.0));
+  CHECK(h->per_prod == Approx(6.0));
+  CHECK(h->median == Approx(12.0));
+  const MetricSummary *l = sum.find("latency");
+  REQUIRE(l);
+  CHECK(l->mean == Approx(1000.0 / 6.0));
+  CHECK(sum.find("total_ops")->mean == Approx(12.0));
+  CHECK(stddev_of({5.0}) == 0.0);
+
+  MetricSpec ratio{"ratio", "ratio:hits/drops", "x", ""};
+  std::vector<Sample> rs = {sample(1.0, 10, 5), sample(1.0, 30, 10)};
+  CHECK(metric_values(rs, ratio) == std::vector<double>{2.0, 3.0});
+}
+
+TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
+  Sample s = sample(1.000250, 12'003'000, 1'000'000);
+  CHECK(format_progress(3, s, 2, 1'000'000'000, {"hits"}) ==
+        "Iter   3 (250.000us): hits   12.000M/s (  6.000M/prod), drops    1.000M/s, "
+        "total operations   13.000M/s");
+
+  PointResult r;
+  r.producers = 2;
+  r.report = {"hits", "latency"};
+  r.samples = {sample(1.0, 10'000'000), sample(1.0, 14'000'000)};
+  r.summary = summarize(r.samples, {MetricSpec{"hits", "counter:bb_hits", "M/s", ""}}, 2, r.report);
+  CHECK(format_summary(r) ==
+        "Summary: hits   12.000 \u00b1 2.828M/s (  6.000M/prod), drops    0.000 \u00b1 0.000M/s, "
+        "total operations   12.000 \u00b1 2.828M/s, latency  166.667 ns/op");
+  CHECK(format_table_row("kprobe-multi", r) == "kprobe-multi        :   12.000 \u00b1 2.828M/s");
+
+  PointResult skip;
+  skip.status = PointResult::Status::Skipped;
+  skip.reason = "fentry not supported by this kernel (load failed: Permission denied (EPERM))";
+  CHECK(format_table_row("fentry", skip) ==
+        "fentry              : skipped: fentry not supported by this kernel (load failed: "
+        "Permission denied (EPERM))");
+  CHECK(format_summary(skip) == "Skipped: " + skip.reason);
+}
