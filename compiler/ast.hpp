@@ -43,12 +43,18 @@ struct Value {
 //   Sweep:  `sweep name value;`                names = {name}
 //           `sweep (n1, n2) over value;`       names = {n1, n2}, zipped = true
 //   Report: `report m1, m2;`                   names = metrics, no value
+//   Where/Until/Expect: `where producers <= nproc;`, `until ci < 1%;`, `expect drops == 0;`
+//                      names = {left-hand name}, op = < <= > >= == !=, value = right side
+//   Baseline: `baseline < settings >` — nested settings in `body` (no names, no value)
 struct Setting {
-  enum class Kind { Assign, Sweep, Report };
+  enum class Kind { Assign, Sweep, Report, Where, Until, Expect, Baseline };
   Kind kind = Kind::Assign;
   std::vector<Name> names;
   std::optional<Value> value;
   bool zipped = false;
+  std::string op;
+  SourceRange op_range;
+  std::vector<Setting> body;
   SourceRange range;  // the whole statement
 };
 

@@ -40,15 +40,30 @@ json value(const ast::Value &v) {
   return j;
 }
 
+const char *kind_name(ast::Setting::Kind k) {
+  using K = ast::Setting::Kind;
+  switch (k) {
+    case K::Assign: return "assign";
+    case K::Sweep: return "sweep";
+    case K::Report: return "report";
+    case K::Where: return "where";
+    case K::Until: return "until";
+    case K::Expect: return "expect";
+    case K::Baseline: return "baseline";
+  }
+  return "?";
+}
+
 json settings(const std::vector<ast::Setting> &list) {
-  static constexpr const char *kinds[] = {"assign", "sweep", "report"};
   json out = json::array();
   for (const auto &s : list) {
     json names = json::array();
     for (const auto &n : s.names) names.push_back(n.text);
-    json j = {{"kind", kinds[static_cast<int>(s.kind)]}, {"names", names}, {"at", loc(s.range)}};
+    json j = {{"kind", kind_name(s.kind)}, {"names", names}, {"at", loc(s.range)}};
     if (s.value) j["value"] = value(*s.value);
     if (s.zipped) j["zipped"] = true;
+    if (!s.op.empty()) j["op"] = s.op;
+    if (!s.body.empty()) j["body"] = settings(s.body);
     out.push_back(j);
   }
   return out;

@@ -105,6 +105,14 @@ class Checker {
         scope.defaults.push_back(&s);
         continue;
       }
+      if (s.kind == ast::Setting::Kind::Baseline) {
+        diags_.error(s.range, "'baseline' belongs in a bench, not in defaults");
+        continue;
+      }
+      if (s.kind == ast::Setting::Kind::Until) {  // checked per bench, like report
+        scope.defaults.push_back(&s);
+        continue;
+      }
       bool ok = true;
       for (const auto &n : s.names) {
         if (known.count(n.text)) continue;
@@ -212,6 +220,19 @@ class Checker {
       report(s, st, from_defaults);
       return;
     }
+    if (s.kind == K::Baseline) {
+      if (!from_defaults) baseline(s, st);  // defaults() reported it
+      return;
+    }
+    if (s.kind == K::Until) {
+      until(s, st, from_defaults);
+      return;
+    }
+    if (s.kind == K::Where || s.kind == K::Until || s.kind == K::Expect) {
+      static constexpr const char *words[] = {"", "", "", "where", "until", "expect", "baseline"};
+      diags_.error(s.range, fmt::format("'{}' is not supported yet", words[static_cast<int>(s.kind)]));
+      return;
+    }
     // Defaults name settings of every family; the ones this family lacks don't apply.
     if (from_defaults)
       for (const auto &n : s.names)
@@ -292,13 +313,54 @@ class Checker {
     st.axis_order.emplace_back(key, std::move(axis));
   }
 
+  // `baseline < settings >`: one value per setting, for params the bench knows.
+  void baseline(const ast::Setting &s, State &st) {
+    CheckedBench &cb = st.cb;
+    if (cb.baseline) {
+      Diagnostic &d = diags_.error(s.range, "a bench has at most one baseline");
+      d.notes.push_back(Diagnostic{Severity::Note, cb.baseline_range, "first baseline here", {}, {}});
+      return;
+    }
+    std::vector<FixedSetting> out;
+    std::set<std::string> seen;
+    for (const auto &b : s.body) {
+      if (b.kind != ast::Setting::Kind::Assign) {
+        diags_.error(b.range, "a baseline holds only 'name value;' settings",
+                     {"the baseline runs the bench's point with these values changed"});
+        continue;
+      }
+      const ast::Name &n = b.names.at(0);
+      const ParamSpec *spec = find_spec(st, n.text);
+      if (!spec) {
+        unknown_param(st, n);
+        continue;
+      }
+      if (!seen.insert(n.text).second) {
+        diags_.error(n.range, fmt::format("'{}' is set twice in this baseline", n.text));
+        continue;
+      }
+      auto vals = b.value ? resolve_values(*b.value, *spec, st.lets, diags_) : resolve_flag(n, *spec, diags_);
+      if (!vals) continue;
+      if (vals->is_list) {
+        diags_.error(b.value->range, "a baseline setting takes one value, not a list");
+        continue;
+      }
+      out.push_back(FixedSetting{n.text, vals->values.at(0), vals->ranges.at(0)});
+    }
+    if (s.body.empty()) diags_.error(s.range, "empty baseline", {"e.g. 'baseline < prog noop; >'"});
+    cb.baseline = std::move(out);
+    cb.baseline_range = s.range;
+  }
+
   void report(const ast::Setting &s, State &st, bool from_defaults) {
     const FamilyManifest &f = *st.cb.family;
     std::vector<std::string> out;
     std::vector<std::string> names;
     for (const auto &m : f.metrics) names.push_back(m.name);
     for (const auto &n : s.names) {
-      if (!f.metric(n.text)) {
+      // latency is derived from hits (1000 / hits per producer, runtime/stats.cpp).
+      bool derived = n.text == "latency" && f.metric("hits") && !f.metric("latency");
+      if (!f.metric(n.text) && !derived) {
         if (from_defaults) continue;  // a defaults report lists metrics of several families
         std::vector<std::string> hints;
         std::string close = did_you_mean(n.text, names);
@@ -314,6 +376,33 @@ class Checker {
       out.push_back(n.text);
     }
     if (!out.empty()) st.cb.report = std::move(out);
+  }
+
+  // `until ci < 5%;` — adaptive run length: sample until the 95% CI of the mean of the
+  // first reported metric is within 5% of it.
+  void until(const ast::Setting &s, State &st, bool from_defaults) {
+    const ast::Name &n = s.names.at(0);
+    if (n.text != "ci") {
+      diags_.error(n.range, fmt::format("unknown condition '{}' for 'until'", n.text),
+                   {"write 'until ci < 1%;' (the 95% confidence interval relative to the mean)"});
+      return;
+    }
+    if (!from_defaults && st.cb.until_range.valid()) {
+      diags_.error(s.range, "'until' is set twice in this bench");
+      return;
+    }
+    if (s.op != "<" && s.op != "<=") {
+      diags_.error(s.op_range, fmt::format("'until ci' needs '<' or '<=', not '{}'", s.op));
+      return;
+    }
+    const auto &v = s.value;
+    if (!v || v->kind != ast::Value::Kind::Int || v->unit != "%" || v->number <= 0 || v->number > 100) {
+      diags_.error(v ? v->range : s.range, "'until ci' needs a percentage from 1% to 100%",
+                   {"e.g. 'until ci < 1%;'"});
+      return;
+    }
+    st.cb.precision_pct = double(v->number);
+    if (!from_defaults) st.cb.until_range = s.range;
   }
 
   void check_label(const CheckedBench &cb, const std::vector<ParamSpec> &specs) {

@@ -134,6 +134,10 @@ struct Builder {
   bool zipped = false;
   std::vector<ast::Name> names;       // names of the statement being parsed
   std::vector<ast::Setting> settings; // settings of the bench/defaults being parsed
+  std::vector<ast::Setting> outer_settings; // the bench's settings while a baseline is open
+  std::optional<ast::Setting::Kind> cond_kind;
+  std::string cond_op;
+  SourceRange cond_op_range;
   std::optional<ast::Name> family, label, let_name;
   std::vector<std::pair<ast::Name, size_t>> suites; // open suites: title, items mark
   std::vector<ast::Item> items;
@@ -282,6 +286,30 @@ template <> struct Action<g::sweep_stmt> {
     b.add_setting(ast::Setting::Kind::Sweep, b.range(in), true);
   }
 };
+template <> struct Action<g::cond_name> : NameAction<g::cond_name> {};
+template <> struct Action<g::cond_where> {
+  static void apply0(Builder &b) { b.cond_kind = ast::Setting::Kind::Where; }
+};
+template <> struct Action<g::cond_until> {
+  static void apply0(Builder &b) { b.cond_kind = ast::Setting::Kind::Until; }
+};
+template <> struct Action<g::cond_expect> {
+  static void apply0(Builder &b) { b.cond_kind = ast::Setting::Kind::Expect; }
+};
+template <> struct Action<g::cond_op> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.cond_op = in.string();
+    b.cond_op_range = b.range(in);
+  }
+};
+template <> struct Action<g::cond_stmt> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.add_setting(*b.cond_kind, b.range(in), true);
+    b.settings.back().op = std::move(b.cond_op);
+    b.settings.back().op_range = b.cond_op_range;
+    b.cond_kind.reset();
+  }
+};
 template <> struct Action<g::assign_stmt> {
   template <typename In> static void apply(const In &in, Builder &b) {
     b.add_setting(ast::Setting::Kind::Assign, b.range(in), true);
@@ -303,6 +331,26 @@ template <> struct Action<g::suite_open> : OpenAction<g::suite_open> {};
 template <> struct Action<g::defaults_close> : CloseAction<g::defaults_close> {};
 template <> struct Action<g::bench_close> : CloseAction<g::bench_close> {};
 template <> struct Action<g::suite_close> : CloseAction<g::suite_close> {};
+// A baseline's statements collect into a fresh list; the bench's wait aside.
+template <> struct Action<g::baseline_open> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.opens.push_back(b.offset(in.begin()));
+    b.outer_settings = std::move(b.settings);
+    b.settings.clear();
+  }
+};
+template <> struct Action<g::baseline_close> : CloseAction<g::baseline_close> {};
+template <> struct Action<g::baseline_stmt> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    ast::Setting s;
+    s.kind = ast::Setting::Kind::Baseline;
+    s.body = std::move(b.settings);
+    s.range = b.range(in);
+    b.settings = std::move(b.outer_settings);
+    b.outer_settings.clear();
+    b.settings.push_back(std::move(s));
+  }
+};
 
 template <> struct Action<g::include_path> {
   template <typename In> static void apply(const In &in, Builder &b) {
@@ -518,6 +566,20 @@ class Parser {
         diags_.error(inc.range, fmt::format("recursive include of '{}'", inc.text));
         return;
       }
+    }
+    // Devices, FIFOs and /proc/kcore would be read forever (or block): refuse them.
+    // (A directory fails in read_file with "Is a directory".)
+    std::error_code ec;
+    fs::file_status st = fs::status(p, ec);
+    if (!ec && !fs::is_regular_file(st) && !fs::is_directory(st)) {
+      diags_.error(inc.range, fmt::format("cannot open include '{}': not a regular file", inc.text));
+      return;
+    }
+    constexpr uintmax_t kMaxIncludeBytes = 16u << 20;
+    uintmax_t bytes = ec ? 0 : fs::file_size(p, ec);
+    if (!ec && bytes > kMaxIncludeBytes) {
+      diags_.error(inc.range, fmt::format("cannot open include '{}': larger than 16 MiB", inc.text));
+      return;
     }
     std::string text, err;
     if (!read_file(p.string(), text, err)) {

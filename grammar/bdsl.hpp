@@ -38,12 +38,16 @@ struct kw_over : key< TAO_PEGTL_STRING( "over" ) > {};
 struct kw_report : key< TAO_PEGTL_STRING( "report" ) > {};
 struct kw_step : key< TAO_PEGTL_STRING( "step" ) > {};
 struct kw_log : key< TAO_PEGTL_STRING( "log" ) > {};
+struct kw_where : key< TAO_PEGTL_STRING( "where" ) > {};
+struct kw_until : key< TAO_PEGTL_STRING( "until" ) > {};
+struct kw_expect : key< TAO_PEGTL_STRING( "expect" ) > {};
+struct kw_baseline : key< TAO_PEGTL_STRING( "baseline" ) > {};
 
 // int := '-'? (hex | dec) unit?   with '_' between digits: 1_000_000, 0x10_00
 struct dec_digits : seq< digit, star< opt< one< '_' > >, digit > > {};
 struct hex_digits : seq< one< '0' >, one< 'x', 'X' >, xdigit, star< opt< one< '_' > >, xdigit > > {};
 // unit := s | ms | us | ns | K | M | G   (attached: 500ms, never 500 ms)
-struct unit : sor< string< 'm', 's' >, string< 'u', 's' >, string< 'n', 's' >, one< 's', 'K', 'M', 'G' > > {};
+struct unit : sor< string< 'm', 's' >, string< 'u', 's' >, string< 'n', 's' >, one< 's', 'K', 'M', 'G', '%' > > {};
 struct int_value : seq< opt< one< '-' > >, sor< hex_digits, dec_digits >, opt< unit >, not_at< ident_other > > {};
 
 // ident value: any identifier, keywords included (`prog log` names a program called log).
@@ -103,14 +107,31 @@ struct sweep_stmt : seq< kw_sweep, ws, must< sweep_target > > {};
 
 // assign := name value?    (not an item keyword: a missing '>' then reads well)
 struct item_keyword : sor< kw_include, kw_let, kw_defaults, kw_suite, kw_bench > {};
-struct setting_name : seq< not_at< item_keyword >, identifier > {};
+struct setting_name : seq< not_at< sor< item_keyword, kw_baseline > >, identifier > {};
 struct assign_stmt : seq< setting_name, ws, opt< value > > {};
 
-struct statement : sor< report_stmt, sweep_stmt, assign_stmt > {};
+// condition := ('where' | 'until' | 'expect') name op value
+//   where producers <= nproc;   until ci < 1%;   expect drops == 0;
+struct cond_where : kw_where {};
+struct cond_until : kw_until {};
+struct cond_expect : kw_expect {};
+struct cond_name : identifier {};
+struct cond_op : sor< string< '<', '=' >, string< '>', '=' >, string< '=', '=' >, string< '!', '=' >, one< '<', '>' > > {};
+struct cond_value : value {};
+struct cond_stmt : seq< sor< cond_where, cond_until, cond_expect >, ws, must< cond_name >, ws, must< cond_op >, ws,
+                        must< cond_value > > {};
+
+struct statement : sor< report_stmt, sweep_stmt, cond_stmt, assign_stmt > {};
 // The last ';' before '>' may be left out; stray ';' are allowed. At the end of the
 // text the missing '>' is the better error, reported by the enclosing block.
 struct stmt_end : sor< one< ';' >, at< one< '>' > >, eof > {};
-struct settings : star< sor< one< ';' >, seq< statement, ws, must< stmt_end > > >, ws > {};
+struct plain_settings : star< sor< one< ';' >, seq< statement, ws, must< stmt_end > > >, ws > {};
+
+// baseline := 'baseline' '<' settings '>'   (inside a bench; baselines do not nest)
+struct baseline_open : one< '<' > {};
+struct baseline_close : one< '>' > {};
+struct baseline_stmt : seq< kw_baseline, ws, must< baseline_open >, ws, plain_settings, must< baseline_close > > {};
+struct settings : star< sor< one< ';' >, seq< baseline_stmt, ws >, seq< statement, ws, must< stmt_end > > >, ws > {};
 
 // --- items -------------------------------------------------------------------------------
 

@@ -29,6 +29,11 @@ template<> inline constexpr auto error_message< zip_name > = "expected a paramet
 template<> inline constexpr auto error_message< zip_close > = "expected ',' or ')' in the sweep's name list";
 template<> inline constexpr auto error_message< zip_over > = "expected 'over' after the sweep's name list";
 template<> inline constexpr auto error_message< stmt_end > = "expected ';' after setting";
+template<> inline constexpr auto error_message< cond_name > = "expected a name (a parameter or metric) to compare";
+template<> inline constexpr auto error_message< cond_op > = "expected a comparison: <, <=, >, >=, == or !=";
+template<> inline constexpr auto error_message< cond_value > = "expected a value to compare with";
+template<> inline constexpr auto error_message< baseline_open > = "expected '<' after 'baseline'";
+template<> inline constexpr auto error_message< baseline_close > = "expected '>' to close baseline";
 
 template<> inline constexpr auto error_message< include_path > = "expected a file name string after 'include'";
 template<> inline constexpr auto error_message< include_end > = "expected ';' after include";
