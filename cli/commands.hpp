@@ -40,6 +40,7 @@ struct EmitArgs {
 
 struct ListArgs {
   std::vector<std::string> template_dirs;
+  std::string file;  // optional: also the bpf_templates/ folder next to it
   bool json = false;
 };
 

@@ -18,7 +18,7 @@ void print_diagnostics(Frontend &fe) {
 
 bool load_frontend(const FileArgs &args, Frontend &fe) {
   FrontendOptions opts;
-  opts.template_dirs = args.template_dirs;
+  opts.extra_template_dirs = args.template_dirs;
   opts.overrides = args.overrides;
   bool ok = run_frontend(args.file, opts, fe);
   if (args.dump == "ast" && fe.ast) fmt::print("{}\n", ast_to_json(*fe.ast).dump(2));

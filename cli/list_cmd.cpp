@@ -7,6 +7,7 @@
 #include "compiler/builtins.hpp"
 #include "compiler/manifest.hpp"
 #include "compiler/plan_dump.hpp"
+#include "compiler/template_path.hpp"
 
 namespace bpfbench::cli {
 
@@ -43,9 +44,12 @@ nlohmann::json param_json(const ParamSpec &p) {
 
 int cmd_list(const ListArgs &a) {
   Diagnostics diags;
-  std::vector<std::string> dirs = default_template_dirs();
-  dirs.insert(dirs.end(), a.template_dirs.begin(), a.template_dirs.end());
-  FamilyRegistry reg = FamilyRegistry::load(dirs, diags);
+  std::vector<TemplateDir> search = template_search_path(a.template_dirs, a.file);
+  FamilyRegistry reg = FamilyRegistry::load(template_dir_paths(search), diags);
+  auto origin = [&](const FamilyManifest &f) {
+    const TemplateDir *d = template_dir_of(search, f.dir);
+    return d ? d->origin : std::string("?");
+  };
   SourceManager none;
   std::string errors = render_all(diags, none);
   if (!errors.empty()) std::fputs(errors.c_str(), stderr);
@@ -61,7 +65,10 @@ int cmd_list(const ListArgs &a) {
         programs.push_back({{"name", p.name}, {"section", p.section}, {"attach", p.attach},
                             {"requires", p.requires_features}, {"doc", p.doc}});
       for (const auto &m : f.metrics) metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"doc", m.doc}});
-      out.push_back({{"family", f.name}, {"description", f.description}, {"dir", f.dir},
+      nlohmann::json hooks = nlohmann::json::array();
+      for (const auto &h : f.hooks) hooks.push_back({{"name", h.name}, {"doc", h.doc}});
+      out.push_back({{"family", f.name}, {"description", f.description}, {"dir", f.dir}, {"origin", origin(f)},
+                     {"hooks", hooks},
                      {"params", params}, {"programs", programs}, {"metrics", metrics},
                      {"report", f.default_report}});
     }
@@ -69,7 +76,7 @@ int cmd_list(const ListArgs &a) {
     return kExitOk;
   }
   for (const auto &f : reg.all()) {
-    fmt::print("{} — {}\n  from: {}\n  programs:\n", f.name, f.description, f.dir);
+    fmt::print("{} — {}\n  from: {} ({})\n  programs:\n", f.name, f.description, f.dir, origin(f));
     for (const auto &p : f.programs)
       fmt::print("    {:<18} {}{}\n", p.name, p.doc, p.name == f.default_program ? " (default)" : "");
     fmt::print("  params:\n");
@@ -79,7 +86,10 @@ int cmd_list(const ListArgs &a) {
     fmt::print("  metrics: ");
     for (size_t i = 0; i < f.metrics.size(); ++i)
       fmt::print("{}{} ({})", i ? ", " : "", f.metrics[i].name, f.metrics[i].unit);
-    fmt::print("\n  reported by default: {}\n\n", fmt::join(f.default_report, ", "));
+    fmt::print("\n  reported by default: {}\n", fmt::join(f.default_report, ", "));
+    if (!f.hooks.empty()) fmt::print("  code hooks:\n");
+    for (const auto &h : f.hooks) fmt::print("    {:<18} {}\n", h.name, h.doc);
+    fmt::print("\n");
   }
   fmt::print("settings every bench has:\n");
   FamilyManifest any;

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/results_cmds.hpp"
 #include "cli/run_commands.hpp"
 
 namespace bpfbench::cli {
@@ -36,11 +37,15 @@ int run(int argc, char **argv) {
 
   ListArgs list;
   auto *l = app.add_subcommand("list", "List the benchmark families, their params and metrics");
-  l->add_option("--templates", list.template_dirs, "Extra family folder (repeatable)");
+  l->add_option("FILE", list.file, "A .bdsl file: also list the families in bpf_templates/ next to it");
+  l->add_option("--templates", list.template_dirs, "Also look for families in this folder (repeatable)")
+      ->allow_extra_args(false);
   l->add_flag("--json", list.json, "Print as JSON");
 
   RunCommand runcmd;
   add_run_commands(app, runcmd);
+  ResultsCommands results;
+  add_results_commands(app, results);
 
   try {
     app.parse(argc, argv);
@@ -58,6 +63,7 @@ int run(int argc, char **argv) {
   if (p->parsed()) return cmd_plan(plan);
   if (e->parsed()) return cmd_emit(emit);
   if (l->parsed()) return cmd_list(list);
+  if (auto code = dispatch_results_commands(results)) return *code;
   return dispatch_run_commands(runcmd);
 }
 

@@ -37,7 +37,8 @@ CLI::Validator cpuset_validator() {
 
 void add_file_options(CLI::App *cmd, FileArgs &a) {
   cmd->add_option("FILE", a.file, "The .bdsl file")->required();
-  cmd->add_option("--templates", a.template_dirs, "Family folder to use instead of the shipped ones (repeatable)");
+  cmd->add_option("--templates", a.template_dirs, "Also look for families in this folder (repeatable; added to the shipped ones)")
+      ->allow_extra_args(false);  // one folder per --templates: `--templates D FILE` keeps FILE
   cmd->add_option("--dump", a.dump, "Print a stage's output: ast, plan or c")
       ->check(CLI::IsMember({"ast", "plan", "c"}));
   cmd->add_option_function<std::string>(

@@ -6,9 +6,14 @@
 
 #include "cli/front.hpp"
 #include "cli/run_commands.hpp"
+#include "cli/run_outputs.hpp"
 #include "compiler/clang_compile.hpp"
 #include "compiler/compile_diags.hpp"
 #include "compiler/emit_bpf.hpp"
+#include "compiler/sha256.hpp"
+#include "runtime/baseline.hpp"
+#include "runtime/expectations.hpp"
+#include "runtime/per_cpu.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/report_text.hpp"
@@ -20,7 +25,8 @@ namespace bpfbench::cli {
 namespace {
 
 // Every distinct program compiled once; point index -> its object (cache-backed).
-bool compile_units(Frontend &fe, const StopSource &stop, std::map<size_t, std::vector<uint8_t>> &objects) {
+bool compile_units(Frontend &fe, const StopSource &stop, std::map<size_t, std::vector<uint8_t>> &objects,
+                   std::vector<ProgramHash> &hashes) {
   auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
   if (fe.diags.has_errors()) return false;
   for (const auto &u : units) {
@@ -28,6 +34,7 @@ bool compile_units(Frontend &fe, const StopSource &stop, std::map<size_t, std::v
     CompileOptions opts;
     opts.virtual_name = u.virtual_name;
     CompileResult r = compile_bpf(u.c_source, opts);
+    hashes.push_back(ProgramHash{u.virtual_name, u.family, sha256_hex(u.c_source), r.cache_key, u.points});
     add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.sources, fe.diags);
     if (!r.ok) continue;
     for (size_t idx : u.points) objects[idx] = r.object;
@@ -35,11 +42,11 @@ bool compile_units(Frontend &fe, const StopSource &stop, std::map<size_t, std::v
   return !fe.diags.has_errors();
 }
 
-std::string location(const Frontend &fe, const PlanPoint &p) {
-  const SourceRange &r = p.bench_range;
+std::string location(const Frontend &fe, const SourceRange &r) {
   if (!r.valid()) return fe.plan->file;
   return fmt::format("{}:{}:{}", fe.sources.file(r.file).path, r.line, r.col);
 }
+std::string location(const Frontend &fe, const PlanPoint &p) { return location(fe, p.bench_range); }
 
 struct SuiteRows {
   std::string title;
@@ -67,7 +74,8 @@ int cmd_run(const RunArgs &a) {
     return kExitBadInput;
   }
   std::map<size_t, std::vector<uint8_t>> objects;
-  bool compiled = compile_units(fe, stop, objects);
+  std::vector<ProgramHash> hashes;
+  bool compiled = compile_units(fe, stop, objects, hashes);
   print_diagnostics(fe);
   if (!compiled) return kExitBadInput;
 
@@ -80,10 +88,13 @@ int cmd_run(const RunArgs &a) {
       fmt::print("{}\n", format_progress(iter, s, p.producers, 1'000'000'000, p.report));
       std::fflush(stdout);
     };
+  RunOutputs outputs({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(hashes), a.only);
+  opts.on_sample = outputs.wrap(std::move(opts.on_sample));
 
   const std::vector<uint8_t> no_object;  // programs that load nothing (trigger base)
-  int failed = 0, ran = 0, skipped = 0;
+  int failed = 0, ran = 0, skipped = 0, unmet = 0;  // unmet: points with a failed `expect`
   SuiteRows suite;
+  std::map<size_t, PointResult> baselines;  // baseline point index -> its result
   for (const auto &p : fe.plan->points) {
     if (stop.stop_requested()) break;
     if (!a.only.empty() && p.label.find(a.only) == std::string::npos) continue;
@@ -94,13 +105,30 @@ int cmd_run(const RunArgs &a) {
     const FamilyManifest &family = *fe.families.find(p.family);
     if (!a.quiet) fmt::print("Setting up benchmark '{}'...\nBenchmark '{}' started.\n", p.label, p.label);
     std::fflush(stdout);
+    outputs.point_started(p);
     auto it = objects.find(p.index);
     PointResult r = run_point(p, family, it == objects.end() ? no_object : it->second, opts, stop);
+    if (p.is_baseline) {
+      baselines.emplace(p.index, r);
+    } else if (p.baseline) {
+      if (auto b = baselines.find(*p.baseline); b != baselines.end()) {
+        apply_baseline(r, b->second);
+        baselines.erase(b);
+      }
+    }
+    if (r.status == PointResult::Status::Ok) r.expectations = evaluate_expectations(p.expectations, r.summary);
+    outputs.point_done(p, r);
     switch (r.status) {
       case PointResult::Status::Ok:
       case PointResult::Status::Interrupted:
         ++ran;
         fmt::print("{}\n", a.quiet ? fmt::format("{:<20}: {}", p.label, format_summary(r)) : format_summary(r));
+        if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
+        if (!all_passed(r.expectations)) {
+          ++unmet;
+          fmt::print("{}", format_failed_expectations(p.label, r.expectations,
+                                                      [&](const SourceRange &x) { return location(fe, x); }));
+        }
         break;
       case PointResult::Status::Skipped:
         ++skipped;
@@ -113,9 +141,12 @@ int cmd_run(const RunArgs &a) {
         break;
     }
     std::fflush(stdout);
-    suite.rows.push_back(format_table_row(p.label, r, p.report.empty() ? "hits" : p.report.front()));
+    if (!p.is_baseline)  // its numbers show up as the main row's `_adj` columns
+      suite.rows.push_back(format_table_row(p.label, r, p.report.empty() ? "hits" : p.report.front()) +
+                           (all_passed(r.expectations) ? "" : "  FAILED (expect)"));
   }
   print_suite_table(suite);
+  outputs.finish(!stop.stop_requested(), stop.stop_requested());
   if (int code = exit_code_for(stop); code != 0) {
     fmt::print(stderr, "bpfbench: interrupted ({} point{} measured)\n", ran, ran == 1 ? "" : "s");
     return code;
@@ -123,6 +154,11 @@ int cmd_run(const RunArgs &a) {
   if (failed > 0) {
     fmt::print(stderr, "bpfbench: {} point{} failed, {} ran, {} skipped\n", failed, failed == 1 ? "" : "s", ran, skipped);
     return kExitBadInput;
+  }
+  if (unmet > 0) {
+    fmt::print(stderr, "bpfbench: {} point{} FAILED an expectation, {} ran, {} skipped\n", unmet,
+               unmet == 1 ? "" : "s", ran, skipped);
+    return kExitPartial;
   }
   return kExitOk;
 }

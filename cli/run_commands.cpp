@@ -1,6 +1,7 @@
 #include "cli/run_commands.hpp"
 
 #include "cli/options.hpp"
+#include "cli/results_cmds.hpp"
 
 namespace bpfbench::cli {
 
@@ -10,13 +11,19 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
   rc.run_cmd->add_flag("-q,--quiet", rc.run.quiet, "Print only summaries, no per-interval lines");
   rc.run_cmd->add_flag("-v,--verbose", rc.run.verbose, "Also print libbpf/verifier details");
   rc.run_cmd->add_option("--only", rc.run.only, "Run only points whose label contains this text");
+  add_export_options(rc.run_cmd, rc.run);
   rc.probe_cmd = app.add_subcommand("probe", "Show which program types, attach kinds, helpers and kfuncs this kernel supports");
   rc.probe_cmd->add_flag("--json", rc.probe.json, "Print as JSON");
+  add_vm_options(rc.run_cmd, rc.run_vm);
+  add_vm_options(rc.probe_cmd, rc.probe_vm);
+  rc.kernels_cmd = add_kernels_command(app, rc.kernels);
 }
 
 int dispatch_run_commands(const RunCommand &rc) {
-  if (rc.run_cmd->parsed()) return cmd_run(rc.run);
-  if (rc.probe_cmd->parsed()) return cmd_probe(rc.probe);
+  if (rc.run_cmd->parsed()) return rc.run_vm.kernel.empty() ? cmd_run(rc.run) : cmd_in_guest(rc.run_vm, false);
+  if (rc.probe_cmd->parsed())
+    return rc.probe_vm.kernel.empty() ? cmd_probe(rc.probe) : cmd_in_guest(rc.probe_vm, rc.probe.json);
+  if (rc.kernels_cmd->parsed()) return cmd_kernels(rc.kernels);
   return kExitBadInput;
 }
 

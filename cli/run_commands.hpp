@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/kernel_cmd.hpp"
 
 namespace bpfbench::cli {
 
@@ -12,6 +13,7 @@ struct RunArgs {
   bool quiet = false;
   bool verbose = false;
   std::string only;  // run only points whose label contains this
+  std::string json_out, csv_out, markdown_out;  // --json/--csv/--markdown FILE
 };
 
 struct ProbeArgs {
@@ -23,6 +25,9 @@ struct RunCommand {
   ProbeArgs probe;
   CLI::App *run_cmd = nullptr;
   CLI::App *probe_cmd = nullptr;
+  VmArgs run_vm, probe_vm;  // --kernel: the same command inside a qemu guest
+  KernelsArgs kernels;
+  CLI::App *kernels_cmd = nullptr;
 };
 
 void add_run_commands(CLI::App &app, RunCommand &rc);

@@ -71,12 +71,22 @@ struct Defaults {
   SourceRange range;
 };
 
+// `code HOOK { C text }` inside a bench: raw BPF C the emitter inserts at the family
+// template's hook HOOK (compiler/code_hooks.hpp).
+struct CodeBlock {
+  Name hook;
+  std::string text;        // between the braces, byte for byte
+  SourceRange text_range;  // starts at the byte after '{' (an empty text: the '}')
+  SourceRange range;       // the whole block
+};
+
 // `bench FAMILY [as "label {param}"] < settings >`
 struct Bench {
   Name family;
   std::optional<Name> label;  // text is the label template, unescaped
   std::vector<Setting> settings;
   SourceRange range;
+  std::vector<CodeBlock> code;  // its `code` blocks, in file order
 };
 
 struct Item;

@@ -79,6 +79,8 @@ json items(const std::vector<ast::Item> &list) {
     else if (const auto *b = std::get_if<ast::Bench>(&item.node)) {
       json j = {{"bench", b->family.text}, {"settings", settings(b->settings)}, {"at", loc(b->range)}};
       if (b->label) j["label"] = b->label->text;
+      for (const auto &c : b->code)
+        j["code"].push_back({{"hook", c.hook.text}, {"text", c.text}, {"at", loc(c.text_range)}});
       out.push_back(j);
     } else if (const auto *s = std::get_if<ast::Suite>(&item.node))
       out.push_back({{"suite", s->title.text}, {"items", items(s->items)}, {"at", loc(s->range)}});

@@ -7,7 +7,10 @@
 #include <set>
 
 #include "compiler/builtins.hpp"
+#include "compiler/code_hooks.hpp"
+#include "compiler/expect_check.hpp"
 #include "compiler/resolve_value.hpp"
+#include "compiler/where_check.hpp"
 
 namespace bpfbench {
 
@@ -109,7 +112,7 @@ class Checker {
         diags_.error(s.range, "'baseline' belongs in a bench, not in defaults");
         continue;
       }
-      if (s.kind == ast::Setting::Kind::Until) {  // checked per bench, like report
+      if (s.kind == ast::Setting::Kind::Until || s.kind == ast::Setting::Kind::Expect) {  // per bench, like report
         scope.defaults.push_back(&s);
         continue;
       }
@@ -162,6 +165,8 @@ class Checker {
     for (auto &[name, axis] : st.axis_order) cb.axes.push_back(std::move(axis));
     if (cb.report.empty()) cb.report = family->default_report;
     if (cb.label) check_label(cb, specs);
+    cb.code = check_code_blocks(b.code, *family, diags_);
+    cb.expectations = check_expectations(scope.defaults, b.settings, cb, scope.lets, diags_);
     count_points(cb, b);
     out_.benches.push_back(std::move(cb));
   }
@@ -228,15 +233,15 @@ class Checker {
       until(s, st, from_defaults);
       return;
     }
-    if (s.kind == K::Where || s.kind == K::Until || s.kind == K::Expect) {
-      static constexpr const char *words[] = {"", "", "", "where", "until", "expect", "baseline"};
-      diags_.error(s.range, fmt::format("'{}' is not supported yet", words[static_cast<int>(s.kind)]));
-      return;
-    }
+    if (s.kind == K::Expect) return;  // after all settings: check_expectations() in bench()
     // Defaults name settings of every family; the ones this family lacks don't apply.
     if (from_defaults)
       for (const auto &n : s.names)
         if (!find_spec(st, n.text)) return;
+    if (s.kind == K::Where) {  // filters accumulate: defaults' and the bench's all apply
+      if (auto c = check_where(s, st.specs, st.lets, diags_)) st.cb.where.push_back(std::move(*c));
+      return;
+    }
     if (s.kind == K::Assign) assign(s, st, from_defaults);
     else sweep(s, st, from_defaults);
   }

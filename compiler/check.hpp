@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "compiler/ast.hpp"
+#include "compiler/constraints.hpp"
 #include "compiler/diagnostics.hpp"
 #include "compiler/manifest.hpp"
+#include "compiler/plan.hpp"
 
 namespace bpfbench {
 
@@ -36,7 +38,16 @@ struct CheckedBench {
   std::vector<FixedSetting> fixed;   // every family param and builtin: one value
   std::vector<SweepAxis> axes;       // product, first = outermost
   std::vector<std::string> report;
-  size_t point_count = 1;
+  double precision_pct = 0;  // `until ci < X%`: X; 0 = fixed duration
+  SourceRange until_range;   // the bench's own `until` (invalid when none or from defaults)
+  // `baseline < name value; ... >`: the values its baseline point overrides (each main
+  // point runs after a baseline point; runtime/baseline.hpp adds `<metric>_adj`).
+  std::optional<std::vector<FixedSetting>> baseline;
+  SourceRange baseline_range;
+  std::vector<Comparison> where;     // `where`: points for which one is false are dropped
+  std::vector<PlanCode> code;                 // `code <hook> { ... }` (compiler/code_hooks.hpp)
+  std::vector<PlanExpectation> expectations;  // `expect` (compiler/expect_check.hpp)
+  size_t point_count = 1;           // before `where` filtering
 };
 
 struct CheckedProgram {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "compiler/code_hooks.hpp"
+
 namespace bpfbench {
 
 namespace {
@@ -27,10 +29,13 @@ void add_compile_diags(const CompileResult &result, const PlanPoint &first_point
     int id = find_file(sm, cd.file);
     if (id >= 0 && cd.line > 0) {
       d.range = SourceRange{static_cast<uint32_t>(id), cd.line, cd.col, cd.line, cd.col};
-      // Columns are the generated C's; the value written on that .bdsl line is the place.
-      for (const auto &r : first_point.param_ranges)
-        if (r.valid() && r.file == d.range.file && r.line == cd.line) d.range = r;
-      d.message = fmt::format("in generated BPF C: {}", cd.message);
+      // Inline C (`code`) keeps its columns (compiler/code_hooks.cpp pads them); elsewhere
+      // columns are the generated C's and the value written on that .bdsl line is the place.
+      bool inline_c = code_block_at(first_point, d.range) != nullptr;
+      if (!inline_c)
+        for (const auto &r : first_point.param_ranges)
+          if (r.valid() && r.file == d.range.file && r.line == cd.line) d.range = r;
+      d.message = fmt::format("{}: {}", inline_c ? "in inline BPF C" : "in generated BPF C", cd.message);
     } else {
       d.message = cd.line > 0 ? fmt::format("{}:{}:{}: {}", cd.file, cd.line, cd.col, cd.message)
                               : cd.message;

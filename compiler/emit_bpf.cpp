@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "compiler/code_hooks.hpp"
 #include "compiler/template_render.hpp"
 
 namespace bpfbench {
@@ -147,7 +148,9 @@ std::optional<std::string> render_c(const PlanPoint &p, const FamilyManifest &f,
                                "in the template dirs)");
     return std::nullopt;
   }
-  auto body = render_template(f.template_path, f.template_text, template_keys(p, f), diags);
+  std::vector<TemplateKey> keys = template_keys(p, f);
+  for (auto &k : code_template_keys(p, f, sm)) keys.push_back(std::move(k));
+  auto body = render_template(f.template_path, f.template_text, keys, diags);
   if (!body) return std::nullopt;
 
   Out out(virtual_name);
@@ -199,6 +202,7 @@ std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &f
       tparams.emplace_back(spec.name, v ? *v : spec.default_value);
       key_values.push_back(tparams.back().second);
     }
+    if (!p.code.empty()) key_values.push_back(ParamValue{false, 0, code_identity(p)});  // inline C
     auto key = std::make_pair(f->name, key_values);
     auto it = seen.find(key);
     if (it != seen.end()) {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "compiler/builtins.hpp"
+#include "compiler/constraints.hpp"
 
 namespace bpfbench {
 
@@ -35,6 +36,9 @@ void apply_overrides(PlanPoint &p, const PlanOverrides &o) {
   if (o.affinity) p.affinity = *o.affinity;
   if (o.prod_cpus) p.prod_cpus = *o.prod_cpus;
   if (o.cons_cpus) p.cons_cpus = *o.cons_cpus;
+  if (o.precision_pct) p.precision_pct = *o.precision_pct;
+  if (o.min_duration_ns) p.min_duration_ns = *o.min_duration_ns;
+  if (o.max_duration_ns) p.max_duration_ns = *o.max_duration_ns;
 }
 
 std::string value_of(const PlanPoint &p, const std::string &name) {
@@ -66,7 +70,10 @@ class Lowerer {
     std::map<std::string, Assignment> current;
     for (const auto &f : b.fixed) current[f.name] = Assignment{f.value, f.range};
     std::string tpl = b.label ? *b.label : default_label(b);
+    size_t before = plan.points.size();
     expand(b, 0, current, tpl, plan);
+    if (plan.points.size() == before && !b.where.empty())
+      diags_.warning(b.where.front().range, "'where' leaves this bench no point to run");
   }
 
  private:
@@ -86,6 +93,30 @@ class Lowerer {
 
   void emit_point(const CheckedBench &b, const std::map<std::string, Assignment> &cur,
                   const std::string &tpl, RunPlan &plan) {
+    // `where` filters on the values the file gives (before command-line overrides).
+    ValueLookup lookup = [&](const std::string &n) -> std::optional<ParamValue> {
+      auto it = cur.find(n);
+      if (it == cur.end()) return std::nullopt;
+      return it->second.value;
+    };
+    if (!holds_all(b.where, lookup)) return;
+    if (!b.baseline) {
+      push_point(b, cur, tpl, plan);
+      return;
+    }
+    // The baseline runs first: the same values with the baseline's overrides.
+    std::map<std::string, Assignment> base = cur;
+    for (const auto &f : *b.baseline) base[f.name] = Assignment{f.value, f.range};
+    size_t bi = push_point(b, base, tpl, plan, &cur);
+    size_t mi = push_point(b, cur, tpl, plan);
+    plan.points[bi].is_baseline = true;
+    plan.points[mi].baseline = bi;
+  }
+
+  // `label_from`: values that name the point (a baseline is named after its main point).
+  size_t push_point(const CheckedBench &b, const std::map<std::string, Assignment> &cur,
+                    const std::string &tpl, RunPlan &plan,
+                    const std::map<std::string, Assignment> *label_from = nullptr) {
     PlanPoint p;
     p.index = plan.points.size();
     p.bench_index = b.index;
@@ -98,9 +129,23 @@ class Lowerer {
       p.params.emplace_back(spec.name, a.value);
       p.param_ranges.push_back(a.range);
     }
-    for (const auto &name : builtin_names()) apply_builtin(p, name, cur.at(name).value);
+    for (const auto &name : builtin_names()) {
+      apply_builtin(p, name, cur.at(name).value);
+      p.builtin_ranges.push_back(cur.at(name).range);
+    }
+    p.precision_pct = b.precision_pct;
+    p.code = b.code;
+    if (!label_from) p.expectations = b.expectations;  // a baseline measures something else
     apply_overrides(p, overrides_);
     p.label = interpolate_label(tpl, p);
+    if (label_from) {
+      PlanPoint named = p;
+      for (auto &[name, v] : named.params) v = label_from->at(name).value;
+      for (const auto &name : builtin_names()) apply_builtin(named, name, label_from->at(name).value);
+      apply_overrides(named, overrides_);
+      p.label = interpolate_label(tpl, named) + "-baseline";
+    }
+    constraints_.check(p, *b.family);  // family.json `constraints`, per point
     auto [it, fresh] = labels_.emplace(p.label, b.index);
     if (!fresh && collisions_++ < 3) {
       SourceRange r = b.label ? b.label_range : b.family_range;
@@ -108,12 +153,14 @@ class Lowerer {
                    {"put every swept parameter in the label, e.g. as \"name-{param}\""});
     }
     plan.points.push_back(std::move(p));
+    return plan.points.size() - 1;
   }
 
   const PlanOverrides &overrides_;
   Diagnostics &diags_;
   std::map<std::string, size_t> labels_;  // label -> bench index
   size_t collisions_ = 0;
+  ConstraintChecker constraints_{diags_};
 };
 
 }  // namespace

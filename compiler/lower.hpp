@@ -20,6 +20,8 @@ struct PlanOverrides {
   std::optional<bool> affinity;
   std::optional<std::string> prod_cpus;
   std::optional<std::string> cons_cpus;
+  std::optional<double> precision_pct;  // --precision
+  std::optional<int64_t> min_duration_ns, max_duration_ns;
 };
 
 std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file,

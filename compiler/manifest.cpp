@@ -2,17 +2,12 @@
 #include "compiler/manifest.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <tuple>
 
 #include "compiler/manifest_json.hpp"
-
-#ifndef BPFBENCH_TEMPLATE_DIR
-#define BPFBENCH_TEMPLATE_DIR "bpf_templates"
-#endif
 
 namespace bpfbench {
 
@@ -100,21 +95,6 @@ const FamilyManifest *FamilyRegistry::find(const std::string &name) const {
 std::vector<std::string> FamilyRegistry::names() const {
   std::vector<std::string> out;
   for (const auto &f : families_) out.push_back(f.name);
-  return out;
-}
-
-std::vector<std::string> default_template_dirs() {
-  const char *env = std::getenv("BPFBENCH_TEMPLATE_PATH");
-  if (!env || !*env) return {BPFBENCH_TEMPLATE_DIR};
-  std::vector<std::string> out;
-  std::string s = env;
-  for (size_t start = 0; start <= s.size();) {
-    size_t colon = s.find(':', start);
-    if (colon == std::string::npos) colon = s.size();
-    if (colon > start) out.push_back(s.substr(start, colon - start));
-    start = colon + 1;
-  }
-  if (out.empty()) out.push_back(BPFBENCH_TEMPLATE_DIR);
   return out;
 }
 

@@ -52,6 +52,22 @@ struct ParamSpec {
   std::string doc;
 };
 
+// A runtime setup step, run after load and before attach (runtime/setup_actions.cpp).
+// `args` hold the manifest values as text (numbers as decimal); compiler/setup_spec.cpp
+// checks them per action.
+struct SetupActionSpec {
+  std::string action;  // inner_maps | prefill | fork
+  std::map<std::string, std::string> args;
+};
+
+// Per-CPU rates printed after a point's summary (`per_cpu` in family.json): rate of CPU
+// c = ops[c] * 1e9 / ns[c], both `struct bb_counter` arrays in .bss, over the measured
+// intervals. `line` holds {cpu} and {rate}.
+struct PerCpuSpec {
+  std::string ops, ns, line;
+  bool enabled() const { return !ops.empty(); }
+};
+
 struct ProgramSpec {
   std::string name;      // the variant name users write: `prog tp;`
   std::string section;   // e.g. "?tp/syscalls/sys_enter_getpgid"
@@ -63,6 +79,7 @@ struct ProgramSpec {
   std::vector<std::string> extra_programs;  // other functions loaded with it (drivers)
   std::vector<std::string> requires_features;  // probed before load; skipped if missing
   std::map<std::string, std::string> metric_sources;  // per-program overrides
+  std::vector<SetupActionSpec> setup;  // after the family's setup actions
   std::string doc;
 };
 
@@ -72,6 +89,22 @@ struct MetricSpec {
   std::string name;
   std::string source;
   std::string unit;  // how it is reported: "M/s", "ns/op", ...
+  std::string doc;
+};
+
+// A rule every plan point of the family must satisfy (family.json `constraints`): when
+// `when` holds (always, when empty), `require` must hold, else the checker reports
+// `message` at the setting that breaks it. Conditions: `name op value [&& ...]`
+// (compiler/constraints.hpp).
+struct ConstraintSpec {
+  std::string when, require, message;
+};
+
+// A place in the template for a bench's inline BPF C (`code <name> { ... }` in .bdsl):
+// the template writes {{code_<name>}} on a line of its own and may test
+// {{#has_code_<name>}} / {{^has_code_<name>}} (compiler/code_hooks.hpp).
+struct HookSpec {
+  std::string name;
   std::string doc;
 };
 
@@ -88,6 +121,10 @@ struct FamilyManifest {
   std::vector<std::string> default_report;
   std::string producer;  // default producer kind
   std::string consumer;  // consumer kind ("none" when the family has none)
+  std::vector<ConstraintSpec> constraints;
+  std::vector<SetupActionSpec> setup;  // every program's setup actions, in order
+  PerCpuSpec per_cpu;
+  std::vector<HookSpec> hooks;  // `hooks`: where inline C may go
 
   const ParamSpec *param(const std::string &n) const;
   const ProgramSpec *program(const std::string &n) const;
@@ -111,8 +148,8 @@ class FamilyRegistry {
   std::string include_dir_;
 };
 
-// The shipped template folder (source tree or install prefix), overridable with
-// $BPFBENCH_TEMPLATE_PATH (colon-separated).
+// The shipped template folder (source tree or install prefix) followed by the folders of
+// $BPFBENCH_TEMPLATE_PATH (colon-separated); compiler/template_path.hpp adds the rest.
 std::vector<std::string> default_template_dirs();
 
 const char *to_string(ParamType t);

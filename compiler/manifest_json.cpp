@@ -12,7 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/builtins.hpp"
+#include "compiler/code_hooks.hpp"
+#include "compiler/constraints.hpp"
 #include "compiler/resolve_value.hpp"
+#include "compiler/setup_spec.hpp"
 #include "compiler/units.hpp"
 
 namespace bpfbench {
@@ -106,7 +109,7 @@ class Reader {
     }
     if (!keys(root, "",
               {"family", "description", "template", "producer", "consumer", "default_program",
-               "params", "programs", "metrics", "report"},
+               "params", "programs", "metrics", "report", "setup", "per_cpu", "constraints", "hooks"},
               {"family", "description", "template", "programs"}))
       return std::nullopt;
     get_string(root, "family", "", f.name);
@@ -131,6 +134,17 @@ class Reader {
       ParamSpec p;
       if (read_param(j, where, p)) add_unique(f.params, std::move(p), "param");
     });
+    read_setup(root, "", f, f.setup);
+    if (root.contains("per_cpu")) {
+      std::vector<std::string> errs;
+      read_per_cpu(root["per_cpu"], f.per_cpu, errs);
+      for (const auto &e : errs) error("", e);
+    }
+    if (root.contains("hooks")) {  // after read_template: each hook must be used there
+      std::vector<std::string> errs;
+      read_hooks(root["hooks"], f, errs);
+      for (const auto &e : errs) error("", e);
+    }
     read_array(root, "metrics", "", [&](const json &j, const std::string &where) {
       MetricSpec m;
       if (read_metric(j, where, m)) add_unique(f.metrics, std::move(m), "metric");
@@ -143,6 +157,16 @@ class Reader {
       error("", "'programs' must list at least one program");
     check_metrics(f);
     check_family_refs(root, f);
+    read_array(root, "constraints", "", [&](const json &j, const std::string &where) {
+      ConstraintSpec c;
+      if (!keys(j, where, {"when", "require", "message"}, {"require", "message"})) return;
+      if (!get_string(j, "when", where, c.when) || !get_string(j, "require", where, c.require) ||
+          !get_string(j, "message", where, c.message))
+        return;
+      std::string why;  // the names exist and the literals fit (params and programs are read)
+      if (!parse_condition(c.when, f, why) || !parse_condition(c.require, f, why)) error(where, why);
+      else f.constraints.push_back(std::move(c));
+    });
     if (!ok_) return std::nullopt;
     return f;
   }
@@ -152,6 +176,15 @@ class Reader {
     diags_.error(SourceRange{}, path_ + ": " + (where.empty() ? "" : where + ": ") + msg,
                  std::move(hints));
     ok_ = false;
+  }
+
+  // `setup` of the family or of one program (compiler/setup_spec.cpp checks each action).
+  void read_setup(const json &obj, const std::string &where, const FamilyManifest &f,
+                  std::vector<SetupActionSpec> &out) {
+    if (!obj.contains("setup")) return;
+    std::vector<std::string> errs;
+    read_setup_actions(obj["setup"], f, out, errs);
+    for (const auto &e : errs) error(where, e);
   }
 
   void bad_json(const std::string &text, const json::parse_error &e) {
@@ -493,7 +526,7 @@ class Reader {
   bool read_program(const json &j, const std::string &where, const FamilyManifest &f, ProgramSpec &p) {
     if (!keys(j, where,
               {"name", "section", "function", "attach", "target", "producer", "consumer",
-               "extra_programs", "requires", "metric_sources", "doc"},
+               "extra_programs", "requires", "metric_sources", "setup", "doc"},
               {"name"}))
       return false;
     p.attach = "auto";
@@ -507,6 +540,7 @@ class Reader {
                 get_string_list(j, "requires", where, p.requires_features) &&
                 get_string(j, "doc", where, p.doc);
     if (!good) return false;
+    read_setup(j, where, f, p.setup);
     if (!is_name(p.name)) {
       error(where, "bad program name '" + p.name + "' (letters, digits, '_', '-')");
       return false;
@@ -568,8 +602,10 @@ class Reader {
     auto is_metric = [&](const std::string &n) {
       return std::any_of(f.metrics.begin(), f.metrics.end(), [&](const MetricSpec &m) { return m.name == n; });
     };
-    if (src == "producer") return;
+    if (src == "producer" || src == "consumer") return;
     if (src.rfind("counter:", 0) == 0 && is_identifier(src.substr(8))) return;
+    // stime ticks of a kernel thread found by its comm (runtime/kthread_stat.cpp).
+    if (src.rfind("kthread_stime:", 0) == 0 && is_name(src.substr(14))) return;
     if (src.rfind("ratio:", 0) == 0) {
       std::string rest = src.substr(6);
       size_t slash = rest.find('/');
@@ -580,7 +616,7 @@ class Reader {
         return;
       }
     }
-    error(where, "bad metric source '" + src + "' (expected counter:<var>, producer or ratio:<a>/<b>)");
+    error(where, "bad metric source '" + src + "' (expected counter:<var>, producer, consumer, ratio:<a>/<b> or kthread_stime:<comm>)");
   }
 
   void check_metrics(const FamilyManifest &f) {

@@ -143,6 +143,11 @@ struct Builder {
   std::vector<ast::Item> items;
   std::optional<ast::Name> include;
   size_t string_start = 0;
+  std::vector<ast::CodeBlock> code;   // `code` blocks of the bench/defaults being parsed
+  std::optional<ast::Name> code_hook;
+  std::string code_text;
+  SourceRange code_text_range;
+  size_t code_depth = 0;              // open '{' inside the code block being parsed
 
   size_t offset(const char *p) const { return static_cast<size_t>(p - base); }
   template <typename In> SourceRange range(const In &in) const {
@@ -163,7 +168,7 @@ struct Builder {
     return v;
   }
   void check_depth(size_t at) const {
-    if (list_marks.size() + suites.size() >= kMaxNesting)
+    if (list_marks.size() + suites.size() + code_depth >= kMaxNesting)
       throw SyntaxError{at, at + 1, fmt::format("nesting too deep (more than {} levels)", kMaxNesting)};
   }
   void add_setting(ast::Setting::Kind kind, SourceRange r, bool has_value) {
@@ -352,6 +357,40 @@ template <> struct Action<g::baseline_stmt> {
   }
 };
 
+// --- code blocks: raw C, kept byte for byte with where it starts ---
+template <> struct Action<g::code_hook> {
+  template <typename In> static void apply(const In &in, Builder &b) { b.code_hook = b.name(in); }
+};
+template <> struct Action<g::code_open> : OpenAction<g::code_open> {};
+template <> struct Action<g::code_close> : CloseAction<g::code_close> {};
+// Nested braces count towards the nesting limit: the rule recurses per '{'.
+template <> struct Action<g::code_brace_open> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.check_depth(b.offset(in.begin()));
+    ++b.code_depth;
+    b.opens.push_back(b.offset(in.begin()));
+  }
+};
+template <> struct Action<g::code_brace_close> {
+  static void apply0(Builder &b) {
+    --b.code_depth;
+    b.opens.pop_back();
+  }
+};
+template <> struct Action<g::code_body> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.code_text = in.string();
+    b.code_text_range = b.range(in);
+  }
+};
+template <> struct Action<g::code_stmt> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.code.push_back(ast::CodeBlock{std::move(*b.code_hook), std::move(b.code_text), b.code_text_range, b.range(in)});
+    b.code_hook.reset();
+    b.code_text.clear();
+  }
+};
+
 template <> struct Action<g::include_path> {
   template <typename In> static void apply(const In &in, Builder &b) {
     b.include = ast::Name{unescape(in.string_view()), b.range(in)};
@@ -369,6 +408,11 @@ template <> struct Action<g::defaults_item> {
   template <typename In> static void apply(const In &in, Builder &b) {
     b.items.push_back(ast::Item{ast::Defaults{std::move(b.settings), b.range(in)}});
     b.settings.clear();
+    for (const auto &c : b.code)
+      if (!b.diags.full())
+        b.diags.error(c.range, "'code' belongs in a bench, not in defaults",
+                      {"inline C is inserted into one bench's program"});
+    b.code.clear();
   }
 };
 template <> struct Action<g::bench_family> {
@@ -382,9 +426,11 @@ template <> struct Action<g::bench_label> {
 template <> struct Action<g::bench_item> {
   template <typename In> static void apply(const In &in, Builder &b) {
     b.items.push_back(
-        ast::Item{ast::Bench{std::move(*b.family), std::move(b.label), std::move(b.settings), b.range(in)}});
+        ast::Item{ast::Bench{std::move(*b.family), std::move(b.label), std::move(b.settings), b.range(in),
+                             std::move(b.code)}});
     b.label.reset();
     b.settings.clear();
+    b.code.clear();
   }
 };
 template <> struct Action<g::suite_title> {
@@ -440,7 +486,8 @@ size_t recovery_point(std::string_view t, size_t item_start, size_t err) {
 bool is_close_message(std::string_view msg) {
   for (const char *m :
        {g::error_message<g::bench_close>, g::error_message<g::defaults_close>,
-        g::error_message<g::suite_close>, g::error_message<g::list_close>, g::error_message<g::range_close>})
+        g::error_message<g::suite_close>, g::error_message<g::list_close>, g::error_message<g::range_close>,
+        g::error_message<g::code_close>})
     if (msg == m)
       return true;
   return false;

@@ -3,12 +3,15 @@
 #include <unistd.h>
 
 #include "compiler/parse.hpp"
+#include "compiler/template_path.hpp"
 
 namespace bpfbench {
 
 bool run_frontend(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
   fe.families = FamilyRegistry::load(
-      opts.template_dirs.empty() ? default_template_dirs() : opts.template_dirs, fe.diags);
+      opts.template_dirs.empty() ? template_dir_paths(template_search_path(opts.extra_template_dirs, path))
+                                 : opts.template_dirs,
+      fe.diags);
   if (fe.diags.has_errors()) return false;
 
   fe.ast = parse_file(path, fe.sources, fe.diags);

@@ -15,7 +15,11 @@
 namespace bpfbench {
 
 struct FrontendOptions {
-  std::vector<std::string> template_dirs;  // empty = default_template_dirs()
+  // Non-empty: exactly these family folders. Empty: the search path of
+  // compiler/template_path.hpp (shipped, $BPFBENCH_TEMPLATE_PATH, extra_template_dirs,
+  // bpf_templates/ next to the file).
+  std::vector<std::string> template_dirs;
+  std::vector<std::string> extra_template_dirs;  // --templates
   PlanOverrides overrides;
   int64_t nproc = 0;  // 0 = the number of online CPUs
 };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,25 @@
 #include "compiler/source.hpp"
 
 namespace bpfbench {
+
+// `code <hook> { C }` of the point's bench (compiler/code_hooks.hpp inserts it).
+struct PlanCode {
+  std::string hook;
+  std::string text;        // raw C, byte for byte
+  SourceRange text_range;  // starts at the text's first byte
+  SourceRange range;       // the whole block
+};
+
+// `expect <metric> <op> <value>;`: judged on the point's summary after it ran
+// (runtime/expectations.hpp). `value` is in the unit the metric is reported in.
+struct PlanExpectation {
+  std::string metric;
+  std::string op;    // < <= > >= == !=
+  double value = 0;
+  std::string unit;  // the metric's reported unit ("M/s", "ns/op", ...), for messages
+  std::string text;  // as written, e.g. "hits > 0"
+  SourceRange range;
+};
 
 struct PlanPoint {
   size_t index = 0;          // position in the plan
@@ -22,6 +42,8 @@ struct PlanPoint {
   std::vector<std::pair<std::string, ParamValue>> params;
   // Parallel to params: where each value was written in the .bdsl (invalid = default).
   std::vector<SourceRange> param_ranges;
+  // Parallel to builtin_names(): where each builtin setting was written (invalid = default).
+  std::vector<SourceRange> builtin_ranges;
 
   int64_t warmup_ns = 0;
   int64_t duration_ns = 0;
@@ -31,8 +53,22 @@ struct PlanPoint {
   std::string prod_cpus;  // cpuset text ("0-3,8"), "" = any
   std::string cons_cpus;
   std::vector<std::string> report;  // metrics to print
+  // Adaptive run length (`until ci < X%` or --precision): > 0 = sample until the 95% CI
+  // half-width of the first reported metric is at most this percent of its mean, after at
+  // least min_duration_ns and at most max_duration_ns of measuring (duration_ns unused).
+  double precision_pct = 0;
+  int64_t min_duration_ns = 3'000'000'000;
+  int64_t max_duration_ns = 30'000'000'000;
 
   SourceRange bench_range;  // the bench statement, for runtime errors
+
+  // `baseline < ... >`: a baseline point (label "<main label>-baseline") runs right
+  // before its main point, which then reports `<metric>_adj` = main - baseline.
+  bool is_baseline = false;
+  std::optional<size_t> baseline;  // main point: index of its baseline point
+
+  std::vector<PlanCode> code;                 // inline C (same for every point of a bench)
+  std::vector<PlanExpectation> expectations;  // none on baseline points
 
   const ParamValue *param(const std::string &name) const;
 };

@@ -24,6 +24,9 @@ std::string plan_to_text(const RunPlan &plan) {
     out += fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}",
                        p.index, p.label, p.family, p.program, format_duration_ns(p.warmup_ns),
                        format_duration_ns(p.duration_ns), p.producers, p.consumers);
+    if (p.precision_pct > 0)
+      out += fmt::format(" until_ci<{}% (min {} max {})", p.precision_pct,
+                         format_duration_ns(p.min_duration_ns), format_duration_ns(p.max_duration_ns));
     if (p.affinity) out += " affinity";
     if (!p.prod_cpus.empty()) out += fmt::format(" prod_cpus={}", p.prod_cpus);
     if (!p.cons_cpus.empty()) out += fmt::format(" cons_cpus={}", p.cons_cpus);
@@ -56,6 +59,10 @@ nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
       {"cons_cpus", p.cons_cpus},
       {"report", p.report},
   };
+  if (p.precision_pct > 0)
+    j["until"] = {{"ci_pct", p.precision_pct},
+                  {"min_duration_ns", p.min_duration_ns},
+                  {"max_duration_ns", p.max_duration_ns}};
   if (p.bench_range.valid() && p.bench_range.file < sm.size())
     j["location"] = fmt::format("{}:{}:{}", sm.file(p.bench_range.file).path, p.bench_range.line,
                                 p.bench_range.col);

@@ -131,7 +131,29 @@ struct plain_settings : star< sor< one< ';' >, seq< statement, ws, must< stmt_en
 struct baseline_open : one< '<' > {};
 struct baseline_close : one< '>' > {};
 struct baseline_stmt : seq< kw_baseline, ws, must< baseline_open >, ws, plain_settings, must< baseline_close > > {};
-struct settings : star< sor< one< ';' >, seq< baseline_stmt, ws >, seq< statement, ws, must< stmt_end > > >, ws > {};
+
+// code := 'code' hook '{' C text '}'   inline BPF C for the family template's hook `hook`.
+// The text is raw (not .bdsl tokens: '#' starts a C directive, not a comment); braces must
+// balance, except inside C comments, string and character literals. Lenient on purpose
+// about unterminated C literals: clang reports those, at the right .bdsl line.
+struct kw_code : key< TAO_PEGTL_STRING( "code" ) > {};
+struct code_hook : identifier {};
+struct code_open : one< '{' > {};
+struct c_block_comment : seq< one< '/' >, one< '*' >, until< sor< seq< one< '*' >, one< '/' > >, eof > > > {};
+struct c_line_comment : seq< two< '/' >, until< eolf > > {};
+struct c_escape : seq< one< '\\' >, any > {};
+struct c_string : seq< one< '"' >, star< sor< c_escape, not_one< '"', '\n' > > >, opt< one< '"' > > > {};
+struct c_char : seq< one< '\'' >, star< sor< c_escape, not_one< '\'', '\n' > > >, opt< one< '\'' > > > {};
+struct code_text;
+struct code_brace_open : one< '{' > {};
+struct code_brace_close : one< '}' > {};
+struct code_braces : seq< code_brace_open, code_text, must< code_brace_close > > {};
+struct code_text : star< sor< c_block_comment, c_line_comment, c_string, c_char, code_braces, not_one< '{', '}' > > > {};
+struct code_body : code_text {};
+struct code_close : one< '}' > {};
+struct code_stmt : seq< kw_code, ws, must< code_hook >, ws, must< code_open >, code_body, must< code_close > > {};
+
+struct settings : star< sor< one< ';' >, seq< baseline_stmt, ws >, seq< code_stmt, ws >, seq< statement, ws, must< stmt_end > > >, ws > {};
 
 // --- items -------------------------------------------------------------------------------
 

@@ -34,6 +34,10 @@ template<> inline constexpr auto error_message< cond_op > = "expected a comparis
 template<> inline constexpr auto error_message< cond_value > = "expected a value to compare with";
 template<> inline constexpr auto error_message< baseline_open > = "expected '<' after 'baseline'";
 template<> inline constexpr auto error_message< baseline_close > = "expected '>' to close baseline";
+template<> inline constexpr auto error_message< code_hook > = "expected a hook name after 'code' (e.g. 'code body { ... }')";
+template<> inline constexpr auto error_message< code_open > = "expected '{' to open the code block";
+template<> inline constexpr auto error_message< code_close > = "expected '}' to close the code block";
+template<> inline constexpr auto error_message< code_brace_close > = "expected '}' to close the code block";
 
 template<> inline constexpr auto error_message< include_path > = "expected a file name string after 'include'";
 template<> inline constexpr auto error_message< include_end > = "expected ';' after include";

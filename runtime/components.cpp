@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "runtime/bpf_object.hpp"
+#include "runtime/consumers/buffer_consumers.hpp"
 #include "runtime/uprobe_targets.hpp"
 
 namespace bpfbench {
@@ -74,7 +75,7 @@ const std::vector<std::string> &producer_kinds() {
 }
 
 const std::vector<std::string> &consumer_kinds() {
-  static const std::vector<std::string> k = {"none"};
+  static const std::vector<std::string> k = {"none", "ringbuf", "perfbuf"};
   return k;
 }
 
@@ -95,9 +96,15 @@ std::unique_ptr<Producer> make_producer(const ProducerConfig &cfg, std::string &
   return nullptr;
 }
 
-std::unique_ptr<Consumer> make_consumer(const std::string &kind, std::string &error) {
-  if (kind == "none" || kind.empty()) return nullptr;
-  error = "unknown consumer kind '" + kind + "' (this runtime has: none)";
+std::unique_ptr<Consumer> make_consumer(const ConsumerConfig &cfg, std::string &error) {
+  if (cfg.kind == "none" || cfg.kind.empty()) return nullptr;
+  if (!cfg.consumed) {
+    error = "consumer '" + cfg.kind + "' needs a counter for consumed records";
+    return nullptr;
+  }
+  if (cfg.kind == "ringbuf") return make_ringbuf_consumer(cfg, error);
+  if (cfg.kind == "perfbuf") return make_perfbuf_consumer(cfg, error);
+  error = "unknown consumer kind '" + cfg.kind + "' (this runtime has: none, ringbuf, perfbuf)";
   return nullptr;
 }
 

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,8 +41,28 @@ const std::vector<std::string> &consumer_kinds();
 // that just waits for stop.
 std::unique_ptr<Producer> make_producer(const ProducerConfig &cfg, std::string &error);
 
+// What a consumer needs from a loaded point (runtime/consumer_setup.hpp builds it).
+struct ConsumerConfig {
+  std::string kind;               // none | ringbuf | perfbuf
+  std::string flavor = "libbpf";  // libbpf (libbpf's manager) | custom (own mmap reader)
+  int map_fd = -1;                // the BPF_MAP_TYPE_RINGBUF / PERF_EVENT_ARRAY map
+  uint64_t ring_size = 0;         // ringbuf: data bytes (the map's max_entries)
+  uint64_t perfbuf_pages = 128;   // perfbuf: data pages per CPU (a power of two)
+  bool sampled = false;           // perfbuf: wake up every sample_rate records
+  uint64_t sample_rate = 1;
+  // Records consumed are added here (the `consumer` metric source). Required.
+  ProducerSlot *consumed = nullptr;
+  // Back-to-back mode when set: the consumer thread is the producer too. It triggers one
+  // batch before its first wait and another after every drain.
+  std::function<std::string()> trigger;
+  // Back-to-back only: stop triggering after this many batches (0 = no limit), so a
+  // test can count exactly what a known number of batches delivers.
+  uint64_t max_triggers = 0;
+};
+
 // Consumer kind "none" yields nullptr without error: no consumer threads are started.
-// Ring buffer / perf buffer consumers plug in here.
-std::unique_ptr<Consumer> make_consumer(const std::string &kind, std::string &error);
+// "ringbuf" and "perfbuf" build the `flavor` reader over `map_fd`; nullptr + `error`
+// when the buffer cannot be set up.
+std::unique_ptr<Consumer> make_consumer(const ConsumerConfig &cfg, std::string &error);
 
 }  // namespace bpfbench

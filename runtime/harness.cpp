@@ -52,7 +52,7 @@ int intervals(int64_t ns, int64_t interval) {
 
 int warmup_intervals(const HarnessOptions &o) { return intervals(o.warmup_ns, o.interval_ns); }
 int measured_intervals(const HarnessOptions &o) {
-  return std::max(1, intervals(o.duration_ns, o.interval_ns));
+  return std::max(1, intervals(o.enough ? o.max_duration_ns : o.duration_ns, o.interval_ns));
 }
 
 HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consumer *consumer,
@@ -121,8 +121,12 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
     bool warm = iter < nwarm;
     (warm ? res.warmup : res.samples).push_back(s);
     if (on_sample) on_sample(iter, s, warm);
+    if (!warm && opts.enough && opts.enough(res.samples)) {
+      res.enough = true;
+      break;
+    }
   }
-  bool complete = int(res.warmup.size() + res.samples.size()) == nwarm + nmeas;
+  bool complete = res.enough || int(res.warmup.size() + res.samples.size()) == nwarm + nmeas;
   res.interrupted = !complete && external.stop_requested();
   stop.store(true);
   for (auto &t : threads) t.join();

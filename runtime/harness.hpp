@@ -24,11 +24,15 @@ struct HarnessOptions {
   int64_t warmup_ns = 1'000'000'000;
   int64_t duration_ns = 5'000'000'000;
   int64_t interval_ns = 1'000'000'000;  // the kernel bench samples every second
-  int producers = 1;
+  int producers = 1;  // 0 = none: in back-to-back mode the consumer thread produces
   int consumers = 0;
   bool affinity = false;
   std::vector<int> prod_cpus;  // explicit lists (imply affinity); empty = 0.. order
   std::vector<int> cons_cpus;
+  // Adaptive length: when set, measured intervals go on for up to max_duration_ns
+  // (duration_ns is ignored) and end as soon as `enough(measured samples so far)` is true.
+  std::function<bool(const std::vector<Sample> &)> enough;
+  int64_t max_duration_ns = 30'000'000'000;
 };
 
 // Number of warmup / measured intervals for the options (each at least the rounding
@@ -39,6 +43,7 @@ int measured_intervals(const HarnessOptions &o);
 struct HarnessResult {
   std::vector<Sample> warmup, samples;
   bool interrupted = false;  // the external stop was requested before the end
+  bool enough = false;       // adaptive: `enough` returned true before the limit
   std::string error;         // a thread failed (affinity, producer error); "" = none
 };
 

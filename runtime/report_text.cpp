@@ -60,6 +60,10 @@ std::string format_summary(const PointResult &r) {
   if (std::find(r.report.begin(), r.report.end(), "latency") != r.report.end())
     if (const MetricSummary *l = r.summary.find("latency"))
       out += fmt::sprintf(", latency %8.3lf ns/op", l->mean);
+  if (r.precision_pct > 0)
+    if (const MetricSummary *p = r.summary.find(r.summary.primary))
+      out += fmt::sprintf(" [%zu samples, %s CI \u00b1%.2f%%: %s %g%%]", p->n, p->name, p->rel_ci() * 100,
+                          r.precision_reached ? "reached" : "did not reach", r.precision_pct);
   if (r.status == S::Interrupted) out += " (interrupted)";
   return out;
 }

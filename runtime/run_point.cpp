@@ -5,8 +5,11 @@
 #include <map>
 #include <memory>
 
+#include "runtime/consumer_setup.hpp"
 #include "runtime/counters.hpp"
 #include "runtime/cpuset.hpp"
+#include "runtime/kthread_stat.hpp"
+#include "runtime/setup_actions.hpp"
 
 namespace bpfbench {
 
@@ -31,6 +34,7 @@ std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const Program
 namespace {
 
 constexpr std::string_view kCounter = "counter:";
+constexpr std::string_view kKthread = "kthread_stime:";
 
 PointResult failed(PointResult r, std::string reason, std::optional<BpfError> e = {}) {
   r.status = PointResult::Status::Failed;
@@ -107,6 +111,19 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
   h.producers = p.producers;
   h.consumers = p.consumers;
   h.affinity = p.affinity;
+  std::vector<MetricSpec> adaptive_metrics;  // set below; `enough` summarizes with them
+  if (p.precision_pct > 0) {
+    r.precision_pct = p.precision_pct;
+    int64_t iv = h.interval_ns > 0 ? h.interval_ns : 1'000'000'000;
+    PrecisionRule rule{p.precision_pct, size_t(std::max<int64_t>(2, (p.min_duration_ns + iv - 1) / iv)),
+                       size_t(std::max<int64_t>(1, (p.max_duration_ns + iv - 1) / iv))};
+    h.max_duration_ns = p.max_duration_ns;
+    h.enough = [&, rule](const std::vector<Sample> &s) {
+      Summary sum = summarize(s, adaptive_metrics, p.producers, r.report);
+      const MetricSummary *m = sum.find(sum.primary);
+      return m && adaptive_state(*m, rule) == AdaptiveState::Reached;
+    };
+  }
   std::string err;
   using CpuField = std::pair<const std::string *, std::vector<int> *>;
   for (const CpuField &cf : {CpuField{&p.prod_cpus, &h.prod_cpus}, CpuField{&p.cons_cpus, &h.cons_cpus}}) {
@@ -118,6 +135,7 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
 
   // 3. Which programs load, and which counters are read.
   std::vector<MetricSpec> metrics = effective_metrics(f, *prog);
+  adaptive_metrics = metrics;
   std::vector<std::string> counter_vars;
   std::map<std::string, size_t> counter_index;  // var -> index in counter_vars
   for (const auto &m : metrics) {
@@ -131,12 +149,29 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
 
   // 4. Open, configure, load, attach. Destruction order (counters, then object) is the
   // reverse of construction: the mapping goes before the links and the object.
+  SetupState setup;  // forked children outlive the run, reaped when this goes
   BpfObject obj;
   BssCounters counters;
+  PerCpuReader per_cpu;
   if (!functions.empty() || !counter_vars.empty()) {
     if (auto e = obj.open(object, object_name_for(f))) return failed(r, e->to_string(), e);
     if (auto e = configure(obj, p, f, functions)) return failed(r, e->to_string(), e);
+    // Setup actions (family.json `setup`): prepared before load (libbpf forgets inner
+    // map definitions at load), run after it (maps exist), before attach.
+    const std::vector<SetupActionSpec> actions = setup_actions_for(f, *prog);
+    if (std::string why = prepare_setup_actions(actions, obj, setup); !why.empty())
+      return failed(r, "setup: " + why);
     if (auto e = obj.load(opts.verbose)) return failed(r, e->to_string(), e);
+    std::string why = run_setup_actions(actions, obj, p, stop, setup);
+    r.setup_s = setup.seconds;
+    if (!why.empty()) {
+      if (!stop.stop_requested()) return failed(r, "setup: " + why);
+      r.status = PointResult::Status::Interrupted;
+      r.reason = "interrupted during setup";
+      return r;
+    }
+    if (f.per_cpu.enabled())
+      if (auto e = per_cpu.init(obj, f.per_cpu)) return failed(r, e->to_string(), e);
     if (!prog->function.empty() && prog->attach != "none" && prog->attach != "test_run") {
       if (section_needs_tracefs(prog->section))
         if (auto t = ensure_tracefs(); !t.empty()) return failed(r, t);
@@ -158,31 +193,60 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
   }
   std::unique_ptr<Producer> producer = make_producer(pc, err);
   if (!producer) return failed(r, err);
-  std::unique_ptr<Consumer> consumer =
-      make_consumer(prog->consumer.empty() ? f.consumer : prog->consumer, err);
+  ProducerCounters consumed(1);  // records consumers took: the `consumer` metric source
+  auto cc = consumer_config_for(p, prog->consumer.empty() ? f.consumer : prog->consumer, obj, err);
+  if (!cc) return failed(r, err);
+  cc->consumed = &consumed.slot(0);
+  if (runs_back_to_back(p) && cc->kind != "none") {
+    // Back-to-back: the consumer thread produces each batch after draining the last one.
+    if (!(cc->trigger = make_trigger(pc, err))) return failed(r, err);
+    h.producers = 0;
+  }
+  std::unique_ptr<Consumer> consumer = make_consumer(*cc, err);
   if (!consumer && !err.empty()) return failed(r, err);
+
+  // Kernel threads whose CPU time is a metric.
+  std::map<std::string, KthreadStime> kthreads;  // metric name -> reader
+  for (const auto &m : metrics) {
+    if (m.source.rfind(kKthread, 0) != 0) continue;
+    if (std::string why = kthreads[m.name].init(m.source.substr(kKthread.size())); !why.empty()) {
+      r.status = PointResult::Status::Skipped;
+      r.reason = why;
+      return r;
+    }
+  }
 
   // 6. Run.
   MeasureFn measure = [&](uint64_t producer_ops) {
     std::vector<uint64_t> vals(counter_vars.size());
     for (size_t i = 0; i < vals.size(); ++i) vals[i] = counters.take(i);
+    uint64_t consumer_ops = consumed.take();
     std::map<std::string, uint64_t> d;
     for (const auto &m : metrics) {
       if (m.source == "producer")
         d[m.name] = producer_ops;
+      else if (m.source == "consumer")
+        d[m.name] = consumer_ops;
       else if (m.source.rfind(kCounter, 0) == 0)
         d[m.name] = vals[counter_index.at(m.source.substr(kCounter.size()))];
+      else if (auto k = kthreads.find(m.name); k != kthreads.end())
+        d[m.name] = k->second.take();
     }
     return d;
   };
-  SampleFn on_sample;
-  if (opts.on_sample)
-    on_sample = [&](int iter, const Sample &s, bool warm) { opts.on_sample(p, iter, s, warm); };
+  const int warm_n = warmup_intervals(h);
+  SampleFn on_sample = [&](int iter, const Sample &s, bool warm) {
+    // Per-CPU rates cover the measured intervals: mark where warmup ends.
+    if (warm && iter + 1 == warm_n && f.per_cpu.enabled()) per_cpu.snapshot();
+    if (opts.on_sample) opts.on_sample(p, iter, s, warm);
+  };
   HarnessResult hr = run_harness(h, *producer, consumer.get(), measure, stop, on_sample);
 
   r.warmup = std::move(hr.warmup);
   r.samples = std::move(hr.samples);
+  r.precision_reached = hr.enough;
   r.summary = summarize(r.samples, metrics, p.producers, r.report);
+  if (f.per_cpu.enabled()) r.per_cpu = per_cpu.rates();
   if (!hr.error.empty()) return failed(std::move(r), hr.error);
   if (hr.interrupted) {
     r.status = PointResult::Status::Interrupted;

@@ -10,7 +10,9 @@
 #include "compiler/manifest.hpp"
 #include "compiler/plan.hpp"
 #include "runtime/bpf_object.hpp"
+#include "runtime/expectations.hpp"
 #include "runtime/harness.hpp"
+#include "runtime/per_cpu.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/stats.hpp"
 #include "runtime/stop.hpp"
@@ -35,6 +37,14 @@ struct PointResult {
   Summary summary;                 // over `samples` only
   int producers = 1;
   std::vector<std::string> report; // metrics to print (the point's, else the family's)
+  double precision_pct = 0;        // adaptive run: the CI target (0 = fixed duration)
+  bool precision_reached = false;  // adaptive run: stopped because the target was met
+  double setup_s = 0;              // wall time of the family's setup actions
+  std::vector<PerCpuRate> per_cpu; // families with `per_cpu`: each CPU's rate (measured part)
+  // `expect` results, filled by the caller once the summary is final (after a baseline
+  // adjustment): one failed makes the point FAILED in reports and the run exit 1, while
+  // `status` stays Ok (its numbers are real). Empty when the point has none or did not run.
+  std::vector<ExpectationResult> expectations;
 };
 const char *to_string(PointResult::Status s);
 

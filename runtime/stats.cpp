@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "runtime/stat_math.hpp"
+
 namespace bpfbench {
 
 const MetricSummary *Summary::find(const std::string &name) const {
@@ -32,18 +36,51 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-namespace {
+double MetricSummary::rel_ci() const { return mean != 0 ? ci95 / std::fabs(mean) : 0.0; }
 
-double count_of(const Sample &s, const std::string &name) {
-  auto it = s.deltas.find(name);
-  return it == s.deltas.end() ? 0.0 : double(it->second);
+std::vector<size_t> mad_outliers(const std::vector<double> &v, double threshold) {
+  std::vector<size_t> out;
+  if (v.size() < 3) return out;
+  double med = median_of(v);
+  std::vector<double> dev;
+  for (double x : v) dev.push_back(std::fabs(x - med));
+  double mad = median_of(dev);
+  if (mad <= 0) return out;
+  // 1.4826 * MAD estimates the standard deviation of normal data.
+  for (size_t i = 0; i < v.size(); ++i)
+    if (std::fabs(v[i] - med) / (1.4826 * mad) > threshold) out.push_back(i);
+  return out;
 }
 
-double rate(const Sample &s, const std::string &name) {
-  return s.duration_s > 0 ? count_of(s, name) / 1e6 / s.duration_s : 0.0;
+bool first_sample_off(const std::vector<double> &v) {
+  if (v.size() < 4) return false;
+  std::vector<double> rest(v.begin() + 1, v.end());
+  double m = mean_of(rest), sd = stddev_of(rest), off = std::fabs(v[0] - m);
+  return off > kFirstOffRelative * std::fabs(m) && off > 3 * sd;
 }
 
-MetricSummary summarize_values(const std::string &name, const std::string &unit,
+std::vector<std::string> summary_warnings(const MetricSummary &p) {
+  std::vector<std::string> w;
+  if (p.n >= 2 && p.mean != 0 && p.cv > kNoisyCv)
+    w.push_back(fmt::format("noisy: {} varies by {:.1f}% (CV > {:.0f}%)", p.name, p.cv * 100,
+                            kNoisyCv * 100));
+  if (first_sample_off(p.values)) {
+    std::vector<double> rest(p.values.begin() + 1, p.values.end());
+    double m = mean_of(rest);
+    w.push_back(fmt::format("first interval of {} is {:+.1f}% off the rest (warmup too short?)",
+                            p.name, m != 0 ? (p.values[0] - m) / std::fabs(m) * 100 : 0.0));
+  }
+  return w;
+}
+
+AdaptiveState adaptive_state(const MetricSummary &p, const PrecisionRule &rule) {
+  if (p.n >= rule.max_samples) return AdaptiveState::Limit;
+  if (p.n < std::max<size_t>(rule.min_samples, 2)) return AdaptiveState::Continue;
+  if (p.mean != 0 && p.rel_ci() * 100 <= rule.target_pct) return AdaptiveState::Reached;
+  return AdaptiveState::Continue;
+}
+
+MetricSummary summarize_metric(const std::string &name, const std::string &unit,
                                const std::vector<double> &v, int producers) {
   MetricSummary m;
   m.name = name;
@@ -57,7 +94,22 @@ MetricSummary summarize_values(const std::string &name, const std::string &unit,
     m.max = *std::max_element(v.begin(), v.end());
   }
   m.per_prod = producers > 0 ? m.mean / producers : m.mean;
+  m.cv = m.mean != 0 ? m.stddev / std::fabs(m.mean) : 0.0;
+  m.ci95 = ci_half_width(m.stddev, m.n);
+  m.outliers = mad_outliers(v);
+  m.values = v;
   return m;
+}
+
+namespace {
+
+double count_of(const Sample &s, const std::string &name) {
+  auto it = s.deltas.find(name);
+  return it == s.deltas.end() ? 0.0 : double(it->second);
+}
+
+double rate(const Sample &s, const std::string &name) {
+  return s.duration_s > 0 ? count_of(s, name) / 1e6 / s.duration_s : 0.0;
 }
 
 }  // namespace
@@ -75,6 +127,11 @@ std::vector<double> metric_values(const std::vector<Sample> &samples, const Metr
     }
     return v;
   }
+  // Kernel-thread CPU ticks: a few per second, reported per second as they are.
+  if (m.source.rfind("kthread_stime:", 0) == 0) {
+    for (const auto &s : samples) v.push_back(s.duration_s > 0 ? count_of(s, m.name) / s.duration_s : 0.0);
+    return v;
+  }
   for (const auto &s : samples) v.push_back(rate(s, m.name));
   return v;
 }
@@ -85,13 +142,14 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
   bool has_latency = false;
   for (const auto &m : metrics) {
     bool ratio = m.source.rfind("ratio:", 0) == 0;
-    std::string unit = ratio ? m.unit : "M/s";
-    sum.metrics.push_back(summarize_values(m.name, unit, metric_values(samples, m), producers));
+    bool raw = ratio || m.source.rfind("kthread_stime:", 0) == 0;
+    std::string unit = raw ? m.unit : "M/s";
+    sum.metrics.push_back(summarize_metric(m.name, unit, metric_values(samples, m), producers));
     has_latency |= m.name == "latency";
   }
   std::vector<double> total;
   for (const auto &s : samples) total.push_back(rate(s, "hits") + rate(s, "drops"));
-  sum.metrics.push_back(summarize_values("total_ops", "M/s", total, producers));
+  sum.metrics.push_back(summarize_metric("total_ops", "M/s", total, producers));
 
   bool want_latency = std::find(report.begin(), report.end(), "latency") != report.end();
   if (want_latency && !has_latency && sum.find("hits")) {
@@ -100,13 +158,16 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
       double per_prod = rate(s, "hits") / std::max(producers, 1);
       lat.push_back(per_prod > 0 ? 1000.0 / per_prod : 0.0);
     }
-    MetricSummary l = summarize_values("latency", "ns/op", lat, producers);
+    MetricSummary l = summarize_metric("latency", "ns/op", lat, producers);
     // The kernel bench prints 1000 / (mean hits per producer), not the mean latency.
     const MetricSummary *h = sum.find("hits");
     l.mean = h->mean > 0 ? 1000.0 / (h->mean / std::max(producers, 1)) : 0.0;
     l.per_prod = l.mean;
+    if (l.mean != 0) l.cv = l.stddev / l.mean;
     sum.metrics.push_back(l);
   }
+  sum.primary = !report.empty() && sum.find(report.front()) ? report.front() : "hits";
+  if (const MetricSummary *p = sum.find(sum.primary)) sum.warnings = summary_warnings(*p);
   return sum;
 }
 

@@ -11,18 +11,30 @@ namespace bpfbench {
 
 // Rates are in millions of events per second of each interval's real length; `per_prod`
 // divides the mean by the number of producers. `stddev` is the sample standard deviation
-// (n-1), 0 with fewer than two samples.
+// (n-1), 0 with fewer than two samples. `cv` = stddev / |mean|; `ci95` is the half-width
+// of the 95% confidence interval of the mean (Student t, n-1 df); `outliers` are indices
+// into the samples whose modified z-score (MAD based) exceeds 3.5.
 struct MetricSummary {
   std::string name;
   std::string unit;  // "M/s" for counts, "ns/op" for latency, manifest unit for ratios
   double mean = 0, stddev = 0, min = 0, max = 0, median = 0, per_prod = 0;
   size_t n = 0;
+  double cv = 0, ci95 = 0;
+  std::vector<size_t> outliers;
+  std::vector<double> values;  // the per-sample values the numbers above come from
+  double rel_ci() const;       // ci95 / |mean| (0 when the mean is 0)
 };
 
 struct Summary {
   std::vector<MetricSummary> metrics;
+  std::string primary;                // the metric precision and warnings refer to
+  std::vector<std::string> warnings;  // noisy point, first interval far off the rest
   const MetricSummary *find(const std::string &name) const;
 };
+
+// Thresholds of the warnings.
+constexpr double kNoisyCv = 0.05;          // CV above 5%
+constexpr double kFirstOffRelative = 0.05; // first interval >5% and >3 sd off the rest
 
 // Per-sample values of a metric: counts become M/s; `ratio:a/b` sources become a/b of
 // the same interval. "total_ops" is hits + drops. Empty when the metric is unknown.
@@ -33,6 +45,31 @@ std::vector<double> metric_values(const std::vector<Sample> &samples, const Metr
 // in ns/op (what the kernel bench prints).
 Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSpec> &metrics,
                   int producers, const std::vector<std::string> &report);
+
+// One metric's statistics over per-sample values.
+MetricSummary summarize_metric(const std::string &name, const std::string &unit,
+                               const std::vector<double> &values, int producers);
+
+// Indices of values with |x - median| / (1.4826 * MAD) > threshold (Iglewicz–Hoaglin);
+// none when MAD is 0 (no scale to judge by).
+std::vector<size_t> mad_outliers(const std::vector<double> &v, double threshold = 3.5);
+
+// Whether v[0] is far off the mean of the rest (needs >= 4 values): more than
+// kFirstOffRelative of it and more than 3 standard deviations of the rest.
+bool first_sample_off(const std::vector<double> &v);
+
+// The warnings for a summary's primary metric ("noisy", "first interval off").
+std::vector<std::string> summary_warnings(const MetricSummary &primary);
+
+// Adaptive run length: stop once the 95% CI half-width relative to the mean is at most
+// `target_pct` percent, after at least `min_samples`; `max_samples` always ends it.
+struct PrecisionRule {
+  double target_pct = 0;
+  size_t min_samples = 3;
+  size_t max_samples = 30;
+};
+enum class AdaptiveState { Continue, Reached, Limit };
+AdaptiveState adaptive_state(const MetricSummary &primary, const PrecisionRule &rule);
 
 double mean_of(const std::vector<double> &v);
 double stddev_of(const std::vector<double> &v);  // n-1

@@ -9,8 +9,15 @@ packages=(
   libbpf-dev bpftool linux-libc-dev libelf-dev zlib1g-dev
   # in-process compiler (pinned to 19 in CMakeLists.txt)
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-common-19-dev
+  # libFuzzer and the sanitizer runtimes for clang-19 (scripts/fuzz.sh)
+  libclang-rt-19-dev
   # libraries
   tao-pegtl-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev libkainjow-mustache-dev
+  # guest kernels under qemu (`--kernel`, tests/vm): qemu + qboot, static busybox for the
+  # initramfs, xz/zstd to unpack the kernels and their modules
+  qemu-system-x86 busybox-static xz-utils zstd
+  # optional at run time (`bpfbench plot`); installed so the plot tests run in CI
+  gnuplot-nox
 )
 
 if [ "$(id -u)" -ne 0 ]; then

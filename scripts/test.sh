@@ -12,10 +12,37 @@ set -e
 passed=$(grep -cE 'Test +#[0-9]+: .* Passed' ctest.log || true)
 failed=$(grep -cE 'Test +#[0-9]+: .* (\*\*\*Failed|Failed|\*\*\*Exception|\*\*\*Timeout)' ctest.log || true)
 skipped=$(grep -cE 'Test +#[0-9]+: .* \*\*\*Skipped' ctest.log || true)
+
+# Hardening: every unit test again under ASan+UBSan (build-asan/), then a bounded fuzz run
+# of the front end (build-fuzz/, clang-19). The ASan run's Catch2 totals and the fuzz run
+# (one test) join the counts. BPFBENCH_QUICK=1 leaves both out (they take minutes).
+extra_skips=()
+if [ "${BPFBENCH_QUICK:-0}" = 1 ]; then
+  skipped=$((skipped + 2))
+  extra_skips+=("sanitizer unit tests: BPFBENCH_QUICK=1" "fuzz run: BPFBENCH_QUICK=1")
+else
+  set +e
+  bash ../scripts/test-sanitize.sh 2>&1 | tee sanitize.out
+  san_rc=${PIPESTATUS[0]}
+  bash ../scripts/fuzz.sh "${BPFBENCH_FUZZ_SECONDS:-60}" 2>&1 | tee fuzz.out
+  fuzz_rc=${PIPESTATUS[0]}
+  set -e
+  san=$(sed -nE 's/^sanitize: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p' sanitize.out | tail -1)
+  if [ -n "$san" ]; then
+    read -r sp sf ss <<<"$san"
+    passed=$((passed + sp)) failed=$((failed + sf)) skipped=$((skipped + ss))
+    [ "$ss" -eq 0 ] || extra_skips+=("sanitizer run: $ss test cases (reasons: 'skipped:' in build-asan/sanitize.log)")
+  else
+    failed=$((failed + 1))  # it did not get as far as running the tests (build failed)
+  fi
+  if [ "$fuzz_rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  if [ "$rc" -eq 0 ] && { [ "$san_rc" -ne 0 ] || [ "$fuzz_rc" -ne 0 ]; }; then rc=1; fi
+fi
 echo
 if [ "$skipped" -gt 0 ]; then
   echo "skipped tests and why:"
   grep -E '\*\*\*Skipped' ctest.log | sed 's/^/  /'
+  for r in "${extra_skips[@]}"; do echo "  $r"; done
 fi
 echo "tests: ${passed} passed, ${failed} failed, ${skipped} skipped"
 exit "$rc"

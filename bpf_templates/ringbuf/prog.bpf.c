@@ -19,8 +19,8 @@ struct {
 	__uint(value_size, sizeof(int));
 } perfbuf SEC(".maps");
 
-/* hits: records the buffer accepted; drops: records it had no room for. */
-struct bb_counter bb_hits[BB_MAX_CPUS] = {};
+/* Records the buffer had no room for. Hits are counted by the consumer, in user space:
+ * records consumed, as the kernel bench counts them. */
 struct bb_counter bb_drops[BB_MAX_CPUS] = {};
 
 /* Only the bpfbench process produces: getpgid() elsewhere on the machine is noise. */
@@ -39,19 +39,18 @@ static __always_inline __u64 bb_wakeup_flags(void)
 		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
-/* Counters are summed locally and added once per batch: one atomic per trigger keeps
- * the accounting out of the per-record cost. No `if (drops)`: a branch on the local
- * counts would make the verifier track them exactly and stop pruning loop states. */
-static __always_inline void bb_account(__u64 hits, __u64 drops)
+/* Drops are summed locally and added once per batch: one atomic per trigger keeps the
+ * accounting out of the per-record cost. No `if (drops)`: a branch on the local count
+ * would make the verifier track it exactly and stop pruning loop states. */
+static __always_inline void bb_account(__u64 drops)
 {
-	bb_add(bb_hits, hits);
 	bb_add(bb_drops, drops);
 }
 
 SEC("?tp/syscalls/sys_enter_getpgid")
 int bench_reserve_commit(void *ctx)
 {
-	__u64 hits = 0, drops = 0;
+	__u64 drops = 0;
 	__u32 i;
 
 	if (bb_foreign())
@@ -65,16 +64,15 @@ int bench_reserve_commit(void *ctx)
 		}
 		*rec = 42;
 		bpf_ringbuf_submit(rec, bb_wakeup_flags());
-		hits++;
 	}
-	bb_account(hits, drops);
+	bb_account(drops);
 	return 0;
 }
 
 SEC("?tp/syscalls/sys_enter_getpgid")
 int bench_output(void *ctx)
 {
-	__u64 val = 42, hits = 0, drops = 0;
+	__u64 val = 42, drops = 0;
 	__u32 i;
 
 	if (bb_foreign())
@@ -82,10 +80,8 @@ int bench_output(void *ctx)
 	for (i = 0; i < batch; i++) {
 		if (bpf_ringbuf_output(&ringbuf, &val, sizeof(val), bb_wakeup_flags()))
 			drops++;
-		else
-			hits++;
 	}
-	bb_account(hits, drops);
+	bb_account(drops);
 	return 0;
 }
 
@@ -93,7 +89,7 @@ int bench_output(void *ctx)
 SEC("?tp/syscalls/sys_enter_getpgid")
 int bench_perfbuf(void *ctx)
 {
-	__u64 val = 42, hits = 0, drops = 0;
+	__u64 val = 42, drops = 0;
 	__u32 i;
 
 	if (bb_foreign())
@@ -101,9 +97,7 @@ int bench_perfbuf(void *ctx)
 	for (i = 0; i < batch; i++) {
 		if (bpf_perf_event_output(ctx, &perfbuf, BPF_F_CURRENT_CPU, &val, sizeof(val)))
 			drops++;
-		else
-			hits++;
 	}
-	bb_account(hits, drops);
+	bb_account(drops);
 	return 0;
 }

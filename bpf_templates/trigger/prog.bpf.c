@@ -12,6 +12,16 @@ char _license[] SEC("license") = "GPL";
 /* Every program run the benchmark exists to count. */
 struct bb_counter bb_hits[BB_MAX_CPUS] = {};
 
+/* Inline BPF C from the .bdsl (family.json "hooks"): `code globals { ... }` lands here
+ * (maps, globals, helper functions); `code body { ... }` runs once per counted hit, before
+ * it is counted, with the program's context as `ctx` (`return;` leaves it uncounted). */
+{{code_globals}}
+static __always_inline void bb_hit(void *ctx)
+{
+{{code_body}}
+	bb_inc(bb_hits);
+}
+
 /* The kfunc behind the bpf_test_run:bpf_trigger_tp tracepoint (6.10+); weak so the
  * object still loads where it is missing (programs using it `require` it). */
 extern int bpf_modify_return_test_tp(int nonce) __ksym __weak;
@@ -28,7 +38,7 @@ SEC("?tp/syscalls/sys_enter_getpgid")
 int bench_tp(void *ctx)
 {
 	if (bb_ours())
-		bb_inc(bb_hits);
+		bb_hit(ctx);
 	return 0;
 }
 
@@ -37,7 +47,7 @@ SEC("?raw_tp/sys_enter")
 int bench_rawtp(struct bpf_raw_tracepoint_args *ctx)
 {
 	if (ctx->args[1] == __NR_getpgid && bb_ours())
-		bb_inc(bb_hits);
+		bb_hit(ctx);
 	return 0;
 }
 
@@ -65,7 +75,7 @@ int bench_kernel_count(void *ctx)
 {
 	for (__u32 i = 0; i < batch_iters; i++) {
 		(void)bpf_get_numa_node_id();
-		bb_inc(bb_hits);
+		bb_hit(ctx);
 	}
 	return 0;
 }
@@ -75,42 +85,42 @@ int bench_kernel_count(void *ctx)
 SEC("?kprobe/bpf_get_numa_node_id")
 int bench_kprobe(void *ctx)
 {
-	bb_inc(bb_hits);
+	bb_hit(ctx);
 	return 0;
 }
 
 SEC("?kretprobe/bpf_get_numa_node_id")
 int bench_kretprobe(void *ctx)
 {
-	bb_inc(bb_hits);
+	bb_hit(ctx);
 	return 0;
 }
 
 SEC("?kprobe.multi/bpf_get_numa_node_id")
 int bench_kprobe_multi(void *ctx)
 {
-	bb_inc(bb_hits);
+	bb_hit(ctx);
 	return 0;
 }
 
 SEC("?kretprobe.multi/bpf_get_numa_node_id")
 int bench_kretprobe_multi(void *ctx)
 {
-	bb_inc(bb_hits);
+	bb_hit(ctx);
 	return 0;
 }
 
 SEC("?fentry/bpf_get_numa_node_id")
 int bench_fentry(void *ctx)
 {
-	bb_inc(bb_hits);
+	bb_hit(ctx);
 	return 0;
 }
 
 SEC("?fexit/bpf_get_numa_node_id")
 int bench_fexit(void *ctx)
 {
-	bb_inc(bb_hits);
+	bb_hit(ctx);
 	return 0;
 }
 
@@ -119,20 +129,20 @@ int bench_fexit(void *ctx)
 SEC("?fmod_ret/bpf_modify_return_test_tp")
 int bench_fmodret(void *ctx)
 {
-	bb_inc(bb_hits);
+	bb_hit(ctx);
 	return -22; /* -EINVAL: a modified return, as the kernel bench does */
 }
 
 SEC("?tp/bpf_test_run/bpf_trigger_tp")
 int bench_tp_kfunc(void *ctx)
 {
-	bb_inc(bb_hits);
+	bb_hit(ctx);
 	return 0;
 }
 
 SEC("?raw_tp/bpf_trigger_tp")
 int bench_rawtp_kfunc(void *ctx)
 {
-	bb_inc(bb_hits);
+	bb_hit(ctx);
 	return 0;
 }

@@ -293,7 +293,8 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
           "program 'x': metric_sources names unknown metric 'hitz'");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "counters:x" }])")) ==
-          "metric 'm': bad metric source 'counters:x' (expected counter:<var>, producer or ratio:<a>/<b>)");
+          "metric 'm': bad metric source 'counters:x' (expected counter:<var>, producer, consumer, "
+          "ratio:<a>/<b> or kthread_stime:<comm>)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "ratio:m/q" }])")) ==
           "metric 'm': source 'ratio:m/q' names unknown metric 'q'");
@@ -335,11 +336,11 @@ TEST_CASE("a missing template dir is a warning", "[manifest]") {
   CHECK(reg.names().empty());
 }
 
-TEST_CASE("default_template_dirs honours BPFBENCH_TEMPLATE_PATH", "[manifest]") {
+TEST_CASE("default_template_dirs adds BPFBENCH_TEMPLATE_PATH to the shipped dir", "[manifest]") {
   const char *old = getenv("BPFBENCH_TEMPLATE_PATH");
   std::string saved = old ? old : "";
   setenv("BPFBENCH_TEMPLATE_PATH", "/a:/b::/c", 1);
-  CHECK(default_template_dirs() == std::vector<std::string>{"/a", "/b", "/c"});
+  CHECK(default_template_dirs() == std::vector<std::string>{BPFBENCH_TEMPLATE_DIR, "/a", "/b", "/c"});
   setenv("BPFBENCH_TEMPLATE_PATH", "", 1);
   CHECK(default_template_dirs() == std::vector<std::string>{BPFBENCH_TEMPLATE_DIR});
   unsetenv("BPFBENCH_TEMPLATE_PATH");

@@ -1,0 +1,55 @@
+/* bpf_strncmp() vs an open-coded loop, after the kernel's strncmp bench. Each getpgid()
+ * of the bpfbench process compares cmp_str_len + 1 bytes: `str` holds cmp_str_len 'a's
+ * then NULs, `target` 4096 'a's then a NUL, so both compares walk the whole length
+ * and return < 0. Emitted around this text (docs/families.md): the shared header, bb_tgid
+ * and BB_CMP_STR_LEN (template param cmp_str_len). */
+
+char _license[] SEC("license") = "GPL";
+
+#define STR_SZ 4096
+
+struct bb_counter bb_hits[BB_MAX_CPUS] = {};
+
+/* bpf_strncmp wants its second string constant, in a read-only map: .rodata (frozen at
+ * load), NUL-terminated. One byte longer than `str`, so at cmp_str_len 4095 the compare
+ * still ends on str's NUL against an 'a'. volatile so clang cannot fold the open-coded
+ * loop's reads of known bytes. */
+const volatile char target[STR_SZ + 1] = { [0 ... STR_SZ - 1] = 'a' };
+/* Writable memory, as in the kernel bench (.bss there, .data here). */
+char str[STR_SZ] = { [0 ... BB_CMP_STR_LEN - 1] = 'a' };
+/* The length as frozen .rodata rather than a literal: clang must not unroll or
+ * specialise the open-coded loop for it (the verifier still sees the constant). */
+const volatile __u32 cmp_len = BB_CMP_STR_LEN + 1;
+
+static __always_inline int bb_ours(void)
+{
+	return (__u32)(bpf_get_current_pid_tgid() >> 32) == bb_tgid;
+}
+
+static __always_inline int local_strncmp(const char *s1, __u32 sz, const volatile char *s2)
+{
+	int ret = 0;
+
+	for (__u32 i = 0; i < sz; i++) {
+		ret = (unsigned char)s1[i] - (unsigned char)s2[i];
+		if (ret || !s1[i])
+			break;
+	}
+	return ret;
+}
+
+SEC("?tp/syscalls/sys_enter_getpgid")
+int bench_no_helper(void *ctx)
+{
+	if (bb_ours() && local_strncmp(str, cmp_len, target) < 0)
+		bb_inc(bb_hits);
+	return 0;
+}
+
+SEC("?tp/syscalls/sys_enter_getpgid")
+int bench_helper(void *ctx)
+{
+	if (bb_ours() && bpf_strncmp(str, cmp_len, (const char *)target) < 0)
+		bb_inc(bb_hits);
+	return 0;
+}

@@ -1,0 +1,44 @@
+// `bpfbench compare A.json B.json`: per point change, significance, verdict; CI gate.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "cli/results_cmds.hpp"
+#include "runtime/compare.hpp"
+
+namespace bpfbench::cli {
+
+int cmd_compare(const CompareArgs &a) {
+  std::string err;
+  auto ra = load_results(a.a, err);
+  if (!ra) {
+    fmt::print(stderr, "bpfbench: error: {}\n", err);
+    return kExitBadInput;
+  }
+  auto rb = load_results(a.b, err);
+  if (!rb) {
+    fmt::print(stderr, "bpfbench: error: {}\n", err);
+    return kExitBadInput;
+  }
+  CompareOptions o;
+  o.metric = a.metric;
+  o.alpha = a.alpha;
+  o.min_change_pct = a.threshold_pct;
+  CompareReport c = compare_results(*ra, *rb, o);
+  if (a.format == "json") fmt::print("{}\n", compare_to_json(c).dump(2));
+  else if (a.format == "markdown") fmt::print("{}", compare_to_markdown(c));
+  else fmt::print("{}", compare_to_text(c));
+  if (c.points.empty()) {
+    fmt::print(stderr, "bpfbench: error: no point of {} matches a point of {} (by suite, label and params)\n",
+               a.a, a.b);
+    return kExitBadInput;
+  }
+  if (a.fail_on_regression_pct && c.worst_regression_pct() >= *a.fail_on_regression_pct) {
+    fmt::print(stderr, "bpfbench: regression: a point is {:.2f}% slower (limit {}%)\n",
+               c.worst_regression_pct(), *a.fail_on_regression_pct);
+    return kExitPartial;
+  }
+  return kExitOk;
+}
+
+}  // namespace bpfbench::cli

@@ -1,0 +1,95 @@
+// `bpfbench plot RESULTS.json [B.json] -o FILE.svg|png`: gnuplot, when it is installed.
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "cli/results_cmds.hpp"
+#include "runtime/atomic_file.hpp"
+#include "runtime/plot.hpp"
+
+namespace bpfbench::cli {
+
+namespace {
+
+// gnuplot is optional: find it on $PATH instead of failing at exec time.
+std::string find_gnuplot() {
+  const char *path = std::getenv("PATH");
+  std::stringstream ss(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(ss, dir, ':')) {
+    std::string cand = (dir.empty() ? "." : dir) + "/gnuplot";
+    if (::access(cand.c_str(), X_OK) == 0) return cand;
+  }
+  return "";
+}
+
+bool ends_with(const std::string &s, const std::string &suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+int cmd_plot(const PlotArgs &a) {
+  if (!ends_with(a.output, ".svg") && !ends_with(a.output, ".png")) {
+    fmt::print(stderr, "bpfbench: error: plot output must end in .svg or .png: {}\n", a.output);
+    return kExitBadInput;
+  }
+  std::vector<ResultSet> sets;
+  for (const auto &in : a.inputs) {
+    std::string err;
+    auto rs = load_results(in, err);
+    if (!rs) {
+      fmt::print(stderr, "bpfbench: error: {}\n", err);
+      return kExitBadInput;
+    }
+    sets.push_back(std::move(*rs));
+  }
+  std::string gnuplot = find_gnuplot();
+  if (gnuplot.empty()) {
+    fmt::print(stderr, "bpfbench: error: plotting needs gnuplot, which is not installed "
+                       "(Debian/Ubuntu: apt-get install gnuplot-nox)\n");
+    return kExitBadInput;
+  }
+  std::vector<const ResultSet *> ptrs;
+  for (const auto &s : sets) ptrs.push_back(&s);
+  std::vector<std::string> names = sets.size() > 1 ? std::vector<std::string>{"A", "B"}
+                                                   : std::vector<std::string>{""};
+  auto charts = plot_charts(ptrs, names);
+  if (charts.empty()) {
+    fmt::print(stderr, "bpfbench: error: nothing to plot (no point with numbers)\n");
+    return kExitBadInput;
+  }
+  // gnuplot writes into a temporary name; the rename makes the plot appear whole.
+  std::string tmp_out = a.output + ".tmp." + std::to_string(::getpid()) + (ends_with(a.output, ".png") ? ".png" : ".svg");
+  std::string script_path = a.output + ".gp.tmp." + std::to_string(::getpid());
+  if (std::string why = write_file_atomic(script_path, gnuplot_script(charts, tmp_out)); !why.empty()) {
+    fmt::print(stderr, "bpfbench: error: {}\n", why);
+    return kExitBadInput;
+  }
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl(gnuplot.c_str(), "gnuplot", script_path.c_str(), static_cast<char *>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  if (pid > 0) ::waitpid(pid, &status, 0);
+  ::unlink(script_path.c_str());
+  if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    ::unlink(tmp_out.c_str());
+    fmt::print(stderr, "bpfbench: error: gnuplot failed (status {})\n", status);
+    return kExitBadInput;
+  }
+  if (std::rename(tmp_out.c_str(), a.output.c_str()) != 0) {
+    fmt::print(stderr, "bpfbench: error: cannot write {}\n", a.output);
+    return kExitBadInput;
+  }
+  fmt::print("wrote {} ({} chart{})\n", a.output, charts.size(), charts.size() == 1 ? "" : "s");
+  return kExitOk;
+}
+
+}  // namespace bpfbench::cli

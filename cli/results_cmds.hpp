@@ -1,0 +1,48 @@
+// Result-file features of the CLI: run's --json/--csv/--markdown/--precision, `compare`, `plot`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/run_commands.hpp"
+
+namespace bpfbench::cli {
+
+// Adds --json, --csv, --markdown, --precision, --min-duration, --max-duration to `run`.
+void add_export_options(CLI::App *run, RunArgs &a);
+
+struct CompareArgs {
+  std::string a, b;
+  std::string format = "text";  // text | markdown | json
+  std::string metric;
+  double threshold_pct = 1.0;
+  double alpha = 0.05;
+  std::optional<double> fail_on_regression_pct;
+};
+
+struct PlotArgs {
+  std::vector<std::string> inputs;  // one, or two to overlay (before/after)
+  std::string output;
+};
+
+struct ResultsCommands {
+  CompareArgs compare;
+  PlotArgs plot;
+  CLI::App *compare_cmd = nullptr;
+  CLI::App *plot_cmd = nullptr;
+};
+
+void add_results_commands(CLI::App &app, ResultsCommands &rc);
+// The exit code when one of these subcommands was given.
+std::optional<int> dispatch_results_commands(const ResultsCommands &rc);
+
+int cmd_compare(const CompareArgs &a);
+int cmd_plot(const PlotArgs &a);
+
+// "1%", "0.5%", "2" -> percent; nullopt when not a number in (0, 100].
+std::optional<double> parse_percent(const std::string &text);
+
+}  // namespace bpfbench::cli

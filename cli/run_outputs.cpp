@@ -1,0 +1,132 @@
+#include "cli/run_outputs.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "compiler/plan_dump.hpp"
+#include "compiler/sha256.hpp"
+#include "runtime/atomic_file.hpp"
+#include "runtime/progress.hpp"
+#include "runtime/report_tables.hpp"
+
+namespace bpfbench::cli {
+
+RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe,
+                       std::vector<ProgramHash> programs, const std::string &only)
+    : paths_(std::move(paths)), quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {
+  doc_.file = fe.plan->file;
+  if (fe.sources.size() > 0) doc_.file_sha256 = sha256_hex(fe.sources.file(0).text);
+  doc_.started = utc_timestamp();
+  doc_.env = collect_environment();
+  doc_.plan = plan_to_json(*fe.plan, fe.sources);
+  for (const auto &p : programs)
+    for (size_t idx : p.points) program_sha_[idx] = p.sha256;
+  doc_.programs = std::move(programs);
+  run_start_ = point_start_ = std::chrono::steady_clock::now();
+  for (const auto &p : fe.plan->points)
+    if (only.empty() || p.label.find(only) != std::string::npos) {
+      ++total_;
+      remaining_nominal_[p.precision_pct > 0] += nominal_seconds(p);
+    }
+}
+
+RunOutputs::~RunOutputs() { clear_status(); }
+
+double RunOutputs::since(std::chrono::steady_clock::time_point t) const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+void RunOutputs::clear_status() {
+  if (!status_shown_) return;
+  std::fputs("\r\033[K", stderr);
+  std::fflush(stderr);
+  status_shown_ = false;
+}
+
+double RunOutputs::eta() const {
+  double total = 0;
+  for (int k = 0; k < 2; ++k) {
+    double left = remaining_nominal_[k];
+    // remaining_nominal_ still counts the current point: subtract what of it has passed.
+    if (k == int(point_adaptive_)) left -= std::min(point_nominal_, since(point_start_));
+    total += eta_seconds(std::max(0.0, left), done_nominal_[k], done_actual_[k]);
+  }
+  return total;
+}
+
+void RunOutputs::draw_status(const std::string &extra) {
+  if (!tty_) return;
+  std::string line = format_status(started_, total_, label_, since(run_start_), eta(), extra);
+  std::fputs(("\r\033[K" + line).c_str(), stderr);
+  std::fflush(stderr);
+  status_shown_ = true;
+}
+
+RunOutputs::SampleCallback RunOutputs::wrap(SampleCallback inner) {
+  return [this, inner = std::move(inner)](const PlanPoint &p, int iter, const Sample &s, bool warm) {
+    if (inner) {
+      clear_status();
+      inner(p, iter, s, warm);
+    }
+    draw_status(warm ? "warmup" : fmt::format("sample {}", iter));
+  };
+}
+
+void RunOutputs::point_started(const PlanPoint &p) {
+  ++started_;
+  label_ = p.label;
+  point_start_ = std::chrono::steady_clock::now();
+  point_nominal_ = nominal_seconds(p);
+  point_adaptive_ = p.precision_pct > 0;
+  if (tty_) {
+    draw_status("");
+  } else if (!quiet_) {
+    fmt::print(stderr, "bpfbench: {}\n", format_status(started_, total_, p.label, since(run_start_), eta()));
+  }
+}
+
+void RunOutputs::point_done(const PlanPoint &p, const PointResult &r) {
+  clear_status();
+  double took = since(point_start_);
+  double nominal = nominal_seconds(p);
+  int k = p.precision_pct > 0;
+  if (r.status == PointResult::Status::Ok) {
+    done_nominal_[k] += nominal;
+    done_actual_[k] += took;
+  }
+  remaining_nominal_[k] = std::max(0.0, remaining_nominal_[k] - nominal);
+  for (const auto &w : r.summary.warnings) fmt::print(stderr, "bpfbench: warning: {}: {}\n", p.label, w);
+  auto sha = program_sha_.find(p.index);
+  doc_.points.push_back(point_result_to_json(p, r, sha == program_sha_.end() ? "" : sha->second, took,
+                                             1'000'000'000));
+  write_all();
+}
+
+void RunOutputs::finish(bool complete, bool interrupted) {
+  clear_status();
+  doc_.complete = complete;
+  doc_.interrupted = interrupted;
+  write_all();
+}
+
+void RunOutputs::write_all() {
+  if (paths_.json.empty() && paths_.csv.empty() && paths_.markdown.empty()) return;
+  nlohmann::json j = doc_.to_json();
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!paths_.json.empty()) files.emplace_back(paths_.json, j.dump(1) + "\n");
+  if (!paths_.csv.empty() || !paths_.markdown.empty()) {
+    std::string err;
+    auto rs = results_from_json(j, err);
+    if (rs && !paths_.csv.empty()) files.emplace_back(paths_.csv, results_to_csv(*rs));
+    if (rs && !paths_.markdown.empty()) files.emplace_back(paths_.markdown, results_to_markdown(*rs));
+  }
+  for (const auto &[path, text] : files)
+    if (std::string why = write_file_atomic(path, text); !why.empty() && !write_failed_) {
+      write_failed_ = true;  // say it once, keep measuring
+      fmt::print(stderr, "bpfbench: error: {}\n", why);
+    }
+}
+
+}  // namespace bpfbench::cli

@@ -1,0 +1,60 @@
+// `bpfbench run` side outputs: --json/--csv/--markdown after every point, progress status.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/pipeline.hpp"
+#include "runtime/results.hpp"
+#include "runtime/run_point.hpp"
+
+namespace bpfbench::cli {
+
+struct ExportPaths {
+  std::string json, csv, markdown;  // "" = not requested
+};
+
+class RunOutputs {
+ public:
+  using SampleCallback = std::function<void(const PlanPoint &, int, const Sample &, bool)>;
+
+  // `only`: the --only filter (progress counts the points it lets through).
+  RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::vector<ProgramHash> programs,
+             const std::string &only);
+  ~RunOutputs();
+
+  // The per-interval callback, wrapped so a TTY status line is cleared before `inner`
+  // prints and redrawn after it.
+  SampleCallback wrap(SampleCallback inner);
+
+  void point_started(const PlanPoint &p);
+  // Records the result and rewrites every export atomically; prints the point's warnings.
+  void point_done(const PlanPoint &p, const PointResult &r);
+  // The last write: marks the document complete (or interrupted).
+  void finish(bool complete, bool interrupted);
+
+ private:
+  void write_all();
+  void draw_status(const std::string &extra);
+  void clear_status();
+  double since(std::chrono::steady_clock::time_point t) const;
+
+  ExportPaths paths_;
+  bool quiet_, tty_;
+  ResultsDoc doc_;
+  std::map<size_t, std::string> program_sha_;  // plan index -> sha256 of its C
+  size_t total_ = 0, started_ = 0;
+  // ETA: fixed and adaptive points scale differently (adaptive ones may run to the max).
+  double eta() const;
+  double remaining_nominal_[2] = {0, 0}, done_nominal_[2] = {0, 0}, done_actual_[2] = {0, 0};
+  double point_nominal_ = 0;
+  bool point_adaptive_ = false;
+  std::chrono::steady_clock::time_point run_start_, point_start_;
+  std::string label_;
+  bool status_shown_ = false, write_failed_ = false;
+};
+
+}  // namespace bpfbench::cli

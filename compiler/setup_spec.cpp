@@ -1,0 +1,165 @@
+#include "compiler/setup_spec.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "compiler/diagnostics.hpp"
+
+namespace bpfbench {
+namespace {
+
+using json = nlohmann::json;
+
+enum class Arg { Map, Count, Keys };  // what an argument holds
+
+struct ActionKeys {
+  std::map<std::string, Arg> required, optional;
+};
+
+const std::map<std::string, ActionKeys> &actions() {
+  static const std::map<std::string, ActionKeys> a = {
+      {"inner_maps", {{{"outer", Arg::Map}, {"count", Arg::Count}},
+                      {{"prefill", Arg::Keys}, {"max_entries", Arg::Count}}}},
+      {"prefill", {{{"map", Arg::Map}, {"keys", Arg::Keys}}, {}}},
+      {"fork", {{{"count", Arg::Count}}, {{"pause_max", Arg::Count}}}},
+  };
+  return a;
+}
+
+bool is_ident(const std::string &s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+// A number, or a param whose value the runtime reads at the point.
+std::string read_count(const json &v, Arg kind, const FamilyManifest &f, std::string &error) {
+  if (v.is_number_integer()) {
+    if (v.is_number_unsigned() || v.get<int64_t>() >= 0) return std::to_string(v.get<int64_t>());
+    error = "must not be negative";
+    return "";
+  }
+  if (!v.is_string()) {
+    error = "must be an integer or a param name";
+    return "";
+  }
+  std::string s = v.get<std::string>();
+  if (kind == Arg::Keys && s == "max_entries") return s;
+  const ParamSpec *p = f.param(s);
+  if (!p) {
+    std::vector<std::string> names;
+    for (const auto &ps : f.params) names.push_back(ps.name);
+    std::string close = did_you_mean(s, names);
+    error = "names unknown param '" + s + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)");
+    return "";
+  }
+  if (p->type != ParamType::Int && p->type != ParamType::Size) {
+    error = "param '" + s + "' must be int or size";
+    return "";
+  }
+  return s;
+}
+
+}  // namespace
+
+const std::vector<std::string> &setup_action_kinds() {
+  static const std::vector<std::string> k = [] {
+    std::vector<std::string> v;
+    for (const auto &[name, _] : actions()) v.push_back(name);
+    return v;
+  }();
+  return k;
+}
+
+void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<SetupActionSpec> &out,
+                        std::vector<std::string> &errors) {
+  if (!arr.is_array()) {
+    errors.push_back(std::string("'setup' must be an array, got ") + arr.type_name());
+    return;
+  }
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const json &e = arr[i];
+    std::string where = "setup[" + std::to_string(i) + "]";
+    if (!e.is_object() || !e.contains("action") || !e["action"].is_string()) {
+      errors.push_back(where + ": must be an object with a string 'action'");
+      continue;
+    }
+    SetupActionSpec a;
+    a.action = e["action"].get<std::string>();
+    auto it = actions().find(a.action);
+    if (it == actions().end()) {
+      std::string close = did_you_mean(a.action, setup_action_kinds());
+      errors.push_back(where + ": unknown action '" + a.action + "'" +
+                       (close.empty() ? "" : " (did you mean '" + close + "'?)"));
+      continue;
+    }
+    where += " (" + a.action + ")";
+    const ActionKeys &keys = it->second;
+    bool good = true;
+    for (const auto &item : e.items()) {
+      const std::string &k = item.key();
+      if (k == "action") continue;
+      auto kt = keys.required.find(k);
+      if (kt == keys.required.end()) kt = keys.optional.find(k);
+      if (kt == keys.optional.end()) {
+        std::vector<std::string> allowed;
+        for (const auto &[n, _] : keys.required) allowed.push_back(n);
+        for (const auto &[n, _] : keys.optional) allowed.push_back(n);
+        std::string close = did_you_mean(k, allowed);
+        errors.push_back(where + ": unknown key '" + k + "'" +
+                         (close.empty() ? "" : " (did you mean '" + close + "'?)"));
+        good = false;
+        continue;
+      }
+      std::string err, value;
+      if (kt->second == Arg::Map) {
+        value = item.value().is_string() ? item.value().get<std::string>() : "";
+        if (!is_ident(value)) err = "must be a map name (a C identifier)";
+      } else {
+        value = read_count(item.value(), kt->second, f, err);
+      }
+      if (!err.empty()) {
+        errors.push_back(where + ": '" + k + "' " + err);
+        good = false;
+        continue;
+      }
+      a.args[k] = value;
+    }
+    for (const auto &[k, _] : keys.required)
+      if (!e.contains(k)) {
+        errors.push_back(where + ": missing required key '" + k + "'");
+        good = false;
+      }
+    if (good) out.push_back(std::move(a));
+  }
+}
+
+void read_per_cpu(const json &obj, PerCpuSpec &out, std::vector<std::string> &errors) {
+  if (!obj.is_object()) {
+    errors.push_back(std::string("'per_cpu' must be an object, got ") + obj.type_name());
+    return;
+  }
+  for (const auto &item : obj.items()) {
+    const std::string &k = item.key();
+    std::string *dst = k == "ops" ? &out.ops : k == "ns" ? &out.ns : k == "line" ? &out.line : nullptr;
+    if (!dst) {
+      errors.push_back("per_cpu: unknown key '" + k + "' (allowed keys: ops, ns, line)");
+      continue;
+    }
+    if (!item.value().is_string()) {
+      errors.push_back("per_cpu: '" + k + "' must be a string");
+      continue;
+    }
+    *dst = item.value().get<std::string>();
+  }
+  if (!is_ident(out.ops) || !is_ident(out.ns))
+    errors.push_back("per_cpu: 'ops' and 'ns' must name bb_counter arrays (C identifiers)");
+  if (out.line.find("{rate}") == std::string::npos)
+    errors.push_back("per_cpu: 'line' must contain {rate}");
+  if (!errors.empty()) out = PerCpuSpec{};
+}
+
+}  // namespace bpfbench

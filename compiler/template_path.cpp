@@ -1,0 +1,78 @@
+// Builds the family search path. Folders add up rather than override, so a family a user
+// writes next to a patch can never silently replace a shipped one (or vice versa).
+#include "compiler/template_path.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "compiler/manifest.hpp"
+
+#ifndef BPFBENCH_TEMPLATE_DIR
+#define BPFBENCH_TEMPLATE_DIR "bpf_templates"
+#endif
+
+namespace bpfbench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string canonical(const std::string &p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(fs::path(p), ec);
+  return ec ? fs::path(p).lexically_normal().string() : c.string();
+}
+
+void add(std::vector<TemplateDir> &out, const std::string &path, const std::string &origin) {
+  std::string key = canonical(path);
+  for (const auto &d : out)
+    if (canonical(d.path) == key) return;
+  out.push_back(TemplateDir{path, origin});
+}
+
+std::vector<std::string> env_dirs() {
+  std::vector<std::string> out;
+  const char *env = std::getenv("BPFBENCH_TEMPLATE_PATH");
+  if (!env) return out;
+  std::string s = env;
+  for (size_t start = 0; start <= s.size();) {
+    size_t colon = s.find(':', start);
+    if (colon == std::string::npos) colon = s.size();
+    if (colon > start) out.push_back(s.substr(start, colon - start));
+    start = colon + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<TemplateDir> template_search_path(const std::vector<std::string> &cli_dirs,
+                                              const std::string &bdsl_file) {
+  std::vector<TemplateDir> out;
+  add(out, BPFBENCH_TEMPLATE_DIR, "shipped");
+  for (const auto &d : env_dirs()) add(out, d, "BPFBENCH_TEMPLATE_PATH");
+  for (const auto &d : cli_dirs) add(out, d, "--templates");
+  if (!bdsl_file.empty()) {
+    fs::path next = fs::path(bdsl_file).parent_path() / "bpf_templates";
+    std::error_code ec;
+    if (fs::is_directory(next, ec)) add(out, next.lexically_normal().string(), "next to " + bdsl_file);
+  }
+  return out;
+}
+
+std::vector<std::string> template_dir_paths(const std::vector<TemplateDir> &dirs) {
+  std::vector<std::string> out;
+  for (const auto &d : dirs) out.push_back(d.path);
+  return out;
+}
+
+const TemplateDir *template_dir_of(const std::vector<TemplateDir> &dirs, const std::string &family_dir) {
+  std::string parent = canonical(fs::path(family_dir).parent_path().string());
+  for (const auto &d : dirs)
+    if (canonical(d.path) == parent) return &d;
+  return nullptr;
+}
+
+std::vector<std::string> default_template_dirs() { return template_dir_paths(template_search_path({}, "")); }
+
+}  // namespace bpfbench

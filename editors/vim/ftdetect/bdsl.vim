@@ -1,0 +1,2 @@
+" bpfbench benchmark files
+autocmd BufRead,BufNewFile *.bdsl setfiletype bdsl

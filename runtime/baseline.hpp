@@ -1,0 +1,13 @@
+// Baseline adjustment: a main point's latency minus its baseline point's (`baseline < >`).
+#pragma once
+
+#include "runtime/run_point.hpp"
+
+namespace bpfbench {
+
+// For each metric `m` in main.report measured in ns/op (latency) that both results hold,
+// adds `<m>_adj` = main − baseline (stddev: both combined in quadrature) to main's summary
+// and report, right after `m`. Does nothing when the baseline did not run (skipped, failed).
+void apply_baseline(PointResult &main, const PointResult &baseline);
+
+}  // namespace bpfbench

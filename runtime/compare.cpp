@@ -1,0 +1,213 @@
+#include "runtime/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+#include "runtime/report_tables.hpp"
+#include "runtime/stat_math.hpp"
+
+namespace bpfbench {
+
+const char *to_string(Verdict v) {
+  switch (v) {
+    case Verdict::Faster: return "faster";
+    case Verdict::Slower: return "slower";
+    case Verdict::NoChange: return "no change";
+    case Verdict::NotComparable: return "not comparable";
+  }
+  return "?";
+}
+
+bool lower_is_better(const std::string &metric, const std::string &unit) {
+  return unit == "ns/op" || metric.find("latency") != std::string::npos;
+}
+
+double CompareReport::worst_regression_pct() const {
+  double worst = 0;
+  for (const auto &p : points)
+    if (p.verdict == Verdict::Slower) worst = std::max(worst, -p.speed_change_pct);
+  return worst;
+}
+
+namespace {
+
+bool has_numbers(const ResultPoint &p) { return p.status == "ok" || p.status == "interrupted"; }
+
+std::string pick_metric(const ResultPoint &a, const CompareOptions &o) {
+  if (!o.metric.empty()) return o.metric;
+  if (!a.primary.empty()) return a.primary;
+  return a.report.empty() ? "hits" : a.report.front();
+}
+
+PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const CompareOptions &o) {
+  PointComparison c;
+  c.suite = a.suite;
+  c.label = a.label;
+  c.params = params_text(a.params);
+  c.metric = pick_metric(a, o);
+  if (!a.program_sha256.empty() && !b.program_sha256.empty() && a.program_sha256 != b.program_sha256)
+    c.notes.push_back("generated program changed");
+  if (!has_numbers(a)) c.notes.push_back(fmt::format("{} in A: {}", a.status, a.reason));
+  if (!has_numbers(b)) c.notes.push_back(fmt::format("{} in B: {}", b.status, b.reason));
+  const MetricSummary *ma = a.metric(c.metric), *mb = b.metric(c.metric);
+  if (!has_numbers(a) || !has_numbers(b)) return c;
+  if (!ma || !mb || ma->n == 0 || mb->n == 0) {
+    c.notes.push_back(fmt::format("metric '{}' missing", c.metric));
+    return c;
+  }
+  c.unit = ma->unit;
+  c.higher_is_better = !lower_is_better(c.metric, c.unit);
+  c.mean_a = ma->mean, c.mean_b = mb->mean, c.ci_a = ma->ci95, c.ci_b = mb->ci95;
+  c.n_a = ma->n, c.n_b = mb->n;
+  if (c.mean_a == 0) {
+    c.notes.push_back("A's mean is 0");
+    return c;
+  }
+  WelchResult w = welch_t_test(ma->mean, ma->stddev, ma->n, mb->mean, mb->stddev, mb->n);
+  // The CI of the relative change treats A's mean as exact (the usual approximation).
+  c.change_pct = w.diff / std::fabs(c.mean_a) * 100;
+  c.change_ci_low = w.ci_low / std::fabs(c.mean_a) * 100;
+  c.change_ci_high = w.ci_high / std::fabs(c.mean_a) * 100;
+  c.p_value = w.p_value;
+  double ratio = c.mean_b / c.mean_a;
+  double speed = c.higher_is_better ? ratio : (ratio != 0 ? 1 / ratio : 0);
+  c.speed_change_pct = (speed - 1) * 100;
+  if (c.n_a < 2 || c.n_b < 2) c.notes.push_back("fewer than 2 samples: no test");
+  bool significant = w.p_value < o.alpha && std::fabs(c.change_pct) >= o.min_change_pct;
+  c.verdict = !significant ? Verdict::NoChange
+              : c.speed_change_pct > 0 ? Verdict::Faster : Verdict::Slower;
+  return c;
+}
+
+std::string fmt_pct(double v) { return std::isfinite(v) ? fmt::format("{:+.2f}%", v) : "n/a"; }
+
+}  // namespace
+
+CompareReport compare_results(const ResultSet &a, const ResultSet &b, const CompareOptions &o) {
+  CompareReport c;
+  c.path_a = a.path;
+  c.path_b = b.path;
+  c.env_diffs = environment_differences(a.env, b.env);
+  if (a.file_sha256 != b.file_sha256)
+    c.env_diffs.push_back(fmt::format(".bdsl sha256: {} -> {}", a.file_sha256.substr(0, 12),
+                                      b.file_sha256.substr(0, 12)));
+  std::map<std::string, const ResultPoint *> in_b;
+  for (const auto &p : b.points) in_b[p.key()] = &p;
+  std::map<std::string, bool> matched;
+  std::map<std::string, std::pair<double, size_t>> logsum;  // suite -> (Σ log speed, n)
+  std::vector<std::string> suite_order;
+  for (const auto &pa : a.points) {
+    auto it = in_b.find(pa.key());
+    if (it == in_b.end()) {
+      c.only_a.push_back(pa.label);
+      continue;
+    }
+    matched[pa.key()] = true;
+    PointComparison pc = compare_point(pa, *it->second, o);
+    if (pc.verdict != Verdict::NotComparable && pc.speed_change_pct > -100) {
+      auto [s, fresh] = logsum.try_emplace(pc.suite, 0.0, 0);
+      if (fresh) suite_order.push_back(pc.suite);
+      s->second.first += std::log1p(pc.speed_change_pct / 100);
+      s->second.second += 1;
+    }
+    c.points.push_back(std::move(pc));
+  }
+  for (const auto &pb : b.points)
+    if (!matched.count(pb.key())) c.only_b.push_back(pb.label);
+  for (const auto &s : suite_order) {
+    auto [sum, n] = logsum[s];
+    c.geomeans.push_back(SuiteGeomean{s, n, std::expm1(sum / double(n)) * 100});
+  }
+  return c;
+}
+
+std::string compare_to_text(const CompareReport &c) {
+  std::string out = fmt::format("A: {}\nB: {}\n", c.path_a, c.path_b);
+  if (!c.env_diffs.empty()) {
+    out += "Environment differences (numbers may not be comparable):\n";
+    for (const auto &d : c.env_diffs) out += "  ! " + d + "\n";
+  }
+  std::string suite = "\x01";
+  auto geomean_row = [&](const std::string &s) {
+    for (const auto &g : c.geomeans)
+      if (g.suite == s)
+        out += fmt::format("{:<24} geometric mean over {} point{}: {} speed\n", "", g.n,
+                           g.n == 1 ? "" : "s", fmt_pct(g.speed_change_pct));
+  };
+  for (const auto &p : c.points) {
+    if (p.suite != suite) {
+      if (suite != "\x01") geomean_row(suite);
+      suite = p.suite;
+      out += fmt::format("\n==== {} ====\n", suite.empty() ? "(no suite)" : suite);
+      out += fmt::format("{:<24} {:<10} {:>20} {:>20} {:>9} {:>20} {:>7}  {}\n", "point", "metric",
+                         "A (±95% CI)", "B (±95% CI)", "change", "95% CI of change", "p", "verdict");
+    }
+    if (p.verdict == Verdict::NotComparable) {
+      out += fmt::format("{:<24} {:<10} {}\n", p.label, p.metric, fmt::join(p.notes, "; "));
+      continue;
+    }
+    out += fmt::format("{:<24} {:<10} {:>12.3f} ± {:<5.3f} {:>12.3f} ± {:<5.3f} {:>9} {:>20} {:>7.4f}  {}{}\n",
+                       p.label, p.metric, p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
+                       fmt::format("[{}, {}]", fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high)),
+                       p.p_value, to_string(p.verdict),
+                       p.notes.empty() ? "" : fmt::format(" ({})", fmt::join(p.notes, "; ")));
+  }
+  if (suite != "\x01") geomean_row(suite);
+  if (!c.only_a.empty()) out += fmt::format("\nonly in A: {}\n", fmt::join(c.only_a, ", "));
+  if (!c.only_b.empty()) out += fmt::format("only in B: {}\n", fmt::join(c.only_b, ", "));
+  return out;
+}
+
+std::string compare_to_markdown(const CompareReport &c) {
+  std::string out = fmt::format("# bpfbench compare\n\nA: `{}`  \nB: `{}`\n", c.path_a, c.path_b);
+  if (!c.env_diffs.empty()) {
+    out += "\n**Environment differences:**\n\n";
+    for (const auto &d : c.env_diffs) out += "- " + d + "\n";
+  }
+  std::string suite = "\x01";
+  for (const auto &p : c.points) {
+    if (p.suite != suite) {
+      suite = p.suite;
+      out += fmt::format("\n## {}\n\n| point | metric | A | B | change | 95% CI | p | verdict |\n"
+                         "|---|---|---:|---:|---:|---:|---:|---|\n",
+                         suite.empty() ? "(no suite)" : suite);
+      for (const auto &g : c.geomeans)
+        if (g.suite == suite)
+          out += fmt::format("| **geomean** ({} points) | speed | | | {} | | | |\n", g.n, fmt_pct(g.speed_change_pct));
+    }
+    std::string notes = p.notes.empty() ? "" : fmt::format(" ({})", fmt::join(p.notes, "; "));
+    if (p.verdict == Verdict::NotComparable) {
+      out += fmt::format("| {} | {} | | | | | | not comparable{} |\n", p.label, p.metric, notes);
+      continue;
+    }
+    out += fmt::format("| {} | {} | {:.3f} ± {:.3f} | {:.3f} ± {:.3f} | {} | [{}, {}] | {:.4f} | {}{} |\n",
+                       p.label, p.metric, p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
+                       fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high), p.p_value,
+                       to_string(p.verdict), notes);
+  }
+  return out;
+}
+
+nlohmann::json compare_to_json(const CompareReport &c) {
+  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  nlohmann::json pts = nlohmann::json::array(), geo = nlohmann::json::array();
+  for (const auto &p : c.points)
+    pts.push_back({{"suite", p.suite}, {"label", p.label}, {"params", p.params},
+                   {"metric", p.metric}, {"unit", p.unit}, {"higher_is_better", p.higher_is_better},
+                   {"a", {{"mean", p.mean_a}, {"ci95", p.ci_a}, {"n", p.n_a}}},
+                   {"b", {{"mean", p.mean_b}, {"ci95", p.ci_b}, {"n", p.n_b}}},
+                   {"change_pct", num(p.change_pct)},
+                   {"change_ci95_pct", {num(p.change_ci_low), num(p.change_ci_high)}},
+                   {"p_value", num(p.p_value)}, {"speed_change_pct", num(p.speed_change_pct)},
+                   {"verdict", to_string(p.verdict)}, {"notes", p.notes}});
+  for (const auto &g : c.geomeans)
+    geo.push_back({{"suite", g.suite}, {"points", g.n}, {"speed_change_pct", g.speed_change_pct}});
+  return {{"schema", "bpfbench-compare/1"}, {"a", c.path_a}, {"b", c.path_b},
+          {"environment_differences", c.env_diffs}, {"points", pts}, {"geomeans", geo},
+          {"only_in_a", c.only_a}, {"only_in_b", c.only_b},
+          {"worst_regression_pct", c.worst_regression_pct()}};
+}
+
+}  // namespace bpfbench

@@ -1,0 +1,60 @@
+// Before/after comparison of two result files: per point change, CI, Welch t test, verdict.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/results.hpp"
+
+namespace bpfbench {
+
+enum class Verdict { Faster, Slower, NoChange, NotComparable };
+const char *to_string(Verdict v);
+
+struct CompareOptions {
+  std::string metric;          // "" = each point's primary metric in A
+  double alpha = 0.05;         // significance level of the Welch t test
+  double min_change_pct = 1.0; // smaller changes are "no change" even when significant
+};
+
+struct PointComparison {
+  std::string suite, label, params, metric, unit;
+  bool higher_is_better = true;
+  double mean_a = 0, mean_b = 0, ci_a = 0, ci_b = 0;
+  size_t n_a = 0, n_b = 0;
+  double change_pct = 0;                        // (B - A) / A of the metric
+  double change_ci_low = 0, change_ci_high = 0; // 95% CI of change_pct (Welch, over A)
+  double p_value = 1;
+  double speed_change_pct = 0;                  // > 0 = B is faster, whatever the direction
+  Verdict verdict = Verdict::NotComparable;
+  std::vector<std::string> notes;               // "program changed", "skipped in B: ..."
+};
+
+struct SuiteGeomean {
+  std::string suite;
+  size_t n = 0;
+  double speed_change_pct = 0;  // geometric mean of the points' speed ratios, minus 1
+};
+
+struct CompareReport {
+  std::string path_a, path_b;
+  std::vector<PointComparison> points;
+  std::vector<SuiteGeomean> geomeans;
+  std::vector<std::string> env_diffs;  // environment fields that differ, and the .bdsl hash
+  std::vector<std::string> only_a, only_b;
+  double worst_regression_pct() const;  // largest slowdown among "slower" points, 0 if none
+};
+
+// Lower is better for latency-like metrics (ns/op, or "latency" in the name).
+bool lower_is_better(const std::string &metric, const std::string &unit);
+
+// Points match by suite, label and params.
+CompareReport compare_results(const ResultSet &a, const ResultSet &b, const CompareOptions &o);
+
+std::string compare_to_text(const CompareReport &c);
+std::string compare_to_markdown(const CompareReport &c);
+nlohmann::json compare_to_json(const CompareReport &c);
+
+}  // namespace bpfbench

@@ -1,0 +1,69 @@
+#include "runtime/consumer_setup.hpp"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/uprobe_targets.hpp"
+
+namespace bpfbench {
+namespace {
+
+int64_t int_param(const PlanPoint &p, const char *name, int64_t def) {
+  const ParamValue *v = p.param(name);
+  return v && v->is_int ? v->i : def;
+}
+
+bpf_map *first_map_of_type(const BpfObject &obj, bpf_map_type type) {
+  if (!obj.raw()) return nullptr;
+  bpf_map *m = nullptr;
+  bpf_object__for_each_map(m, obj.raw()) if (bpf_map__type(m) == type) return m;
+  return nullptr;
+}
+
+}  // namespace
+
+bool runs_back_to_back(const PlanPoint &p) { return int_param(p, "back2back", 0) != 0; }
+
+std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, const std::string &kind,
+                                                  const BpfObject &obj, std::string &error) {
+  ConsumerConfig c;
+  c.kind = kind.empty() ? "none" : kind;
+  if (c.kind == "none") return c;
+  if (const ParamValue *v = p.param("consumer"); v && !v->is_int) c.flavor = v->s;
+  c.sampled = int_param(p, "sampled", 0) != 0;
+  c.sample_rate = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "sample_rate", 1)));
+  c.perfbuf_pages = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "perfbuf_pages", 128)));
+  bpf_map_type type = c.kind == "ringbuf" ? BPF_MAP_TYPE_RINGBUF : BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+  bpf_map *m = first_map_of_type(obj, type);
+  if (!m) {
+    error = "consumer '" + c.kind + "' found no " +
+            (c.kind == "ringbuf" ? "BPF_MAP_TYPE_RINGBUF" : "BPF_MAP_TYPE_PERF_EVENT_ARRAY") +
+            " map in the program";
+    return std::nullopt;
+  }
+  c.map_fd = bpf_map__fd(m);
+  c.ring_size = bpf_map__max_entries(m);
+  return c;
+}
+
+std::function<std::string()> make_trigger(const ProducerConfig &cfg, std::string &error) {
+  if (cfg.kind == "syscall") return [] {
+    (void)syscall(__NR_getpgid);
+    return std::string();
+  };
+  if (cfg.kind == "test_run" && cfg.test_run_fd >= 0) return [fd = cfg.test_run_fd] {
+    LIBBPF_OPTS(bpf_test_run_opts, opts);
+    if (bpf_prog_test_run_opts(fd, &opts)) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
+    return std::string();
+  };
+  if (cfg.kind == "uprobe_nop") return [] {
+    bpfbench_uprobe_target_nop();
+    return std::string();
+  };
+  error = "producer '" + cfg.kind + "' cannot run back-to-back";
+  return {};
+}
+
+}  // namespace bpfbench

@@ -1,0 +1,41 @@
+// Ring buffer and perf buffer consumers (libbpf managers and bpfbench's own mmap readers).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "runtime/components.hpp"
+
+namespace bpfbench {
+
+// How long a consumer blocks in one wait: the bound on how late it notices a stop.
+constexpr int kConsumerPollMs = 100;
+
+// flavor "libbpf": ring_buffer__poll with a counting callback; "custom": epoll on the map
+// and a reader over the mmap'ed consumer/producer pages that publishes its position once
+// per drained batch.
+std::unique_ptr<Consumer> make_ringbuf_consumer(const ConsumerConfig &cfg, std::string &error);
+
+// flavor "libbpf": perf_buffer__poll with a raw event callback; "custom": the same per-CPU
+// perf rings (set up by libbpf) read directly from their mmap'ed pages.
+std::unique_ptr<Consumer> make_perfbuf_consumer(const ConsumerConfig &cfg, std::string &error);
+
+// Shared loop of every buffer consumer: in back-to-back mode trigger a batch, wait for data
+// (at most kConsumerPollMs), drain, and again until stop; then one last drain so records
+// that never caused a wakeup (sampled notification) are still delivered.
+class BufferConsumer : public Consumer {
+ public:
+  explicit BufferConsumer(const ConsumerConfig &cfg) : cfg_(cfg) {}
+  std::string run(int index, const std::atomic<bool> &stop) final;
+
+ protected:
+  // Waits for data and consumes what is there; "" or an error.
+  virtual std::string wait_and_drain() = 0;
+  // Consumes what is there without waiting.
+  virtual std::string drain() = 0;
+  void count(uint64_t n) { cfg_.consumed->add(n); }
+
+  ConsumerConfig cfg_;
+};
+
+}  // namespace bpfbench

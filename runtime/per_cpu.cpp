@@ -1,0 +1,88 @@
+#include "runtime/per_cpu.hpp"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace bpfbench {
+namespace {
+
+// The layout of struct bb_counter (bpfbench_shared.h): one u64 per 128-byte slot.
+constexpr size_t kSlotSize = 128;
+
+std::string replace_all(std::string s, const std::string &from, const std::string &to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+MaybeError PerCpuReader::init(const BpfObject &obj, const PerCpuSpec &spec) {
+  bpf_map *bss = obj.map(".bss");
+  auto ops = obj.datasec_var(".bss", spec.ops), ns = obj.datasec_var(".bss", spec.ns);
+  if (!bss || !ops || !ns)
+    return BpfError{BpfPhase::Setup, ENOENT,
+                    "per_cpu: no .bss arrays '" + spec.ops + "' and '" + spec.ns + "'", {}};
+  fd_ = bpf_map__fd(bss);
+  value_size_ = bpf_map__value_size(bss);
+  ops_off_ = ops->offset;
+  ns_off_ = ns->offset;
+  slots_ = std::min(ops->size, ns->size) / kSlotSize;
+  snapshot();
+  return std::nullopt;
+}
+
+bool PerCpuReader::read(std::vector<uint64_t> &ops, std::vector<uint64_t> &ns) const {
+  if (fd_ < 0) return false;
+  std::vector<uint8_t> buf(value_size_);
+  uint32_t zero = 0;
+  if (bpf_map_lookup_elem(fd_, &zero, buf.data()) != 0) return false;
+  ops.assign(slots_, 0);
+  ns.assign(slots_, 0);
+  for (size_t i = 0; i < slots_; ++i) {
+    std::memcpy(&ops[i], &buf[ops_off_ + i * kSlotSize], sizeof(uint64_t));
+    std::memcpy(&ns[i], &buf[ns_off_ + i * kSlotSize], sizeof(uint64_t));
+  }
+  return true;
+}
+
+void PerCpuReader::snapshot() {
+  if (!read(ops0_, ns0_)) ops0_.clear(), ns0_.clear();
+}
+
+std::vector<PerCpuRate> PerCpuReader::rates() const {
+  std::vector<PerCpuRate> out;
+  std::vector<uint64_t> ops, ns;
+  if (!read(ops, ns)) return out;
+  for (size_t i = 0; i < slots_; ++i) {
+    PerCpuRate r;
+    r.cpu = static_cast<int>(i);
+    r.ops = ops[i] - (i < ops0_.size() ? ops0_[i] : 0);
+    r.ns = ns[i] - (i < ns0_.size() ? ns0_[i] : 0);
+    if (r.ns == 0) continue;
+    r.rate = double(r.ops) * 1e9 / double(r.ns);
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::string format_per_cpu(const PerCpuSpec &spec, const std::vector<PerCpuRate> &rates) {
+  std::string out;
+  double total = 0;
+  auto line = [&](const std::string &cpu, double rate) {
+    std::string l = replace_all(spec.line, "{cpu}", cpu);
+    out += replace_all(l, "{rate}", std::to_string(static_cast<long long>(rate))) + "\n";
+  };
+  for (const auto &r : rates) {
+    line(std::to_string(r.cpu), r.rate);
+    total += r.rate;
+  }
+  if (!rates.empty()) line("total", total);
+  return out;
+}
+
+}  // namespace bpfbench

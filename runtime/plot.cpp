@@ -1,0 +1,164 @@
+#include "runtime/plot.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "runtime/report_tables.hpp"
+
+namespace bpfbench {
+
+namespace {
+
+std::string quote(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string value_text(const nlohmann::json &v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+const MetricSummary *primary_of(const ResultPoint &p) {
+  if (const MetricSummary *m = p.metric(p.primary)) return m;
+  if (!p.report.empty())
+    if (const MetricSummary *m = p.metric(p.report.front())) return m;
+  return p.metric("hits");
+}
+
+struct Group {
+  std::string title;
+  std::vector<std::pair<size_t, const ResultPoint *>> points;  // (set index, point)
+};
+
+}  // namespace
+
+std::vector<PlotChart> plot_charts(const std::vector<const ResultSet *> &sets,
+                                   const std::vector<std::string> &set_names) {
+  std::vector<Group> groups;
+  std::map<std::string, size_t> by_key;
+  for (size_t si = 0; si < sets.size(); ++si)
+    for (const auto &p : sets[si]->points) {
+      if ((p.status != "ok" && p.status != "interrupted") || !primary_of(p)) continue;
+      std::string key = p.suite.empty() ? "family " + p.family : p.suite;
+      auto [it, fresh] = by_key.emplace(key, groups.size());
+      if (fresh) groups.push_back(Group{p.suite.empty() ? p.family : p.suite, {}});
+      groups[it->second].points.emplace_back(si, &p);
+    }
+
+  std::vector<PlotChart> charts;
+  for (const auto &g : groups) {
+    // Which params vary, and which of them is numeric with the most values.
+    std::map<std::string, std::set<std::string>> values;
+    std::map<std::string, bool> numeric;
+    for (const auto &[si, p] : g.points)
+      for (const auto &[k, v] : p->params.items()) {
+        values[k].insert(value_text(v));
+        numeric.try_emplace(k, true);
+        numeric[k] = numeric[k] && v.is_number();
+      }
+    std::string xparam;
+    for (const auto &[k, vs] : values)
+      if (vs.size() > 1 && numeric[k] && (xparam.empty() || vs.size() > values[xparam].size())) xparam = k;
+    // Params zipped with x (`sweep (batch, sample_rate) over L`) move with it one to one:
+    // they name the x axis instead of splitting the points into variants.
+    std::set<std::string> zipped;
+    if (!xparam.empty())
+      for (const auto &[k, vs] : values) {
+        if (k == xparam || vs.size() != values[xparam].size()) continue;
+        std::map<std::string, std::string> fwd, back;
+        bool one_to_one = true;
+        for (const auto &[si, p] : g.points) {
+          std::string x = value_text(p->params.at(xparam)), y = value_text(p->params.at(k));
+          one_to_one &= fwd.emplace(x, y).first->second == y && back.emplace(y, x).first->second == x;
+        }
+        if (one_to_one) zipped.insert(k);
+      }
+    PlotChart c;
+    c.title = g.title;
+    c.categorical = xparam.empty();
+    c.xlabel = c.categorical ? "point" : xparam;
+    for (const auto &z : zipped) c.xlabel += " = " + z;
+    const MetricSummary *m0 = primary_of(*g.points.front().second);
+    c.ylabel = fmt::format("{} ({})", m0->name, m0->unit);
+    std::map<std::string, size_t> series_of;
+    double xmin = 0, xmax = 0;
+    bool first = true;
+    for (const auto &[si, p] : g.points) {
+      std::vector<std::string> variant;
+      if (!c.categorical)
+        for (const auto &[k, v] : p->params.items())
+          if (k != xparam && !zipped.count(k) && values[k].size() > 1) variant.push_back(k + "=" + value_text(v));
+      std::string title = variant.empty() ? m0->name : fmt::format("{}", fmt::join(variant, " "));
+      if (sets.size() > 1) title += " (" + set_names.at(si) + ")";
+      auto [it, fresh] = series_of.emplace(title, c.series.size());
+      if (fresh) c.series.push_back(PlotSeries{title, {}, {}, {}, {}});
+      PlotSeries &s = c.series[it->second];
+      const MetricSummary *m = primary_of(*p);
+      double x = c.categorical ? double(s.x.size()) : p->params.at(xparam).get<double>();
+      s.x.push_back(x);
+      s.xlabels.push_back(p->label);
+      s.y.push_back(m->mean);
+      s.err.push_back(m->ci95);
+      xmin = first ? x : std::min(xmin, x);
+      xmax = first ? x : std::max(xmax, x);
+      first = false;
+    }
+    // A geometric sweep ([1..3000 *2], log n) spans orders of magnitude: log axis.
+    c.logx = !c.categorical && xmin > 0 && xmax / xmin >= 100;
+    for (auto &s : c.series) {
+      std::vector<size_t> order(s.x.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.x[a] < s.x[b]; });
+      PlotSeries sorted{s.title, {}, {}, {}, {}};
+      for (size_t i : order) {
+        sorted.xlabels.push_back(s.xlabels[i]);
+        sorted.x.push_back(s.x[i]);
+        sorted.y.push_back(s.y[i]);
+        sorted.err.push_back(s.err[i]);
+      }
+      s = std::move(sorted);
+    }
+    charts.push_back(std::move(c));
+  }
+  return charts;
+}
+
+std::string gnuplot_script(const std::vector<PlotChart> &charts, const std::string &output) {
+  bool png = output.size() >= 4 && output.compare(output.size() - 4, 4, ".png") == 0;
+  size_t n = std::max<size_t>(charts.size(), 1);
+  std::string out = fmt::format("set terminal {} size 960,{}\n", png ? "pngcairo noenhanced" : "svg dynamic noenhanced",
+                                360 * n);
+  out += fmt::format("set output {}\nset multiplot layout {},1\nset grid\nset key outside right\n",
+                     quote(output), n);
+  for (const auto &c : charts) {
+    out += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset yrange [0:*]\n",
+                       quote(c.title), quote(c.xlabel), quote(c.ylabel));
+    out += c.logx ? "set logscale x\n" : "unset logscale x\n";
+    out += c.categorical ? "set xtics rotate by -30\nset offsets 0.5,0.5,0,0\n"
+                         : "set xtics norotate\nset offsets 0,0,0,0\n";
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < c.series.size(); ++i) {
+      // Overlaid categorical series are nudged apart so their error bars stay readable.
+      double nudge = c.series.size() > 1 ? (double(i) - double(c.series.size() - 1) / 2) * 0.1 : 0;
+      parts.push_back(c.categorical
+                          ? fmt::format("'-' using ($1+{}):3:4:xtic(2) with yerrorlines title {}", nudge,
+                                        quote(c.series[i].title))
+                          : fmt::format("'-' using 1:3:4 with yerrorlines title {}", quote(c.series[i].title)));
+    }
+    out += fmt::format("plot {}\n", fmt::join(parts, ", "));
+    for (const auto &s : c.series) {
+      for (size_t i = 0; i < s.x.size(); ++i)
+        out += fmt::format("{} {} {} {}\n", s.x[i], quote(s.xlabels[i]), s.y[i], s.err[i]);
+      out += "e\n";
+    }
+  }
+  out += "unset multiplot\n";
+  return out;
+}
+
+}  // namespace bpfbench

@@ -1,0 +1,77 @@
+// Run results as data: the "bpfbench-results/1" JSON document, written and read back.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compiler/plan.hpp"
+#include "compiler/source.hpp"
+#include "runtime/environment.hpp"
+#include "runtime/run_point.hpp"
+
+namespace bpfbench {
+
+constexpr const char *kResultsSchema = "bpfbench-results/1";
+
+// One generated BPF program of the run.
+struct ProgramHash {
+  std::string name;    // virtual file name, e.g. "ringbuf-0.bpf.c"
+  std::string family;
+  std::string sha256;  // of the generated C
+  std::string cache_key;
+  std::vector<size_t> points;  // plan indices using it
+};
+
+// The JSON of one point that ran (or was skipped / failed): identity from the plan, raw
+// samples with their real interval lengths, per-metric stats with per-sample values.
+nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r,
+                                    const std::string &program_sha256, double elapsed_s,
+                                    int64_t interval_ns);
+
+// The document the run writes after every point: `points` holds those measured so far,
+// `complete` says whether the run got to the end of the plan.
+struct ResultsDoc {
+  std::string file, file_sha256, started;
+  Environment env;
+  nlohmann::json plan;  // plan_to_json
+  std::vector<ProgramHash> programs;
+  nlohmann::json points = nlohmann::json::array();
+  bool complete = false, interrupted = false;
+  nlohmann::json to_json() const;
+};
+
+// What compare/plot read back.
+struct ResultPoint {
+  size_t index = 0;
+  std::string label, suite, family, program, status, reason, program_sha256;
+  nlohmann::json params = nlohmann::json::object();
+  std::vector<std::string> report;
+  std::string primary;  // the metric the point's precision/warnings use
+  double precision_pct = 0;
+  bool precision_reached = false;
+  size_t nsamples = 0;
+  std::vector<MetricSummary> metrics;
+  std::vector<std::string> warnings;
+  const MetricSummary *metric(const std::string &name) const;
+  std::string key() const;  // label + canonical params: what compare matches on
+};
+
+struct ResultSet {
+  std::string path, file, file_sha256;
+  Environment env;
+  nlohmann::json plan;
+  std::vector<ResultPoint> points;
+  bool complete = false;
+};
+
+// Validates the schema tag and the fields compare/plot need; "" on success.
+std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err);
+std::optional<ResultSet> load_results(const std::string &path, std::string &err);
+
+// "2024-05-01T12:00:00Z".
+std::string utc_timestamp();
+
+}  // namespace bpfbench

@@ -1,0 +1,248 @@
+#include "runtime/setup_actions.hpp"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+namespace bpfbench {
+namespace {
+
+// The value of an integer argument: a number, a param of the point, or "max_entries".
+std::optional<uint64_t> arg_value(const SetupActionSpec &a, const std::string &key, const PlanPoint &p,
+                                  uint64_t max_entries, std::string &error) {
+  auto it = a.args.find(key);
+  if (it == a.args.end()) return std::nullopt;
+  const std::string &s = it->second;
+  if (s == "max_entries") return max_entries;
+  if (!s.empty() && s[0] >= '0' && s[0] <= '9') return std::stoull(s);
+  const ParamValue *v = p.param(s);
+  if (!v || !v->is_int || v->i < 0) {
+    error = a.action + ": param '" + s + "' has no usable value at this point";
+    return std::nullopt;
+  }
+  return static_cast<uint64_t>(v->i);
+}
+
+// Little-endian bytes of `v` in `size` bytes (zero-extended or truncated).
+void put_le(uint8_t *dst, size_t size, uint64_t v) {
+  for (size_t i = 0; i < size; ++i) dst[i] = i < 8 ? static_cast<uint8_t>(v >> (8 * i)) : 0;
+}
+
+// Room for `n` more fds: 1000 inner maps are held open briefly one at a time, but libbpf
+// and the harness need some too; raise the soft limit to the hard one when short.
+void ensure_fds(uint64_t n) {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
+  if (rl.rlim_cur >= n + 256) return;
+  rl.rlim_cur = rl.rlim_max;
+  (void)setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p,
+                       const SetupState &state) {
+  const std::string &name = a.args.at("outer");
+  bpf_map *outer = obj.map(name);
+  auto def = state.inner.find(name);
+  if (!outer || def == state.inner.end()) return "inner_maps: no map of maps '" + name + "' in the object";
+  const InnerMapDef &inner = def->second;
+  std::string err;
+  uint64_t count = arg_value(a, "count", p, 0, err).value_or(0);
+  if (!err.empty()) return err;
+  if (count > bpf_map__max_entries(outer))
+    return "inner_maps: " + std::to_string(count) + " maps do not fit '" + name + "' (max_entries " +
+           std::to_string(bpf_map__max_entries(outer)) + ")";
+  uint64_t size = arg_value(a, "max_entries", p, 0, err).value_or(inner.max_entries);
+  if (!err.empty()) return err;
+  uint64_t fill = arg_value(a, "prefill", p, size, err).value_or(0);
+  if (!err.empty()) return err;
+
+  LIBBPF_OPTS(bpf_map_create_opts, opts);
+  opts.map_flags = inner.flags;
+  // Local storage maps need BTF for their key and value; the object's BTF has them.
+  int btf_fd = bpf_object__btf_fd(obj.raw());
+  if (btf_fd >= 0 && inner.btf_key_type_id) {
+    opts.btf_fd = static_cast<uint32_t>(btf_fd);
+    opts.btf_key_type_id = inner.btf_key_type_id;
+    opts.btf_value_type_id = inner.btf_value_type_id;
+  }
+  int outer_fd = bpf_map__fd(outer);
+  // Every user-space update of a map of maps waits for an RCU grace period (~20 ms here:
+  // 1000 maps took 21 s one by one). So: create them all, store them with one batch
+  // update (one wait), then close our fds (the outer map holds its own references).
+  ensure_fds(count);
+  std::vector<int> fds;
+  auto close_all = [&] {
+    for (int fd : fds) close(fd);
+  };
+  for (uint32_t i = 0; i < count; ++i) {
+    // Named, so `bpftool map list` (and the leak tests) can tell them apart.
+    int fd = bpf_map_create(static_cast<bpf_map_type>(inner.type), "bb_inner", inner.key_size,
+                            inner.value_size, static_cast<uint32_t>(size), &opts);
+    if (fd < 0) {
+      int e = errno;
+      close_all();
+      return "inner_maps: creating inner map " + std::to_string(i) + " failed: " + errno_text(e);
+    }
+    fds.push_back(fd);
+    if (std::string why = fill ? prefill_map(fd, fill) : ""; !why.empty()) {
+      close_all();
+      return "inner_maps: " + why;
+    }
+  }
+  std::vector<uint32_t> keys(count);
+  for (uint32_t i = 0; i < count; ++i) keys[i] = i;
+  std::string why;
+  LIBBPF_OPTS(bpf_map_batch_opts, bo);
+  uint32_t n = static_cast<uint32_t>(count);
+  if (count && bpf_map_update_batch(outer_fd, keys.data(), fds.data(), &n, &bo) != 0) {
+    int e = errno;
+    if (e != EINVAL && e != ENOTSUP && e != EOPNOTSUPP)
+      why = "storing the inner maps in '" + name + "' failed: " + errno_text(e);
+    for (uint32_t i = 0; why.empty() && i < count; ++i)  // no batch ops: one by one
+      if (bpf_map_update_elem(outer_fd, &keys[i], &fds[i], BPF_ANY) != 0)
+        why = "storing inner map " + std::to_string(i) + " in '" + name + "' failed: " + errno_text(errno);
+  }
+  close_all();
+  return why.empty() ? "" : "inner_maps: " + why;
+}
+
+std::string prefill(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p) {
+  const std::string &name = a.args.at("map");
+  bpf_map *m = obj.map(name);
+  if (!m) return "prefill: no map '" + name + "' in the object";
+  std::string err;
+  uint64_t n = arg_value(a, "keys", p, bpf_map__max_entries(m), err).value_or(0);
+  if (!err.empty()) return err;
+  std::string why = prefill_map(bpf_map__fd(m), n);
+  return why.empty() ? "" : "prefill '" + name + "': " + why;
+}
+
+// Async-signal-safe work only: the parent may have other threads.
+[[noreturn]] void child_loop(pid_t parent, int pause_max_s) {
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
+  uint32_t seed = static_cast<uint32_t>(getpid()) * 2654435761u;
+  for (;;) {
+    seed = seed * 1103515245u + 12345u;
+    timespec ts{pause_max_s > 0 ? static_cast<time_t>((seed >> 16) % static_cast<uint32_t>(pause_max_s)) : 0, 0};
+    nanosleep(&ts, nullptr);
+    (void)syscall(__NR_getpgid);
+  }
+}
+
+}  // namespace
+
+std::string prefill_map(int fd, uint64_t n) {
+  bpf_map_info info{};
+  uint32_t len = sizeof(info);
+  if (bpf_obj_get_info_by_fd(fd, &info, &len) != 0) return "cannot read map info: " + errno_text(errno);
+  if (n > info.max_entries)
+    return std::to_string(n) + " keys do not fit (max_entries " + std::to_string(info.max_entries) + ")";
+  const size_t ks = info.key_size, vs = info.value_size;
+  // Batches of 64K elements: one syscall each instead of one per key (4M keys ~ 1 s less).
+  constexpr uint64_t kChunk = 65536;
+  std::vector<uint8_t> keys(kChunk * ks), vals(kChunk * vs);
+  bool batch = true;
+  for (uint64_t start = 0; start < n; start += kChunk) {
+    uint32_t cnt = static_cast<uint32_t>(std::min(kChunk, n - start));
+    for (uint32_t i = 0; i < cnt; ++i) {
+      put_le(&keys[i * ks], ks, start + i);
+      put_le(&vals[i * vs], vs, start + i);
+    }
+    if (batch) {
+      LIBBPF_OPTS(bpf_map_batch_opts, bo);
+      uint32_t done = cnt;
+      if (bpf_map_update_batch(fd, keys.data(), vals.data(), &done, &bo) == 0) continue;
+      int e = errno;
+      if (e != EINVAL && e != ENOTSUP && e != EOPNOTSUPP) return "batch update failed: " + errno_text(e);
+      batch = false;  // map type without batch ops: one key at a time
+    }
+    for (uint32_t i = 0; i < cnt; ++i)
+      if (bpf_map_update_elem(fd, &keys[i * ks], &vals[i * vs], BPF_ANY) != 0)
+        return "update of key " + std::to_string(start + i) + " failed: " + errno_text(errno);
+  }
+  return "";
+}
+
+std::string ChildProcesses::spawn(size_t count, int pause_max_s, const StopSource &stop) {
+  pid_t parent = getpid();
+  pids_.reserve(pids_.size() + count);
+  for (size_t i = 0; i < count; ++i) {
+    if ((i & 255) == 0 && stop.stop_requested()) return "fork: stopped after " + std::to_string(i) + " children";
+    pid_t pid = fork();
+    if (pid < 0)
+      return "fork: child " + std::to_string(i + 1) + " of " + std::to_string(count) + " failed: " +
+             errno_text(errno);
+    if (pid == 0) child_loop(parent, pause_max_s);
+    pids_.push_back(pid);
+  }
+  return "";
+}
+
+void ChildProcesses::reap() {
+  for (pid_t pid : pids_) kill(pid, SIGKILL);
+  for (pid_t pid : pids_)
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  pids_.clear();
+}
+
+std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const ProgramSpec &prog) {
+  std::vector<SetupActionSpec> out = f.setup;
+  out.insert(out.end(), prog.setup.begin(), prog.setup.end());
+  return out;
+}
+
+std::string prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj,
+                                  SetupState &state) {
+  for (const auto &a : actions) {
+    if (a.action != "inner_maps") continue;
+    const std::string &name = a.args.at("outer");
+    bpf_map *outer = obj.map(name);
+    bpf_map *inner = outer ? bpf_map__inner_map(outer) : nullptr;
+    if (!inner) return "inner_maps: '" + name + "' is not a map of maps in the object";
+    InnerMapDef d;
+    d.type = bpf_map__type(inner);
+    d.key_size = bpf_map__key_size(inner);
+    d.value_size = bpf_map__value_size(inner);
+    d.max_entries = bpf_map__max_entries(inner);
+    d.flags = bpf_map__map_flags(inner);
+    d.btf_key_type_id = bpf_map__btf_key_type_id(inner);
+    d.btf_value_type_id = bpf_map__btf_value_type_id(inner);
+    state.inner[name] = d;
+  }
+  return "";
+}
+
+std::string run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj,
+                              const PlanPoint &p, const StopSource &stop, SetupState &state) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::string why;
+  for (const auto &a : actions) {
+    if (a.action == "inner_maps") why = inner_maps(a, obj, p, state);
+    else if (a.action == "prefill") why = prefill(a, obj, p);
+    else if (a.action == "fork") {
+      std::string err;
+      uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);
+      uint64_t pause = arg_value(a, "pause_max", p, 0, err).value_or(4);
+      why = err.empty() ? state.children.spawn(n, static_cast<int>(pause), stop) : err;
+    } else {
+      why = "unknown setup action '" + a.action + "'";
+    }
+    if (!why.empty()) break;
+  }
+  state.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return why;
+}
+
+}  // namespace bpfbench

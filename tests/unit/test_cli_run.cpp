@@ -1,0 +1,177 @@
+// `bpfbench run` end to end (root + real kernel): output, signals, privileges, failures.
+#include <catch2/catch.hpp>
+
+#include <bpf/bpf.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include "run_process.hpp"
+#include "test_runtime_support.hpp"
+
+namespace fs = std::filesystem;
+using bpfbench::test::run_process;
+
+namespace {
+
+const std::string kBin = BPFBENCH_BINARY;
+const std::string kSrc = BPFBENCH_SOURCE_DIR;
+
+std::set<uint32_t> live_prog_ids() {
+  std::set<uint32_t> ids;
+  uint32_t id = 0;
+  while (bpf_prog_get_next_id(id, &id) == 0) ids.insert(id);
+  return ids;
+}
+
+std::set<uint32_t> live_link_ids() {
+  std::set<uint32_t> ids;
+  uint32_t id = 0;
+  while (bpf_link_get_next_id(id, &id) == 0) ids.insert(id);
+  return ids;
+}
+
+// The kernel frees programs after an RCU grace period: wait briefly for them to go.
+bool returns_to(const std::set<uint32_t> &before, std::set<uint32_t> (*now)()) {
+  for (int i = 0; i < 50; ++i) {
+    auto cur = now();
+    bool extra = false;
+    for (auto id : cur) extra |= !before.count(id);
+    if (!extra) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+struct TempBdsl {
+  fs::path path;
+  explicit TempBdsl(const std::string &text) {
+    char tmpl[] = "/tmp/bpfbench-run-XXXXXX";
+    REQUIRE(mkdtemp(tmpl));
+    path = fs::path(tmpl) / "t.bdsl";
+    std::ofstream(path) << text;
+    fs::permissions(tmpl, fs::perms::all);
+    fs::permissions(path, fs::perms::all);
+  }
+  ~TempBdsl() { fs::remove_all(path.parent_path()); }
+};
+
+}  // namespace
+
+TEST_CASE("run prints the kernel bench's lines and a suite table", "[runtime][cli]") {
+  BB_REQUIRE_ROOT();
+  TempBdsl f("suite \"S\" < bench trigger as \"{prog}\" < prog [base, rawtp]; warmup 1s; duration 2s > >\n");
+  auto r = run_process({kBin, "run", f.path.string()}, 60);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::regex iter(R"(Iter +\d+ \( *-?\d+\.\d{3}us\): hits +\d+\.\d{3}M/s \( *\d+\.\d{3}M/prod\), drops +\d+\.\d{3}M/s, total operations +\d+\.\d{3}M/s)");
+  std::regex summary(R"(Summary: hits +(\d+\.\d{3}) ± +\d+\.\d{3}M/s)");
+  auto iters = std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), iter), std::sregex_iterator());
+  CHECK(iters == 6);  // 2 points x (1 warmup + 2 measured)
+  std::smatch m;
+  std::string rest = r.out;
+  int summaries = 0;
+  while (std::regex_search(rest, m, summary)) {
+    CHECK(std::stod(m[1]) > 0);
+    ++summaries;
+    rest = m.suffix();
+  }
+  CHECK(summaries == 2);
+  CHECK(r.out.find("==== S ====") != std::string::npos);
+  CHECK(std::regex_search(r.out, std::regex(R"(\nrawtp +: +\d+\.\d{3} ± +\d+\.\d{3}M/s)")));
+}
+
+TEST_CASE("unsupported variants are skipped with the kernel's reason; the rest still run", "[runtime][cli]") {
+  BB_REQUIRE_ROOT();
+  TempBdsl f("bench trigger as \"{prog}\" < prog [fentry, base]; warmup 0s; duration 1s >\n");
+  auto r = run_process({kBin, "run", "-q", f.path.string()}, 60);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  // fentry works on some kernels: then it must have run instead.
+  bool skipped = r.out.find("fentry: skipped: fentry not supported by this kernel (") != std::string::npos;
+  bool ran = std::regex_search(r.out, std::regex(R"(fentry +: Summary: hits)"));
+  CHECK(skipped != ran);
+  CHECK(std::regex_search(r.out, std::regex(R"(base +: Summary: hits)")));
+}
+
+TEST_CASE("SIGINT mid-run: prompt exit 130, partial results printed, nothing left in the kernel", "[runtime][cli][signals]") {
+  BB_REQUIRE_ROOT();
+  TempBdsl f("bench trigger as \"{prog}\" < prog [rawtp, tp]; warmup 0s; duration 30s >\n");
+  auto progs_before = live_prog_ids();
+  auto links_before = live_link_ids();
+  int out[2];
+  REQUIRE(pipe(out) == 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out[1], 1);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 2);
+    execl(kBin.c_str(), kBin.c_str(), "run", f.path.c_str(), static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(3500));  // compile + 2-3 samples
+  auto t0 = std::chrono::steady_clock::now();
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string text;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(out[0], buf, sizeof buf)) > 0) text.append(buf, static_cast<size_t>(n));
+  close(out[0]);
+  INFO(text);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(secs < 2.0);
+  CHECK(text.find("Summary: hits") != std::string::npos);  // what was measured is kept
+  CHECK(text.find("Benchmark 'tp' started") == std::string::npos);  // no further points
+  CHECK(returns_to(progs_before, live_prog_ids));
+  CHECK(returns_to(links_before, live_link_ids));
+}
+
+TEST_CASE("a verifier rejection names the bench and its .bdsl location, with the log; exit 2", "[runtime][cli]") {
+  BB_REQUIRE_ROOT();
+  TempBdsl f("# a family made to fail the verifier\nbench verifier_reject as \"rej\" < warmup 0s; duration 1s >\n");
+  auto r = run_process({kBin, "run", "--templates", kSrc + "/tests/fixtures/families", f.path.string()}, 60);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(f.path.string() + ":2:1: error: bench 'rej' failed: load") != std::string::npos);
+  CHECK(r.err.find("bb_hits") != std::string::npos);  // the verifier log tail names the access
+}
+
+TEST_CASE("without privileges: one clear message naming the capability, exit 2", "[runtime][cli][privileges]") {
+  BB_REQUIRE_ROOT();
+  const char *user = "bpfbench-test";
+  if (!getpwnam(user)) REQUIRE(run_process({"/usr/sbin/useradd", "--system", "--no-create-home", user}).exit_code == 0);
+  struct passwd *pw = getpwnam(user);
+  REQUIRE(pw);
+  std::string ids = std::to_string(pw->pw_uid);
+  TempBdsl f("bench trigger < prog rawtp; duration 1s >\n");
+  auto as_user = [&](std::vector<std::string> args) {
+    std::vector<std::string> argv = {"/usr/bin/setpriv", "--reuid=" + ids, "--regid=" + std::to_string(pw->pw_gid),
+                                     "--clear-groups", "--inh-caps=-all", "--", "/usr/bin/env", "HOME=/tmp", kBin};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv, 60);
+  };
+  auto r = as_user({"run", f.path.string()});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("CAP_BPF") != std::string::npos);
+  CHECK(r.err.find("terminate") == std::string::npos);
+  // The commands that never touch the kernel work without privileges.
+  CHECK(as_user({"check", f.path.string()}).exit_code == 0);
+  CHECK(as_user({"plan", f.path.string()}).exit_code == 0);
+  CHECK(as_user({"emit", f.path.string()}).exit_code == 0);
+  CHECK(as_user({"list"}).exit_code == 0);
+}

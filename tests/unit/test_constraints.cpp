@@ -1,0 +1,105 @@
+// family.json `constraints` (parsing, loading, per-point evaluation) and `where` filters.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "compiler/constraints.hpp"
+#include "compiler/pipeline.hpp"
+
+namespace fs = std::filesystem;
+using namespace bpfbench;
+
+namespace {
+
+FamilyRegistry shipped(Diagnostics &diags) {
+  return FamilyRegistry::load({std::string(BPFBENCH_SOURCE_DIR) + "/bpf_templates"}, diags);
+}
+
+// A copy of the ringbuf family whose `constraints` are replaced by `json`.
+struct FamilyCopy {
+  fs::path dir = fs::temp_directory_path() / ("bb-constraints-" + std::to_string(getpid()));
+  explicit FamilyCopy(const std::string &json) {
+    fs::remove_all(dir);
+    fs::create_directories(dir / "ringbuf");
+    fs::path src = fs::path(BPFBENCH_SOURCE_DIR) / "bpf_templates";
+    fs::copy(src / "include", dir / "include", fs::copy_options::recursive);
+    fs::copy(src / "ringbuf" / "prog.bpf.c", dir / "ringbuf" / "prog.bpf.c");
+    std::ifstream in(src / "ringbuf" / "family.json");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    size_t at = text.find("\"constraints\"");
+    REQUIRE(at != std::string::npos);
+    text = text.substr(0, at) + "\"constraints\": " + json + "\n}\n";
+    std::ofstream(dir / "ringbuf" / "family.json") << text;
+  }
+  ~FamilyCopy() { fs::remove_all(dir); }
+  std::string load_error() {
+    Diagnostics diags;
+    FamilyRegistry::load({dir.string()}, diags);
+    return diags.has_errors() ? diags.all().front().message : "";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("constraint conditions parse against the family", "[constraints]") {
+  Diagnostics diags;
+  FamilyRegistry reg = shipped(diags);
+  const FamilyManifest &f = *reg.find("ringbuf");
+  std::string err;
+  auto c = parse_condition("prog == perfbuf && sampled == true && sample_rate <= batch", f, err);
+  REQUIRE(c);
+  REQUIRE(c->size() == 3);
+  CHECK((*c)[0].rhs_value.s == "perfbuf");
+  CHECK((*c)[1].rhs_value.i == 1);
+  CHECK((*c)[2].rhs_name == "batch");
+  CHECK(parse_condition("ring_size >= 64K", f, err)->front().rhs_value.i == 65536);
+  CHECK(parse_condition("", f, err)->empty());
+  CHECK_FALSE(parse_condition("smaple_rate < 3", f, err));
+  CHECK(err == "'smaple_rate < 3' names unknown setting 'smaple_rate'");
+  CHECK_FALSE(parse_condition("prog == tp", f, err));
+  CHECK(err == "'prog == tp': 'tp' is not one of prog's choices");
+  CHECK_FALSE(parse_condition("batch 3", f, err));
+  CHECK_FALSE(parse_condition("sampled == maybe", f, err));
+}
+
+TEST_CASE("comparisons hold per point", "[constraints]") {
+  Diagnostics diags;
+  FamilyRegistry reg = shipped(diags);
+  const FamilyManifest &f = *reg.find("ringbuf");
+  PlanPoint p;
+  p.program = "perfbuf";
+  p.producers = 3;
+  p.params = {{"batch", ParamValue{true, 10, {}}}, {"sample_rate", ParamValue{true, 50, {}}}};
+  ValueLookup lookup = [&](const std::string &n) { return point_value(p, n); };
+  std::string err;
+  CHECK_FALSE(holds_all(*parse_condition("sample_rate <= batch", f, err), lookup));
+  CHECK(holds_all(*parse_condition("producers > 2 && prog != output", f, err), lookup));
+  CHECK_FALSE(holds_all(*parse_condition("producers == 1", f, err), lookup));
+}
+
+TEST_CASE("the manifest loader rejects bad constraints", "[constraints][manifest]") {
+  CHECK(FamilyCopy(R"([{ "require": "producers == 1", "message": "m" }])").load_error() == "");
+  std::string e = FamilyCopy(R"([{ "require": "producer == 1", "message": "m" }])").load_error();
+  CHECK(e.find("constraints[0]: 'producer == 1' names unknown setting 'producer'") != std::string::npos);
+  e = FamilyCopy(R"([{ "when": "back2back", "require": "producers == 1", "message": "m" }])").load_error();
+  CHECK(e.find("is not 'name op value'") != std::string::npos);
+  e = FamilyCopy(R"([{ "require": "producers == 1" }])").load_error();
+  CHECK(e.find("message") != std::string::npos);
+}
+
+TEST_CASE("where filters the plan and constraints see only what remains", "[constraints][where]") {
+  fs::path file = fs::temp_directory_path() / ("bb-where-" + std::to_string(getpid()) + ".bdsl");
+  std::ofstream(file) << "let most = 4;\n"
+                         "bench ringbuf as \"p{producers}\" < sweep producers [1..8]; where producers <= most; >\n"
+                         "bench ringbuf as \"b{producers}\" < back2back; sweep producers [1..3]; where producers == 1; >\n";
+  FrontendOptions opts;
+  opts.nproc = 2;
+  Frontend fe;
+  bool ok = run_frontend(file.string(), opts, fe);
+  fs::remove(file);
+  REQUIRE(ok);
+  REQUIRE(fe.plan->points.size() == 5);
+  CHECK(fe.plan->points[3].label == "p4");
+  CHECK(fe.plan->points[4].label == "b1");
+}

@@ -1,0 +1,171 @@
+// `code <hook> { C }`: raw text in the AST, checked hooks, #line-mapped emission, and clang
+// errors inside the block reported at the .bdsl line and column.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "compiler/clang_compile.hpp"
+#include "compiler/compile_diags.hpp"
+#include "compiler/emit_bpf.hpp"
+#include "compiler/parse.hpp"
+#include "compiler/pipeline.hpp"
+#include "run_process.hpp"
+
+namespace fs = std::filesystem;
+using namespace bpfbench;
+
+namespace {
+
+struct TempBdsl {
+  std::string path;
+  explicit TempBdsl(const std::string &text) {
+    char tmpl[] = "/tmp/bpfbench-code-XXXXXX.bdsl";
+    int fd = mkstemps(tmpl, 5);
+    REQUIRE(fd >= 0);
+    close(fd);
+    path = tmpl;
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  ~TempBdsl() { fs::remove(path); }
+};
+
+const ast::Bench &first_bench(const ast::File &f) { return std::get<ast::Bench>(f.items.at(0).node); }
+
+}  // namespace
+
+TEST_CASE("a code block keeps its text byte for byte, with where it starts", "[code]") {
+  SourceManager sm;
+  Diagnostics diags;
+  std::string text =
+      "bench trigger < prog tp;\n"
+      "  code body { if (x) { y(\"}\"); } /* } */ // }\n"
+      "#define Z '}'\n"
+      "  }\n"
+      "  code globals {}\n"
+      ">\n";
+  auto f = parse_text("t.bdsl", text, sm, diags);
+  INFO(render_all(diags, sm));
+  REQUIRE_FALSE(diags.has_errors());
+  const auto &b = first_bench(*f);
+  REQUIRE(b.code.size() == 2);
+  CHECK(b.code[0].hook.text == "body");
+  CHECK(b.code[0].text == " if (x) { y(\"}\"); } /* } */ // }\n#define Z '}'\n  ");
+  CHECK(b.code[0].text_range.line == 2);
+  CHECK(b.code[0].text_range.col == 14);  // the byte after '{'
+  CHECK(b.code[0].text_range.end_line == 4);
+  CHECK(b.code[1].hook.text == "globals");
+  CHECK(b.code[1].text.empty());
+  CHECK(b.settings.size() == 1);  // prog tp
+}
+
+TEST_CASE("code in defaults is a located error", "[code]") {
+  TempBdsl f("defaults < code body { } >\n");
+  Frontend fe;
+  FrontendOptions opts;
+  opts.nproc = 2;
+  CHECK_FALSE(run_frontend(f.path, opts, fe));
+  std::string text = render_all(fe.diags, fe.sources);
+  INFO(text);
+  CHECK(text.find(f.path + ":1:12-24: error: 'code' belongs in a bench, not in defaults") != std::string::npos);
+}
+
+TEST_CASE("unknown hook names get a did-you-mean; families without hooks say so", "[code]") {
+  TempBdsl f(
+      "bench trigger < code bdoy { } >\n"
+      "bench ringbuf < code body { } >\n");
+  Frontend fe;
+  FrontendOptions opts;
+  opts.nproc = 2;
+  CHECK_FALSE(run_frontend(f.path, opts, fe));
+  std::string text = render_all(fe.diags, fe.sources);
+  INFO(text);
+  CHECK(text.find(f.path + ":1:22-25: error: unknown code hook 'bdoy' for family 'trigger'") != std::string::npos);
+  CHECK(text.find("hint: did you mean 'body'?") != std::string::npos);
+  CHECK(text.find(f.path + ":2:22-25: error: unknown code hook 'body' for family 'ringbuf'") != std::string::npos);
+  CHECK(text.find("family 'ringbuf' declares no hooks") != std::string::npos);
+}
+
+TEST_CASE("inline C is emitted at the hook with a #line to the .bdsl; benches differ in objects", "[code]") {
+  TempBdsl f(
+      "bench trigger as \"a\" < prog tp;\n"
+      "  code globals { int bb_user_x; }\n"
+      "  code body { bb_user_x++; } >\n"
+      "bench trigger as \"b\" < prog tp; code body { bb_user_x--; } code globals { int bb_user_x; } >\n"
+      "bench trigger as \"c\" < prog rawtp >\n");
+  Frontend fe;
+  FrontendOptions opts;
+  opts.nproc = 2;
+  REQUIRE(run_frontend(f.path, opts, fe));
+  auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
+  INFO(render_all(fe.diags, fe.sources));
+  REQUIRE(units.size() == 3);
+  const std::string &c = units[0].c_source;
+  // Padded so the block's first byte keeps its column (17 on line 2, 14 on line 3).
+  CHECK(c.find("#line 2 \"" + f.path + "\"\n" + std::string(16, ' ') + " int bb_user_x; \n") != std::string::npos);
+  CHECK(c.find("#line 3 \"" + f.path + "\"\n" + std::string(13, ' ') + " bb_user_x++; \n") != std::string::npos);
+  CHECK(units[2].c_source.find("bb_user_x") == std::string::npos);
+  for (const auto &u : units) {
+    CompileOptions co;
+    co.virtual_name = u.virtual_name;
+    CompileResult r = compile_bpf(u.c_source, co);
+    INFO(u.c_source);
+    for (const auto &d : r.diags) INFO(d.file << ":" << d.line << ":" << d.col << ": " << d.message);
+    CHECK(r.ok);
+  }
+}
+
+TEST_CASE("a clang error inside a code block names the .bdsl line and column", "[code]") {
+  TempBdsl f(
+      "# inline C with a mistake on line 4\n"
+      "bench trigger as \"bad\" < prog tp;\n"
+      "  code body {\n"
+      "    int a = 1; bb_nope += a;\n"
+      "  }\n"
+      ">\n");
+  Frontend fe;
+  FrontendOptions opts;
+  opts.nproc = 2;
+  REQUIRE(run_frontend(f.path, opts, fe));
+  auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
+  REQUIRE(units.size() == 1);
+  CompileOptions co;
+  co.virtual_name = units[0].virtual_name;
+  CompileResult r = compile_bpf(units[0].c_source, co);
+  CHECK_FALSE(r.ok);
+  add_compile_diags(r, fe.plan->points.at(0), fe.sources, fe.diags);
+  std::string text = render_all(fe.diags, fe.sources);
+  INFO(text);
+  CHECK(text.find(f.path + ":4:16: error: in inline BPF C: use of undeclared identifier 'bb_nope'") !=
+        std::string::npos);
+  CHECK(text.find("note: in the BPF program generated for 'bad'") != std::string::npos);
+
+  // The same through the CLI: `check --compile` exits 2 with the located message.
+  auto p = bpfbench::test::run_process({BPFBENCH_BINARY, "check", "--compile", f.path});
+  CHECK(p.exit_code == 2);
+  CHECK(p.err.find(f.path + ":4:16: error: in inline BPF C: use of undeclared identifier 'bb_nope'\n"
+                   "    int a = 1; bb_nope += a;\n") != std::string::npos);
+}
+
+TEST_CASE("a verifier rejection of inline C names the bench, its .bdsl location and line", "[code][runtime][cli]") {
+  if (geteuid() != 0) {
+    WARN("skipped: runtime tests need root and BPF");
+    return;
+  }
+  TempBdsl f(
+      "bench trigger as \"vrej\" < prog tp; warmup 0s; duration 1s;\n"
+      "  code globals { struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1);\n"
+      "                          __type(key, __u32); __type(value, __u64); } bb_m SEC(\".maps\"); }\n"
+      "  code body { __u32 k = 0; __u64 *v = bpf_map_lookup_elem(&bb_m, &k);\n"
+      "    *v += 1; /* no NULL check */ }\n"
+      ">\n");
+  auto r = bpfbench::test::run_process({BPFBENCH_BINARY, "run", "-q", f.path}, 60);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(f.path + ":1:1: error: bench 'vrej' failed: load") != std::string::npos);
+  // The verifier log's source annotations come from the #line directives: the .bdsl line.
+  CHECK(r.err.find("@ " + fs::path(f.path).filename().string() + ":5") != std::string::npos);
+  CHECK(r.err.find("map_value_or_null") != std::string::npos);
+}

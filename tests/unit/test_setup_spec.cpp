@@ -1,0 +1,78 @@
+// family.json `setup` and `per_cpu`: what the loader accepts and how it names mistakes.
+#include <catch2/catch.hpp>
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "compiler/manifest_json.hpp"
+#include "compiler/source.hpp"
+
+using namespace bpfbench;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A manifest of family "fam" with `extra` JSON members, parsed from a scratch folder.
+std::optional<FamilyManifest> load(const std::string &extra, std::string &errors) {
+  std::string tmpl = (fs::temp_directory_path() / "bpfbench-setup-XXXXXX").string();
+  fs::path dir = fs::path(mkdtemp(tmpl.data())) / "fam";
+  fs::create_directories(dir);
+  std::ofstream(dir / "prog.bpf.c") << "int bench_x(void *ctx) { return 0; }\n";
+  std::string json = R"({"family": "fam", "description": "d", "template": "prog.bpf.c",
+    "params": [{"name": "n", "type": "int", "default": 3, "dest": "runtime"},
+               {"name": "on", "type": "bool", "dest": "rodata"}],
+    "programs": [{"name": "x", "function": "bench_x", "section": "?raw_tp", "attach": "test_run"}])";
+  json += extra + "}";
+  Diagnostics diags;
+  auto f = parse_manifest((dir / "family.json").string(), json, diags);
+  SourceManager none;
+  errors = render_all(diags, none);
+  fs::remove_all(dir.parent_path());
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("setup actions and per_cpu load with their arguments", "[manifest][setup]") {
+  std::string errors;
+  auto f = load(R"(, "setup": [{"action": "inner_maps", "outer": "aom", "count": "n", "prefill": "max_entries"},
+                               {"action": "prefill", "map": "h", "keys": 1000},
+                               {"action": "fork", "count": 2}],
+                    "per_cpu": {"ops": "a", "ns": "b", "line": "{cpu}: {rate}"})",
+                errors);
+  INFO(errors);
+  REQUIRE(f);
+  REQUIRE(f->setup.size() == 3);
+  CHECK(f->setup[0].action == "inner_maps");
+  CHECK(f->setup[0].args.at("count") == "n");
+  CHECK(f->setup[0].args.at("prefill") == "max_entries");
+  CHECK(f->setup[1].args.at("keys") == "1000");
+  CHECK(f->per_cpu.enabled());
+  CHECK(f->per_cpu.ns == "b");
+}
+
+TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
+  struct Case {
+    const char *extra, *message;
+  };
+  const Case cases[] = {
+      {R"(, "setup": [{"action": "inner_map", "outer": "a", "count": 1}])",
+       "setup[0]: unknown action 'inner_map' (did you mean 'inner_maps'?)"},
+      {R"(, "setup": [{"action": "prefill", "map": "h", "kyes": 3}])", "setup[0] (prefill): unknown key 'kyes' (did you mean 'keys'?)"},
+      {R"(, "setup": [{"action": "prefill", "map": "h"}])", "setup[0] (prefill): missing required key 'keys'"},
+      {R"(, "setup": [{"action": "fork", "count": "m"}])", "setup[0] (fork): 'count' names unknown param 'm' (did you mean 'n'?)"},
+      {R"(, "setup": [{"action": "fork", "count": "on"}])", "'count' param 'on' must be int or size"},
+      {R"(, "setup": [{"action": "fork", "count": -1}])", "'count' must not be negative"},
+      {R"(, "setup": [{"action": "prefill", "map": "not a map", "keys": 1}])", "'map' must be a map name"},
+      {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "no rate"})", "per_cpu: 'line' must contain {rate}"},
+  };
+  for (const auto &c : cases) {
+    std::string errors;
+    auto f = load(c.extra, errors);
+    INFO(c.extra << "\n" << errors);
+    CHECK_FALSE(f);
+    CHECK(errors.find(c.message) != std::string::npos);
+  }
+}

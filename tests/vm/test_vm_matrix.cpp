@@ -1,0 +1,202 @@
+// Real boots: bpfbench run/probe inside Debian's 6.1 and 6.12 kernels under qemu. The
+// kernels are fetched once into the cache (`bpfbench kernels --fetch`). Without root, qemu
+// or the network these tests warn and return; under CI they fail instead.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/vm/vm_test_support.hpp"
+#include "vm/guest_run.hpp"
+#include "vm/kernel_cache.hpp"
+#include "vm/labels.hpp"
+
+using namespace bpfbench;
+using namespace bpfbench::vm;
+
+namespace {
+
+const std::string kBin = BPFBENCH_BINARY;
+const std::string kBdsl = std::string(BPFBENCH_SOURCE_DIR) + "/tests/vm/trigger_matrix.bdsl";
+
+ProcResult bb(const std::vector<std::string> &args, double timeout_s = 240) {
+  std::vector<std::string> argv = {kBin};
+  argv.insert(argv.end(), args.begin(), args.end());
+  RunOptions o;
+  o.timeout_s = timeout_s;
+  return run_command(argv, o);
+}
+
+// "" when kernel `name` can be booted here; why not otherwise.
+std::string vm_unavailable(const std::string &name) {
+  if (geteuid() != 0) return "needs root";
+  if (!run_command({"qemu-system-x86_64", "--version"}).ok()) return "qemu-system-x86 is not installed";
+  ProcResult r = bb({"kernels", "--fetch", name}, 900);
+  if (!r.ok()) return "cannot fetch kernel " + name + ": " + r.err;
+  return "";
+}
+
+#define BB_REQUIRE_VM(name)                                                 \
+  do {                                                                      \
+    std::string why_ = vm_unavailable(name);                                \
+    if (!why_.empty()) {                                                    \
+      if (std::getenv("CI")) FAIL("kernel-matrix test cannot run: " << why_); \
+      WARN("skipped: " << why_);                                            \
+      return;                                                               \
+    }                                                                       \
+  } while (0)
+
+// label → the `-q` line of that point.
+std::map<std::string, std::string> result_lines(const std::string &out) {
+  std::map<std::string, std::string> lines;
+  std::istringstream in(out);
+  for (std::string l; std::getline(in, l);) {
+    size_t colon = l.find(':');
+    if (colon == std::string::npos || l.rfind("bpfbench", 0) == 0) continue;
+    std::string label = l.substr(0, l.find_last_not_of(' ', colon - 1) + 1);
+    if (!lines.count(label)) lines[label] = l;
+  }
+  return lines;
+}
+
+double hits_of(const std::string &line) {
+  size_t at = line.find("Summary: hits");
+  return at == std::string::npos ? -1 : std::atof(line.c_str() + at + 13);
+}
+
+std::map<std::string, bool> probe_rows(const std::string &json) {
+  std::map<std::string, bool> rows;
+  auto j = nlohmann::json::parse(json, nullptr, false);
+  if (!j.is_array()) return rows;
+  for (const auto &r : j) rows[r.value("kind", "") + ":" + r.value("name", "")] = r.value("available", false);
+  return rows;
+}
+
+void check_trigger(const std::string &kernel, bool multi_works) {
+  test::TempDir t;
+  std::string json = (t.path / "r.json").string();
+  ProcResult r = bb({"run", kBdsl, "--kernel", kernel, "-q", "--json", json});
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  // The guest's JSON export came back to the host path, marked with kernel and mode.
+  auto j = nlohmann::json::parse(test::read_text(json), nullptr, false);
+  REQUIRE(j.is_object());
+  CHECK(j["vm"]["kernel"].get<std::string>().rfind(kernel + ".", 0) == 0);
+  const bool kvm = choose_accel(Accel::Auto).accel == Accel::Kvm;
+  CHECK(j["vm"]["emulated"] == !kvm);
+  auto lines = result_lines(r.out);
+  for (const char *p : {"fentry", "fexit", "kprobe", "kretprobe"}) {
+    INFO(p);
+    REQUIRE(lines.count(p));
+    CHECK(hits_of(lines[p]) > 0);
+    CHECK(lines[p].find(kvm ? ", kvm]" : kEmulatedNote) != std::string::npos);
+  }
+  // fmod_ret is benchmarked on the bpf_modify_return_test_tp kfunc, which 6.1 lacks.
+  REQUIRE(lines.count("fmodret"));
+  if (multi_works) {
+    CHECK(hits_of(lines["fmodret"]) > 0);
+  } else {
+    CHECK(lines["fmodret"].find("skipped: kfunc bpf_modify_return_test_tp") != std::string::npos);
+  }
+  REQUIRE(lines.count("kprobe-multi"));
+  if (multi_works) {
+    CHECK(hits_of(lines["kprobe-multi"]) > 0);
+  } else {
+    CHECK(lines["kprobe-multi"].find("skipped: ") != std::string::npos);
+    CHECK(lines["kprobe-multi"].find("kprobe.multi") != std::string::npos);
+  }
+  CHECK(r.out.find("guest kernel " + std::string(kernel == "6.1" ? "6.1.0-" : "6.12.")) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("trigger fentry/fexit/kprobe/kretprobe count hits under 6.1; fmod_ret and kprobe.multi are skipped", "[vm]") {
+  BB_REQUIRE_VM("6.1");
+  check_trigger("6.1", false);
+}
+
+TEST_CASE("trigger fentry/fexit/fmod_ret/kprobe/kretprobe/kprobe.multi count hits under 6.12", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  check_trigger("6.12", true);
+}
+
+TEST_CASE("probe differs between the host and the guests in the expected rows", "[vm]") {
+  BB_REQUIRE_VM("6.1");
+  BB_REQUIRE_VM("6.12");
+  ProcResult host = bb({"probe", "--json"}, 60);
+  REQUIRE(host.ok());
+  auto h = probe_rows(host.out);
+  std::map<std::string, std::map<std::string, bool>> guests;
+  for (const char *k : {"6.1", "6.12"}) {
+    ProcResult g = bb({"probe", "--json", "--kernel", k}, 180);
+    INFO(k << " stderr:\n" << g.err);
+    REQUIRE(g.ok());
+    guests[k] = probe_rows(g.out);
+    CHECK(g.err.find("guest kernel") != std::string::npos);  // the banner, kept off the JSON
+  }
+  // This host (6.18 without kprobes/trampolines) vs the stock Debian kernels.
+  for (const char *row : {"attach:fentry", "attach:fexit", "attach:kprobe", "attach:kretprobe"}) {
+    INFO(row);
+    if (h[row]) WARN("the host supports " << row << ": no difference to show there");
+    CHECK(guests["6.1"][row]);
+    CHECK(guests["6.12"][row]);
+  }
+  CHECK_FALSE(guests["6.1"]["attach:kprobe.multi"]);  // built without CONFIG_FPROBE
+  CHECK(guests["6.12"]["attach:kprobe.multi"]);
+  CHECK(guests["6.1"]["attach:raw_tp"]);
+  CHECK(h["attach:raw_tp"] == guests["6.12"]["attach:raw_tp"]);
+  CHECK(h != guests["6.1"]);
+}
+
+TEST_CASE("a guest that does not come up is killed and its console tail shown", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  ProcResult r = bb({"probe", "--kernel", "6.12", "--boot-timeout", "1"}, 60);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("did not come up within 1 s and was killed") != std::string::npos);
+  CHECK(r.err.find("--- guest console (last lines) ---") != std::string::npos);
+}
+
+TEST_CASE("a guest job's stdout, stderr, exit code and result files come back, labelled", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  std::string err;
+  auto k = KernelCache(default_cache_root()).resolve("6.12", false, &err);
+  REQUIRE(k);
+  test::TempDir t;
+  GuestRequest req;
+  req.kernel = *k;
+  req.accel = choose_accel(Accel::Auto);
+  req.cwd = t.path.string();
+  req.argv = {"/bin/sh", "-c", "uname -r; echo '{\"results\": []}' > \"$2\"; echo oops >&2; exit 3", "sh",
+              "--output", "r.json"};
+  std::string streamed;
+  req.on_stdout = [&](const std::string &s) { streamed += s; };
+  GuestResult r = run_in_guest(req);
+  INFO(r.error << "\n" << r.console_tail);
+  REQUIRE(r.ok);
+  CHECK(r.job_exit == 3);
+  CHECK(streamed == k->release + "\n");
+  CHECK(r.job_stderr == "oops\n");
+  REQUIRE(r.brought_back == std::vector<std::string>{(t.path / "r.json").string()});
+  auto j = nlohmann::json::parse(test::read_text((t.path / "r.json").string()));
+  CHECK(j["vm"]["kernel"] == k->release);
+  CHECK(j["vm"]["emulated"] == (req.accel.accel != Accel::Kvm));
+  CHECK(r.boot_s > 0);
+  CHECK(r.total_s >= r.boot_s);
+}
+
+TEST_CASE("kernels lists the cached kernels with their releases", "[vm]") {
+  BB_REQUIRE_VM("6.1");
+  ProcResult r = bb({"kernels", "--json"}, 60);
+  REQUIRE(r.ok());
+  auto j = nlohmann::json::parse(r.out);
+  bool found = false;
+  for (const auto &k : j["kernels"])
+    if (k["name"] == "6.1" && k["cached"] == true) found = k.value("release", "").rfind("6.1.0-", 0) == 0;
+  CHECK(found);
+  CHECK(j["host"]["release"].get<std::string>().size() > 0);
+}
