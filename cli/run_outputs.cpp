@@ -70,12 +70,14 @@ RunOutputs::SampleCallback RunOutputs::wrap(SampleCallback inner) {
       clear_status();
       inner(p, iter, s, warm);
     }
-    draw_status(warm ? "warmup" : fmt::format("sample {}", iter));
+    if (!warm) ++measured_;
+    draw_status(warm ? "warmup" : fmt::format("{} sample{}", measured_, measured_ == 1 ? "" : "s"));
   };
 }
 
 void RunOutputs::point_started(const PlanPoint &p) {
   ++started_;
+  measured_ = 0;
   label_ = p.label;
   point_start_ = std::chrono::steady_clock::now();
   point_nominal_ = nominal_seconds(p);

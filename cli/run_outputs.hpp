@@ -46,7 +46,7 @@ class RunOutputs {
   bool quiet_, tty_;
   ResultsDoc doc_;
   std::map<size_t, std::string> program_sha_;  // plan index -> sha256 of its C
-  size_t total_ = 0, started_ = 0;
+  size_t total_ = 0, started_ = 0, measured_ = 0;
   // ETA: fixed and adaptive points scale differently (adaptive ones may run to the max).
   double eta() const;
   double remaining_nominal_[2] = {0, 0}, done_nominal_[2] = {0, 0}, done_actual_[2] = {0, 0};

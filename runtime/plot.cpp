@@ -140,7 +140,7 @@ std::string gnuplot_script(const std::vector<PlotChart> &charts, const std::stri
                        quote(c.title), quote(c.xlabel), quote(c.ylabel));
     out += c.logx ? "set logscale x\n" : "unset logscale x\n";
     out += c.categorical ? "set xtics rotate by -30\nset offsets 0.5,0.5,0,0\n"
-                         : "set xtics norotate\nset offsets 0,0,0,0\n";
+                         : "set xtics norotate\nset offsets graph 0.03, graph 0.03, 0, 0\n";
     std::vector<std::string> parts;
     for (size_t i = 0; i < c.series.size(); ++i) {
       // Overlaid categorical series are nudged apart so their error bars stay readable.

@@ -66,7 +66,7 @@ TEST_CASE("a zipped sweep feeds one value to several params", "[check]") {
   CHECK(param(plan.points[2], "sample_rate") == 10);
 }
 
-TEST_CASE("a list-valued setting is a sweep; prog can be swept", "[check]") {
+TEST_CASE("a list-valued setting is a sweep, prog can be swept", "[check]") {
   Frontend fe;
   auto &plan = plan_of(fe, "bench ringbuf as \"{prog}\" < prog [reserve_commit, output] >");
   REQUIRE(plan.points.size() == 2);
@@ -75,7 +75,7 @@ TEST_CASE("a list-valued setting is a sweep; prog can be swept", "[check]") {
   CHECK(plan.points[1].label == "output");
 }
 
-TEST_CASE("defaults apply to later benches; a bench overrides them; the CLI overrides both", "[check]") {
+TEST_CASE("defaults apply to later benches, a bench overrides them, the CLI overrides both", "[check]") {
   Frontend fe;
   PlanOverrides o;
   o.producers = 3;
@@ -114,7 +114,7 @@ TEST_CASE("geometric, log and step ranges expand as documented", "[check]") {
                                            "s10", "s20", "s30", "p1", "p2", "p3", "p4"});
 }
 
-TEST_CASE("defaults are the manifest's; a point records where each value was written", "[check]") {
+TEST_CASE("defaults are the manifest's, a point records where each value was written", "[check]") {
   Frontend fe;
   auto &plan = plan_of(fe, "bench ringbuf <\n  batch 7 >");
   const PlanPoint &p = plan.points.at(0);

@@ -58,7 +58,7 @@ TEST_CASE("check accepts the card's example and warns about its 3000 points", "[
   CHECK(r.err.find("warning: bench 'ringbuf' expands to 3000 points") != std::string::npos);
 }
 
-TEST_CASE("check reports a located error with source line, underline and hint; exit 2", "[cli]") {
+TEST_CASE("check reports a located error with source line, underline and hint, exit 2", "[cli]") {
   TempDir d;
   auto f = d.write("t.bdsl", "bench ringbuf < smaple_rate 5 >\n");
   auto r = run_bpfbench({"check", f});

@@ -90,7 +90,7 @@ TEST_CASE("run prints the kernel bench's lines and a suite table", "[runtime][cl
   CHECK(std::regex_search(r.out, std::regex(R"(\nrawtp +: +\d+\.\d{3} ± +\d+\.\d{3}M/s)")));
 }
 
-TEST_CASE("unsupported variants are skipped with the kernel's reason; the rest still run", "[runtime][cli]") {
+TEST_CASE("unsupported variants are skipped with the kernel's reason, the rest still run", "[runtime][cli]") {
   BB_REQUIRE_ROOT();
   TempBdsl f("bench trigger as \"{prog}\" < prog [fentry, base]; warmup 0s; duration 1s >\n");
   auto r = run_process({kBin, "run", "-q", f.path.string()}, 60);
@@ -140,7 +140,7 @@ TEST_CASE("SIGINT mid-run: prompt exit 130, partial results printed, nothing lef
   CHECK(returns_to(links_before, live_link_ids));
 }
 
-TEST_CASE("a verifier rejection names the bench and its .bdsl location, with the log; exit 2", "[runtime][cli]") {
+TEST_CASE("a verifier rejection names the bench and its .bdsl location, with the log, exit 2", "[runtime][cli]") {
   BB_REQUIRE_ROOT();
   TempBdsl f("# a family made to fail the verifier\nbench verifier_reject as \"rej\" < warmup 0s; duration 1s >\n");
   auto r = run_process({kBin, "run", "--templates", kSrc + "/tests/fixtures/families", f.path.string()}, 60);

@@ -29,7 +29,7 @@ TEST_CASE("a one-column error prints line:col and one tilde", "[diagnostics]") {
   CHECK_FALSE(ds.has_errors());
 }
 
-TEST_CASE("notes render after their diagnostic; unlocated messages have no source line", "[diagnostics]") {
+TEST_CASE("notes render after their diagnostic, unlocated messages have no source line", "[diagnostics]") {
   SourceManager sm;
   uint32_t id = sm.add("z.bdsl", "bench r < batch 1; batch 2 >\n");
   Diagnostics ds;

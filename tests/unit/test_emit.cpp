@@ -111,7 +111,7 @@ TEST_CASE("generated C: headers, builtins, rodata defaults, template", "[emit]")
         "#line " + std::to_string(line_no) + " \"ringbuf.bpf.c\"");
 }
 
-TEST_CASE("points differing in rodata share a unit; template params split units", "[emit]") {
+TEST_CASE("points differing in rodata share a unit, template params split units", "[emit]") {
   FamilyRegistry reg = load_families();
   const FamilyManifest *rb = reg.find("ringbuf");
   const FamilyManifest *tp = reg.find("tplparam");

@@ -45,7 +45,7 @@ struct Front {
 
 }  // namespace
 
-TEST_CASE("expect values are in the metric's reported unit; suffixes scale them", "[expect]") {
+TEST_CASE("expect values are in the metric's reported unit, suffixes scale them", "[expect]") {
   TempBdsl f(
       "let floor = 2;\n"
       "defaults < expect drops == 0; expect hits > floor; >\n"
@@ -92,7 +92,7 @@ TEST_CASE("bad expects are located errors", "[expect]") {
         std::string::npos);
 }
 
-TEST_CASE("expectations are judged on the summary mean; a missing metric fails", "[expect]") {
+TEST_CASE("expectations are judged on the summary mean, a missing metric fails", "[expect]") {
   Summary s;
   s.metrics.push_back(MetricSummary{});
   s.metrics.back().name = "hits";

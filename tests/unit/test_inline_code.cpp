@@ -72,7 +72,7 @@ TEST_CASE("code in defaults is a located error", "[code]") {
   CHECK(text.find(f.path + ":1:12-24: error: 'code' belongs in a bench, not in defaults") != std::string::npos);
 }
 
-TEST_CASE("unknown hook names get a did-you-mean; families without hooks say so", "[code]") {
+TEST_CASE("unknown hook names get a did-you-mean, families without hooks say so", "[code]") {
   TempBdsl f(
       "bench trigger < code bdoy { } >\n"
       "bench ringbuf < code body { } >\n");
@@ -88,7 +88,7 @@ TEST_CASE("unknown hook names get a did-you-mean; families without hooks say so"
   CHECK(text.find("family 'ringbuf' declares no hooks") != std::string::npos);
 }
 
-TEST_CASE("inline C is emitted at the hook with a #line to the .bdsl; benches differ in objects", "[code]") {
+TEST_CASE("inline C is emitted at the hook with a #line to the .bdsl, benches differ in objects", "[code]") {
   TempBdsl f(
       "bench trigger as \"a\" < prog tp;\n"
       "  code globals { int bb_user_x; }\n"

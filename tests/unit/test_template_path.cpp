@@ -67,7 +67,7 @@ void write_family(const TempTree &t, const std::string &dir, const std::string &
 
 }  // namespace
 
-TEST_CASE("the search path adds up: shipped, env, --templates, next to the file; each once", "[template_path]") {
+TEST_CASE("the search path adds up: shipped, env, --templates, next to the file, each once", "[template_path]") {
   EnvGuard env;
   TempTree t;
   fs::create_directories(t.root / "env1");
@@ -119,7 +119,7 @@ TEST_CASE("a family defined twice is an error naming both manifests", "[template
                   BPFBENCH_TEMPLATE_DIR + "/trigger/family.json") != std::string::npos);
 }
 
-TEST_CASE("bpfbench list shows where each family came from; --templates adds", "[template_path][cli]") {
+TEST_CASE("bpfbench list shows where each family came from, --templates adds", "[template_path][cli]") {
   TempTree t;
   write_family(t, "extra", "from_cli");
   write_family(t, "proj/bpf_templates", "from_file");

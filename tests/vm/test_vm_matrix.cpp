@@ -115,7 +115,7 @@ void check_trigger(const std::string &kernel, bool multi_works) {
 
 }  // namespace
 
-TEST_CASE("trigger fentry/fexit/kprobe/kretprobe count hits under 6.1; fmod_ret and kprobe.multi are skipped", "[vm]") {
+TEST_CASE("trigger fentry/fexit/kprobe/kretprobe count hits under 6.1, fmod_ret and kprobe.multi are skipped", "[vm]") {
   BB_REQUIRE_VM("6.1");
   check_trigger("6.1", false);
 }

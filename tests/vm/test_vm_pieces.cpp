@@ -53,7 +53,7 @@ TEST_CASE("modinfo depends are read from the ELF .modinfo section", "[vm-unit]")
   CHECK(normalize_module_name("9pnet-virtio") == "9pnet_virtio");
 }
 
-TEST_CASE("modules are ordered after their dependencies; built-in ones are skipped", "[vm-unit]") {
+TEST_CASE("modules are ordered after their dependencies, built-in ones are skipped", "[vm-unit]") {
   TempDir t;
   t.write("kernel/fs/9p/9p.ko", test::fake_module("9p", "9pnet,netfs"));
   t.write("kernel/net/9p/9pnet.ko", test::fake_module("9pnet", ""));
