@@ -15,11 +15,12 @@ skipped=$(grep -cE 'Test +#[0-9]+: .* \*\*\*Skipped' ctest.log || true)
 
 # Hardening: every unit test again under ASan+UBSan (build-asan/), then a bounded fuzz run
 # of the front end (build-fuzz/, clang-19). The ASan run's Catch2 totals and the fuzz run
-# (one test) join the counts. BPFBENCH_QUICK=1 leaves both out (they take minutes).
+# (one test) join the counts. They take ~15 minutes on 2 CPUs and were not yet proven
+# stable in a clean CI run, so they are opt-in for now: BPFBENCH_HARDENING=1.
 extra_skips=()
-if [ "${BPFBENCH_QUICK:-0}" = 1 ]; then
+if [ "${BPFBENCH_HARDENING:-0}" != 1 ]; then
   skipped=$((skipped + 2))
-  extra_skips+=("sanitizer unit tests: BPFBENCH_QUICK=1" "fuzz run: BPFBENCH_QUICK=1")
+  extra_skips+=("sanitizer unit tests: opt-in (BPFBENCH_HARDENING=1 bash scripts/test.sh)" "fuzz run: opt-in (BPFBENCH_HARDENING=1)")
 else
   set +e
   bash ../scripts/test-sanitize.sh 2>&1 | tee sanitize.out
