@@ -2,6 +2,7 @@
 // pads its first line to the column after '{', so a clang error in it names the .bdsl
 // line and column the user typed, not a line of generated C.
 #include "compiler/code_hooks.hpp"
+#include "compiler/emit_bpf.hpp"
 
 #include <fmt/format.h>
 
@@ -34,14 +35,6 @@ bool template_uses(const std::string &text, const std::string &key) {
   return false;
 }
 
-std::string c_string(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 bool contains(const SourceRange &r, const SourceRange &loc) {
   if (!r.valid() || loc.file != r.file || loc.line < r.line || loc.line > r.end_line) return false;

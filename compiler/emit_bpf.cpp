@@ -29,14 +29,6 @@ std::string upper(std::string s) {
   return s;
 }
 
-std::string c_string(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 // The C spelling of a value: numbers as literals, enum choices as tokens, CPU sets as strings.
 std::string c_value(const ParamSpec &spec, const ParamValue &v) {
@@ -226,6 +218,15 @@ std::optional<std::string> emit_point(const PlanPoint &p, const FamilyManifest &
                                       const FamilyRegistry &families, const SourceManager &sm,
                                       Diagnostics &diags) {
   return render_c(p, f, families, sm, f.name + ".bpf.c", diags);
+}
+
+std::string c_string(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
 }
 
 }  // namespace bpfbench
