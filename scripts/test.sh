@@ -42,7 +42,7 @@ fi
 echo
 if [ "$skipped" -gt 0 ]; then
   echo "skipped tests and why:"
-  grep -E '\*\*\*Skipped' ctest.log | sed 's/^/  /'
+  grep -E '\*\*\*Skipped' ctest.log | sed 's/^/  /' || true
   for r in "${extra_skips[@]}"; do echo "  $r"; done
 fi
 echo "tests: ${passed} passed, ${failed} failed, ${skipped} skipped"
