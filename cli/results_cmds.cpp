@@ -29,6 +29,18 @@ CLI::Validator duration_check() {
       "DURATION");
 }
 
+// A sampling interval: 10ms .. 60s (shorter ones measure the sampler, not the kernel).
+CLI::Validator interval_check() {
+  return CLI::Validator(
+      [](std::string &s) {
+        auto ns = duration_arg(s);
+        if (!ns) return std::string("expected a duration like 250ms or 1s");
+        if (*ns < 10'000'000 || *ns > 60'000'000'000) return std::string("must be from 10ms to 60s");
+        return std::string();
+      },
+      "DURATION");
+}
+
 }  // namespace
 
 std::optional<double> parse_percent(const std::string &text) {
@@ -53,12 +65,16 @@ void add_export_options(CLI::App *run, RunArgs &a) {
       ->check(percent_validator());
   run->add_option_function<std::string>(
          "--min-duration", [&o](const std::string &s) { o.min_duration_ns = duration_arg(s); },
-         "With a precision target: measure at least this long (default 3s)")
+         "With a precision target: measure at least this long (default 1500ms)")
       ->check(duration_check());
   run->add_option_function<std::string>(
          "--max-duration", [&o](const std::string &s) { o.max_duration_ns = duration_arg(s); },
          "With a precision target: measure at most this long (default 30s)")
       ->check(duration_check());
+  run->add_option_function<std::string>(
+         "--interval", [&o](const std::string &s) { o.interval_ns = duration_arg(s); },
+         "Sampling interval (default 1s; 250ms with a precision target)")
+      ->check(interval_check());
 }
 
 void add_results_commands(CLI::App &app, ResultsCommands &rc) {

@@ -85,7 +85,7 @@ int cmd_run(const RunArgs &a) {
   opts.prober = &prober;
   if (!a.quiet)
     opts.on_sample = [](const PlanPoint &p, int iter, const Sample &s, bool) {
-      fmt::print("{}\n", format_progress(iter, s, p.producers, 1'000'000'000, p.report));
+      fmt::print("{}\n", format_progress(iter, s, p.producers, p.interval_ns, p.report));
       std::fflush(stdout);
     };
   RunOutputs outputs({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(hashes), a.only);

@@ -102,7 +102,7 @@ void RunOutputs::point_done(const PlanPoint &p, const PointResult &r) {
   for (const auto &w : r.summary.warnings) fmt::print(stderr, "bpfbench: warning: {}: {}\n", p.label, w);
   auto sha = program_sha_.find(p.index);
   doc_.points.push_back(point_result_to_json(p, r, sha == program_sha_.end() ? "" : sha->second, took,
-                                             1'000'000'000));
+                                             p.interval_ns));
   write_all();
 }
 

@@ -22,7 +22,11 @@ struct PlanOverrides {
   std::optional<std::string> cons_cpus;
   std::optional<double> precision_pct;  // --precision
   std::optional<int64_t> min_duration_ns, max_duration_ns;
+  std::optional<int64_t> interval_ns;  // --interval
 };
+
+// The sampling interval of adaptive points unless --interval says otherwise.
+inline constexpr int64_t kAdaptiveIntervalNs = 250'000'000;
 
 std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file,
                              const PlanOverrides &overrides, Diagnostics &diags);

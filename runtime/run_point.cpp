@@ -76,6 +76,11 @@ MaybeError configure(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f
 
 }  // namespace
 
+int64_t effective_interval_ns(const PlanPoint &p, const RunOptions &opts) {
+  if (opts.interval_ns > 0) return opts.interval_ns;
+  return p.interval_ns > 0 ? p.interval_ns : 1'000'000'000;
+}
+
 PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
                       const std::vector<uint8_t> &object, const RunOptions &opts,
                       StopSource &stop) {
@@ -107,7 +112,7 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
   HarnessOptions h;
   h.warmup_ns = p.warmup_ns;
   h.duration_ns = p.duration_ns;
-  h.interval_ns = opts.interval_ns;
+  h.interval_ns = effective_interval_ns(p, opts);
   h.producers = p.producers;
   h.consumers = p.consumers;
   h.affinity = p.affinity;

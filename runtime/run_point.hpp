@@ -20,13 +20,17 @@
 namespace bpfbench {
 
 struct RunOptions {
-  int64_t interval_ns = 1'000'000'000;
+  // 0 = the point's own interval (PlanPoint::interval_ns); tests set shorter ones.
+  int64_t interval_ns = 0;
   bool verbose = false;             // echo libbpf's messages to stderr
   FeatureProber *prober = nullptr;  // shared per run (caches probes); nullptr = private
   // Progress: called after each interval (warmup ones included) on the sampling thread.
   std::function<void(const PlanPoint &, int iter, const Sample &, bool warmup)> on_sample;
   std::string uprobe_binary = "/proc/self/exe";  // where uprobe targets live
 };
+
+// The point's sampling interval, unless the caller (a test) asks for another one.
+int64_t effective_interval_ns(const PlanPoint &p, const RunOptions &opts);
 
 struct PointResult {
   enum class Status { Ok, Skipped, Failed, Interrupted };
