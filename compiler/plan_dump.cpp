@@ -32,6 +32,9 @@ std::string plan_to_text(const RunPlan &plan) {
     if (!p.prod_cpus.empty()) out += fmt::format(" prod_cpus={}", p.prod_cpus);
     if (!p.cons_cpus.empty()) out += fmt::format(" cons_cpus={}", p.cons_cpus);
     for (const auto &[name, v] : p.params) out += fmt::format(" {}={}", name, v.to_string());
+    if (p.baseline) out += fmt::format(" baseline=[{}]", *p.baseline);
+    for (const auto &e : p.expectations) out += fmt::format(" expect({})", e.text);
+    for (const auto &c : p.code) out += fmt::format(" code:{}({} bytes)", c.hook, c.text.size());
     out += fmt::format(" report={}\n", fmt::join(p.report, ","));
   }
   return out;
@@ -61,6 +64,18 @@ nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
       {"report", p.report},
       {"interval_ns", p.interval_ns},
   };
+  if (p.is_baseline) j["is_baseline"] = true;
+  if (p.baseline) j["baseline"] = *p.baseline;
+  if (!p.expectations.empty()) {
+    nlohmann::json ex = nlohmann::json::array();
+    for (const auto &e : p.expectations) ex.push_back({{"metric", e.metric}, {"op", e.op}, {"value", e.value}, {"text", e.text}});
+    j["expect"] = ex;
+  }
+  if (!p.code.empty()) {
+    nlohmann::json code = nlohmann::json::array();
+    for (const auto &c : p.code) code.push_back({{"hook", c.hook}, {"text", c.text}});
+    j["code"] = code;
+  }
   if (p.precision_pct > 0)
     j["until"] = {{"ci_pct", p.precision_pct},
                   {"min_duration_ns", p.min_duration_ns},

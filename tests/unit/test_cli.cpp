@@ -124,6 +124,30 @@ TEST_CASE("plan --json lists every point with resolved params", "[cli]") {
   CHECK(j["points"][0]["suite"] == "Ringbuf back-to-back, effect of sample rate");
 }
 
+TEST_CASE("plan shows the expectations and inline code and baseline of each point", "[cli]") {
+  const std::string file = kSrc + "/tests/cases/ok_expect_code.bdsl";
+  auto text = run_bpfbench({"plan", file});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("expect(latency < 10us)"));
+  CHECK_THAT(text.out, Catch::Contains("code:globals(163 bytes) code:body(34 bytes)"));
+  auto r = run_bpfbench({"plan", "--json", file});
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  const auto &p0 = j["points"][0];
+  REQUIRE(p0["expect"].size() == 2);
+  CHECK(p0["expect"][1]["metric"] == "latency");
+  CHECK(p0["expect"][1]["op"] == "<");
+  CHECK(p0["expect"][1]["value"] == 10000.0);  // ns/op
+  REQUIRE(p0["code"].size() == 2);
+  CHECK(p0["code"][1]["hook"] == "body");
+  CHECK(p0["code"][1]["text"] == " if (BB_ODD(bb_tgid)) { /* } */ } ");
+  CHECK_FALSE(j["points"][2].contains("code"));
+
+  auto ls = nlohmann::json::parse(run_bpfbench({"plan", "--json", kSrc + "/examples/local_storage.bdsl"}).out);
+  CHECK(ls["points"][0]["is_baseline"] == true);
+  CHECK(ls["points"][1]["baseline"] == 0);
+}
+
 TEST_CASE("emit prints C for the card's example, and check --compile compiles it", "[cli][compile]") {
   auto e = run_bpfbench({"emit", kSrc + "/tests/cases/ok_card_example.bdsl"});
   REQUIRE(e.exit_code == 0);
