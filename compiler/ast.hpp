@@ -19,8 +19,12 @@ struct Name {
 // `[a..b]`, `[a..b step s]`, `[a..b *k]`, `[a..b log n]`; bounds are Int values.
 enum class RangeKind { Step, Geometric, Log };
 
+// Expr: integer arithmetic, evaluated by the checker (compiler/int_expr.hpp).
+//   `a - b` → text "-", items {a, b}; operators + - * / (binary, left to right).
+//   `max(a, b, ...)` → text "max", items = the arguments (the checker knows min, max).
+//   op_range is the operator or the function name. Parentheses only group: `(5)` is Int.
 struct Value {
-  enum class Kind { Int, Ident, String, List, Range };
+  enum class Kind { Int, Ident, String, List, Range, Expr };
   Kind kind = Kind::Int;
   SourceRange range;
 
@@ -28,7 +32,7 @@ struct Value {
   // ("" when none; one of s ms us ns K M G). Checked and scaled by check().
   int64_t number = 0;
   std::string unit;
-  // Ident: the identifier; String: the unescaped contents.
+  // Ident: the identifier; String: the unescaped contents; Expr: the operator or function.
   std::string text;
   // List: the elements. Range: exactly [from, to] (+ `by` when present).
   std::vector<Value> items;
@@ -36,6 +40,10 @@ struct Value {
   std::optional<int64_t> by;  // step, factor, or point count; absent = step 1
   std::string by_unit;        // unit suffix of a `step` (e.g. "ms" in [1ms..9ms step 2ms])
   SourceRange by_range;
+  // Expr: where the operator or function name is; how deep Exprs nest below (and at) this
+  // value, which the parser bounds so evaluation never recurses without limit.
+  SourceRange op_range;
+  uint32_t expr_depth = 0;
 };
 
 // One statement inside `bench < ... >` or `defaults < ... >`.

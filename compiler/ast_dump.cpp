@@ -36,6 +36,12 @@ json value(const ast::Value &v) {
       if (v.by) j["range"]["by"] = *v.by;
       break;
     }
+    case K::Expr: {
+      json items = json::array();
+      for (const auto &i : v.items) items.push_back(value(i));
+      j["expr"] = {{"op", v.text}, {"operands", items}};
+      break;
+    }
   }
   return j;
 }

@@ -148,6 +148,9 @@ struct Builder {
   std::string code_text;
   SourceRange code_text_range;
   size_t code_depth = 0;              // open '{' inside the code block being parsed
+  std::vector<std::pair<std::string, size_t>> expr_ops;  // operators awaiting their right operand, offsets
+  std::vector<std::pair<ast::Name, size_t>> calls;  // open calls: function, values mark
+  size_t paren_depth = 0;             // open '(' of expressions
 
   size_t offset(const char *p) const { return static_cast<size_t>(p - base); }
   template <typename In> SourceRange range(const In &in) const {
@@ -168,8 +171,30 @@ struct Builder {
     return v;
   }
   void check_depth(size_t at) const {
-    if (list_marks.size() + suites.size() + code_depth >= kMaxNesting)
+    if (list_marks.size() + suites.size() + code_depth + calls.size() + paren_depth >= kMaxNesting)
       throw SyntaxError{at, at + 1, fmt::format("nesting too deep (more than {} levels)", kMaxNesting)};
+  }
+  // `left OP right` from the two values on top of the stack (left-associative: a chain
+  // folds as it is read). A chain deeper than kMaxNesting is refused here, so nothing
+  // later recurses further than that.
+  void combine() {
+    ast::Value right = pop_value();
+    ast::Value left = pop_value();
+    ast::Value v;
+    v.kind = ast::Value::Kind::Expr;
+    v.text = std::move(expr_ops.back().first);
+    size_t at = expr_ops.back().second;
+    v.op_range = loc.range(at, at + v.text.size());
+    expr_ops.pop_back();
+    v.range = left.range;
+    v.range.end_line = right.range.end_line;
+    v.range.end_col = right.range.end_col;
+    v.expr_depth = std::max(left.expr_depth, right.expr_depth) + 1;
+    if (v.expr_depth >= kMaxNesting)
+      throw SyntaxError{at, at + 1, fmt::format("expression nested too deep (more than {} operators)", kMaxNesting)};
+    v.items.push_back(std::move(left));
+    v.items.push_back(std::move(right));
+    values.push_back(std::move(v));
   }
   void add_setting(ast::Setting::Kind kind, SourceRange r, bool has_value) {
     ast::Setting s;
@@ -267,6 +292,69 @@ template <> struct Action<g::bracket_value> {
     b.range_kind.reset();
     b.range_by.reset();
     b.values.push_back(std::move(v));
+  }
+};
+
+// --- integer expressions: operators fold when their right operand is complete ---
+template <typename Rule> struct OpAction {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.expr_ops.emplace_back(in.string(), b.offset(in.begin()));
+  }
+};
+template <> struct Action<g::mul_op> : OpAction<g::mul_op> {};
+template <> struct Action<g::div_op> : OpAction<g::div_op> {};
+template <> struct Action<g::add_op> : OpAction<g::add_op> {};
+template <typename Rule> struct CombineAction {
+  static void apply0(Builder &b) { b.combine(); }
+};
+template <> struct Action<g::mul_tail> : CombineAction<g::mul_tail> {};
+template <> struct Action<g::div_tail> : CombineAction<g::div_tail> {};
+template <> struct Action<g::add_tail> : CombineAction<g::add_tail> {};
+template <> struct Action<g::bound_add_tail> : CombineAction<g::bound_add_tail> {};
+template <> struct Action<g::call_head> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    size_t open = b.offset(in.end()) - 1;  // the '('
+    b.check_depth(open);
+    b.calls.emplace_back(ast::Name{std::string(in.begin(), in.end() - 1), b.loc.range(b.offset(in.begin()), open)},
+                         b.values.size());
+    b.opens.push_back(open);
+  }
+};
+template <> struct Action<g::call_expr> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    auto [name, mark] = std::move(b.calls.back());
+    b.calls.pop_back();
+    b.opens.pop_back();
+    ast::Value v;
+    v.kind = ast::Value::Kind::Expr;
+    v.text = std::move(name.text);
+    v.op_range = name.range;
+    v.range = b.range(in);
+    for (size_t i = mark; i < b.values.size(); ++i) v.expr_depth = std::max(v.expr_depth, b.values[i].expr_depth);
+    ++v.expr_depth;
+    v.items.assign(std::make_move_iterator(b.values.begin() + static_cast<ptrdiff_t>(mark)),
+                   std::make_move_iterator(b.values.end()));
+    b.values.resize(mark);
+    if (v.expr_depth >= kMaxNesting)
+      throw SyntaxError{b.offset(in.begin()), b.offset(in.begin()) + 1,
+                        fmt::format("expression nested too deep (more than {} operators)", kMaxNesting)};
+    b.values.push_back(std::move(v));
+  }
+};
+template <> struct Action<g::paren_open> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    b.check_depth(b.offset(in.begin()));
+    ++b.paren_depth;
+    b.opens.push_back(b.offset(in.begin()));
+  }
+};
+// Parentheses only group; the value's range grows to cover them.
+template <> struct Action<g::paren_expr> {
+  template <typename In> static void apply(const In &in, Builder &b) {
+    --b.paren_depth;
+    b.opens.pop_back();
+    SourceRange r = b.range(in);
+    b.values.back().range = r;
   }
 };
 
@@ -487,7 +575,7 @@ bool is_close_message(std::string_view msg) {
   for (const char *m :
        {g::error_message<g::bench_close>, g::error_message<g::defaults_close>,
         g::error_message<g::suite_close>, g::error_message<g::list_close>, g::error_message<g::range_close>,
-        g::error_message<g::code_close>})
+        g::error_message<g::code_close>, g::error_message<g::call_close>, g::error_message<g::paren_close>})
     if (msg == m)
       return true;
   return false;

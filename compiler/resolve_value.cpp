@@ -52,6 +52,7 @@ class Resolver {
       case Value::Kind::Int: return number(v, out);
       case Value::Kind::Ident:
       case Value::Kind::String: return word(written, v, out);
+      case Value::Kind::Expr: return expression(written, v, out);
     }
     return false;
   }
@@ -98,10 +99,22 @@ class Resolver {
     return check_bounds(*scaled, v.range) && push(*scaled, v.range, out);
   }
 
-  bool check_bounds(int64_t x, const SourceRange &r) {
+  // `expr` (when not null) computed x: the hints show its value and how to clamp it.
+  bool check_bounds(int64_t x, const SourceRange &r, const ast::Value *expr = nullptr,
+                    const ExprValue *ev = nullptr) {
     if (x < spec_.min || x > spec_.max) {
+      std::vector<std::string> hints;
+      if (expr && ev) {
+        std::string text = expr_text(*expr);
+        std::vector<std::string> vars;
+        for (const auto &[n, val] : ev->names) vars.push_back(fmt::format("{} = {}", n, val));
+        hints.push_back(fmt::format("{} is {} here{}", text, ev->value,
+                                    vars.empty() ? "" : fmt::format(" ({})", fmt::join(vars, ", "))));
+        hints.push_back(x < spec_.min ? fmt::format("max({}, {}) keeps it at least {}", spec_.min, text, spec_.min)
+                                      : fmt::format("min({}, {}) keeps it at most {}", spec_.max, text, spec_.max));
+      }
       diags_.error(r, fmt::format("value {} for '{}' is out of range [{}, {}]", x, spec_.name,
-                                  spec_.min, spec_.max));
+                                  spec_.min, spec_.max), hints);
       return false;
     }
     if (spec_.power_of_two && (x <= 0 || (x & (x - 1)) != 0)) {
@@ -109,6 +122,27 @@ class Resolver {
       return false;
     }
     return true;
+  }
+
+  // An integer expression: computed, then taken like a number written without a unit
+  // (a duration's plain number is seconds).
+  bool expression(const Value &written, const Value &v, ResolvedValues &out) {
+    if (!is_numeric(spec_.type)) {
+      diags_.error(written.range, fmt::format("expected {} for '{}', got an expression", type_noun(spec_.type),
+                                              spec_.name), choices_hint());
+      return false;
+    }
+    // From the written name when there is one, so a let that leads back to itself is
+    // caught at its first repetition.
+    auto ev = eval_int_expr(written, spec_.type, spec_.name, lets_, diags_);
+    if (!ev) return false;
+    std::string err;
+    auto scaled = apply_unit(ev->value, "", spec_.type, &err);
+    if (!scaled) {
+      diags_.error(written.range, fmt::format("bad value for '{}': {}", spec_.name, err));
+      return false;
+    }
+    return check_bounds(*scaled, written.range, &v, &*ev) && push(*scaled, written.range, out);
   }
 
   bool word(const Value &written, const Value &v, ResolvedValues &out) {
@@ -137,8 +171,10 @@ class Resolver {
     }
     std::vector<std::string> hints;
     if (v.kind == Value::Kind::Ident) {
-      std::string close = did_you_mean(w, let_names(lets_));
-      if (!close.empty()) hints.push_back(fmt::format("did you mean the let '{}'?", close));
+      if (std::string dash = dash_name_hint(w, lets_); !dash.empty() && is_numeric(spec_.type))
+        hints.push_back(dash);
+      else if (std::string close = did_you_mean(w, let_names(lets_)); !close.empty())
+        hints.push_back(fmt::format("did you mean the let '{}'?", close));
     }
     if (spec_.type == ParamType::Cpuset) hints.push_back("write CPU sets as strings: \"0-3,8\"");
     diags_.error(written.range, fmt::format("expected {} for '{}', got {} '{}'", type_noun(spec_.type),
@@ -150,8 +186,23 @@ class Resolver {
 
   bool bound(const Value &b, int64_t &x) {
     const Value &v = deref(b, lets_);
+    if (v.kind == Value::Kind::Expr) {
+      auto ev = eval_int_expr(b, is_numeric(spec_.type) ? spec_.type : ParamType::Int, spec_.name, lets_, diags_);
+      if (!ev) return false;
+      std::string err;
+      auto scaled = apply_unit(ev->value, "", is_numeric(spec_.type) ? spec_.type : ParamType::Int, &err);
+      if (!scaled) {
+        diags_.error(b.range, fmt::format("bad range bound for '{}': {}", spec_.name, err));
+        return false;
+      }
+      x = *scaled;
+      return true;
+    }
     if (v.kind != Value::Kind::Int) {
-      diags_.error(b.range, "range bounds must be numbers");
+      std::vector<std::string> hints;
+      if (v.kind == Value::Kind::Ident)
+        if (std::string dash = dash_name_hint(v.text, lets_); !dash.empty()) hints.push_back(dash);
+      diags_.error(b.range, "range bounds must be numbers", hints);
       return false;
     }
     std::string err;

@@ -1,4 +1,5 @@
-// Turns an AST value (number with unit, identifier, string, list, range, let reference)
+// Turns an AST value (number with unit, identifier, string, list, range, let reference,
+// integer expression)
 // into typed ParamValues for one parameter, with range and type checks.
 #pragma once
 
@@ -9,12 +10,10 @@
 
 #include "compiler/ast.hpp"
 #include "compiler/diagnostics.hpp"
+#include "compiler/int_expr.hpp"
 #include "compiler/manifest.hpp"
 
 namespace bpfbench {
-
-// Visible `let` bindings (name -> value). Values are owned by the AST.
-using LetScope = std::map<std::string, const ast::Value *>;
 
 struct ResolvedValues {
   std::vector<ParamValue> values;

@@ -61,18 +61,56 @@ struct string_plain : sor< one< '\t' >, seq< not_at< one< '"', '\\', '\x7f' > >,
 struct string_close : one< '"' > {};
 struct string_lit : seq< quote_open, star< sor< escape, string_plain > >, must< string_close > > {};
 
+// --- integer expressions -----------------------------------------------------------------
+
+// expr   := term { ('+' | '-') term }           left to right, like C
+// term   := factor { ('*' | '/') factor }
+// factor := call | '(' expr ')' | int | ident
+// call   := ident '(' expr { ',' expr } ')'      no space before '(': min(a, b), max(1, nproc - 1)
+// A name may contain '-', so `nproc-1` is one identifier: write `nproc - 1`. The checker
+// evaluates expressions (compiler/int_expr.cpp); a lone int or ident stays what it is.
+struct expr;
+struct factor;
+struct call_head : seq< identifier, one< '(' > > {};
+struct call_arg : seq< expr > {};
+struct call_close : one< ')' > {};
+struct call_expr : seq< call_head, ws, must< call_arg >, ws,
+                        star< one< ',' >, ws, must< call_arg >, ws >, must< call_close > > {};
+struct paren_open : one< '(' > {};
+struct paren_inner : seq< expr > {};
+struct paren_close : one< ')' > {};
+struct paren_expr : seq< paren_open, ws, must< paren_inner >, ws, must< paren_close > > {};
+struct factor : sor< call_expr, paren_expr, int_value, ident_value > {};
+struct operand : seq< factor > {};
+struct mul_op : one< '*', '/' > {};
+struct mul_tail : seq< ws, mul_op, ws, must< operand > > {};
+struct term : seq< factor, star< mul_tail > > {};
+struct term_operand : seq< term > {};
+struct add_op : one< '+', '-' > {};
+struct add_tail : seq< ws, add_op, ws, must< term_operand > > {};
+struct expr : seq< term, star< add_tail > > {};
+
+// A range's upper bound is an expr without a top-level '*', which starts the geometric
+// factor there: [1..nproc *2] is 1, 2, 4, ... up to nproc; write [1..(nproc * 2)].
+struct div_op : one< '/' > {};
+struct div_tail : seq< ws, div_op, ws, must< operand > > {};
+struct bound_term : seq< factor, star< div_tail > > {};
+struct bound_operand : seq< bound_term > {};
+struct bound_add_tail : seq< ws, add_op, ws, must< bound_operand > > {};
+struct bound_expr : seq< bound_term, star< bound_add_tail > > {};
+
 // --- values ------------------------------------------------------------------------------
 
 struct value;
 
-// bracket := '[' ']' | '[' value (',' value)* ']' | '[' value '..' bound by? ']'
+// bracket := '[' ']' | '[' value (',' value)* ']' | '[' value '..' bound_expr by? ']'
 // by      := 'step' int | '*' int | 'log' int
 struct lbracket : one< '[' > {};
 struct empty_list : one< ']' > {};
 struct list_item : seq< value > {};
 struct list_close : one< ']' > {};
 struct list_tail : seq< star< one< ',' >, ws, must< list_item >, ws >, must< list_close > > {};
-struct range_to : sor< int_value, ident_value > {};
+struct range_to : bound_expr {};
 struct range_by : int_value {};
 struct range_step : seq< kw_step, ws, must< range_by > > {};
 struct range_geometric : seq< one< '*' >, ws, must< range_by > > {};
@@ -84,8 +122,8 @@ struct range_tail : seq< two< '.' >, ws, must< range_to >, ws,
 struct bracket_body : sor< empty_list, seq< value, ws, sor< range_tail, list_tail > > > {};
 struct bracket_value : seq< lbracket, ws, must< bracket_body > > {};
 
-// value := bracket | string | int | ident
-struct value : sor< bracket_value, string_lit, int_value, ident_value > {};
+// value := bracket | string | expr
+struct value : sor< bracket_value, string_lit, expr > {};
 
 // --- settings (inside `bench < ... >` and `defaults < ... >`) ----------------------------
 

@@ -19,6 +19,14 @@ template<> inline constexpr auto error_message< bracket_body > = "expected a val
 template<> inline constexpr auto error_message< list_item > = "expected a value after ','";
 template<> inline constexpr auto error_message< list_close > = "expected ',' or ']' in list";
 template<> inline constexpr auto error_message< range_to > = "expected an integer after '..'";
+
+template<> inline constexpr auto error_message< call_arg > = "expected an expression as argument";
+template<> inline constexpr auto error_message< call_close > = "expected ',' or ')' in the argument list";
+template<> inline constexpr auto error_message< paren_inner > = "expected an expression after '('";
+template<> inline constexpr auto error_message< paren_close > = "expected ')'";
+template<> inline constexpr auto error_message< operand > = "expected a number, a name or '(' after the operator";
+template<> inline constexpr auto error_message< term_operand > = "expected a number, a name or '(' after the operator";
+template<> inline constexpr auto error_message< bound_operand > = "expected a number, a name or '(' after the operator";
 template<> inline constexpr auto error_message< range_by > = "expected an integer";
 template<> inline constexpr auto error_message< range_close > = "expected ']' to close range";
 
