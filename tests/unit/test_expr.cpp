@@ -274,3 +274,17 @@ TEST_CASE("check: a let used many times is computed once, a cycle is an error", 
   CHECK_FALSE(cyc.ok);
   CHECK(cyc.rendered.find(":2:9: error: 'a' refers to itself") != std::string::npos);
 }
+
+TEST_CASE("examples/hashmap_full_update.bdsl runs nproc - 1 producers, at least 1", "[check][expr][examples]") {
+  for (int64_t nproc : {1, 2, 4, 16}) {
+    Frontend fe;
+    FrontendOptions opts;
+    opts.nproc = nproc;
+    bool ok = run_frontend(std::string(BPFBENCH_SOURCE_DIR) + "/examples/hashmap_full_update.bdsl", opts, fe);
+    INFO(render_all(fe.diags, fe.sources));
+    REQUIRE(ok);
+    REQUIRE(fe.plan->points.size() == 1);
+    CHECK(fe.plan->points[0].producers == std::max<int64_t>(1, nproc - 1));
+    CHECK(fe.plan->points[0].affinity);
+  }
+}
