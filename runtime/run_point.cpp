@@ -1,5 +1,6 @@
 #include "runtime/run_point.hpp"
 
+#include <bpf/libbpf.h>
 #include <unistd.h>
 
 #include <map>
@@ -79,6 +80,20 @@ MaybeError configure(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f
 int64_t effective_interval_ns(const PlanPoint &p, const RunOptions &opts) {
   if (opts.interval_ns > 0) return opts.interval_ns;
   return p.interval_ns > 0 ? p.interval_ns : 1'000'000'000;
+}
+
+std::string test_run_driver(const FamilyManifest &f, const ProgramSpec &prog) {
+  const std::string &kind = prog.producer.empty() ? f.producer : prog.producer;
+  if (kind != "test_run") return "";
+  return prog.extra_programs.empty() ? prog.function : prog.extra_programs.front();
+}
+
+std::vector<std::string> attached_extra_programs(const FamilyManifest &f, const ProgramSpec &prog) {
+  std::vector<std::string> out;
+  const std::string driver = test_run_driver(f, prog);
+  for (const auto &x : prog.extra_programs)
+    if (x != driver && x != prog.function) out.push_back(x);
+  return out;
 }
 
 PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
@@ -183,6 +198,14 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
       AttachSpec as{prog->attach, prog->target, opts.uprobe_binary};
       if (auto e = obj.attach(prog->function, as)) return failed(r, e->to_string(), e);
     }
+    // Extra programs work alongside (gp-latency's fexit-side program, a load generator):
+    // attached from their SEC(), all but the test_run driver, which is run, not attached.
+    for (const auto &x : attached_extra_programs(f, *prog)) {
+      const char *sec = obj.program(x) ? bpf_program__section_name(obj.program(x)) : nullptr;
+      if (sec && section_needs_tracefs(sec))
+        if (auto t = ensure_tracefs(); !t.empty()) return failed(r, t);
+      if (auto e = obj.attach(x, AttachSpec{})) return failed(r, e->to_string(), e);
+    }
     if (auto e = counters.init(obj, counter_vars)) return failed(r, e->to_string(), e);
   }
 
@@ -190,9 +213,7 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
   ProducerConfig pc;
   pc.kind = prog->producer.empty() ? f.producer : prog->producer;
   if (pc.kind == "test_run") {
-    const std::string &driver =
-        prog->extra_programs.empty() ? prog->function : prog->extra_programs.front();
-    pc.test_run_fd = obj.program_fd(driver);
+    pc.test_run_fd = obj.program_fd(test_run_driver(f, *prog));
     if (const ParamValue *b = p.param("batch_iters"); b && b->is_int && b->i > 0)
       pc.ops_per_run = static_cast<uint64_t>(b->i);
   }

@@ -58,6 +58,14 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
                       const std::vector<uint8_t> &object, const RunOptions &opts,
                       StopSource &stop);
 
+// The program BPF_PROG_TEST_RUN drives when the point's producer is `test_run`: the first
+// `extra_programs` entry, else the program itself; "" for other producers.
+std::string test_run_driver(const FamilyManifest &f, const ProgramSpec &prog);
+
+// The `extra_programs` the runtime attaches (auto, from their SEC) next to the program:
+// every entry but the test_run driver. All of them are loaded.
+std::vector<std::string> attached_extra_programs(const FamilyManifest &f, const ProgramSpec &prog);
+
 // The metric -> source map a program uses (family metrics with the program's overrides).
 std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const ProgramSpec &prog);
 

@@ -153,6 +153,34 @@ TEST_CASE("probe differs between the host and the guests in the expected rows", 
   CHECK(h != guests["6.1"]);
 }
 
+TEST_CASE("rcu_tasks_trace gp-latency attaches its extra programs and counts grace periods under 6.12", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  test::TempDir t;
+  std::string json = (t.path / "gp.json").string();
+  const std::string bdsl = std::string(BPFBENCH_SOURCE_DIR) + "/tests/vm/rcu_gp_matrix.bdsl";
+  ProcResult r = bb({"run", bdsl, "--kernel", "6.12", "-q", "--json", json});
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(test::read_text(json), nullptr, false);
+  REQUIRE(j.is_object());
+  const auto &p = j["points"].at(0);
+  REQUIRE(p["status"] == "ok");
+  // Counts only (emulated timings mean nothing): bench_churn (an extra) churned storage,
+  // bench_pregp + bench_postgp (the program and an extra) saw grace periods end.
+  uint64_t hits = 0, gp = 0, gp_us = 0;
+  for (const auto &s : p["samples"]) {
+    hits += s["deltas"].value("hits", uint64_t{0});
+    gp += s["deltas"].value("gp", uint64_t{0});
+    gp_us += s["deltas"].value("gp_us", uint64_t{0});
+  }
+  CHECK(hits > 0);
+  CHECK(gp > 0);
+  CHECK(gp_us > 0);
+  CHECK(p["stats"]["gp_latency"]["unit"] == "us");
+  CHECK(p["stats"]["gp_latency"]["max"].get<double>() > 0);
+  CHECK(p["stats"]["ticks_per_gp"]["unit"] == "ticks/gp");
+}
+
 TEST_CASE("a guest that does not come up is killed and its console tail shown", "[vm]") {
   BB_REQUIRE_VM("6.12");
   ProcResult r = bb({"probe", "--kernel", "6.12", "--boot-timeout", "1"}, 60);
