@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "cli/front.hpp"
 #include "cli/run_commands.hpp"
@@ -84,8 +85,11 @@ int cmd_run(const RunArgs &a) {
   opts.verbose = a.verbose;
   opts.prober = &prober;
   if (!a.quiet)
-    opts.on_sample = [](const PlanPoint &p, int iter, const Sample &s, bool) {
-      fmt::print("{}\n", format_progress(iter, s, p.producers, p.interval_ns, p.report));
+    opts.on_sample = [&fe](const PlanPoint &p, int iter, const Sample &s, bool) {
+      const FamilyManifest *f = fe.families.find(p.family);
+      const ProgramSpec *prog = f ? f->program(p.program.empty() ? f->default_program : p.program) : nullptr;
+      std::vector<MetricSpec> specs = prog ? effective_metrics(*f, *prog) : std::vector<MetricSpec>{};
+      fmt::print("{}\n", format_progress(iter, s, p.producers, p.interval_ns, p.report, &specs));
       std::fflush(stdout);
     };
   RunOutputs outputs({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(hashes), a.only);
@@ -95,6 +99,9 @@ int cmd_run(const RunArgs &a) {
   int failed = 0, ran = 0, skipped = 0, unmet = 0;  // unmet: points with a failed `expect`
   SuiteRows suite;
   std::map<size_t, PointResult> baselines;  // baseline point index -> its result
+  // Benches that sweep producers: their rows add the per-producer rate (the seed's M/s/cpu).
+  std::map<size_t, std::set<int>> producers_of;  // bench index -> producer counts
+  for (const auto &p : fe.plan->points) producers_of[p.bench_index].insert(p.producers);
   for (const auto &p : fe.plan->points) {
     if (stop.stop_requested()) break;
     if (!a.only.empty() && p.label.find(a.only) == std::string::npos) continue;
@@ -142,7 +149,8 @@ int cmd_run(const RunArgs &a) {
     }
     std::fflush(stdout);
     if (!p.is_baseline)  // its numbers show up as the main row's `_adj` columns
-      suite.rows.push_back(format_table_row(p.label, r, p.report.empty() ? "hits" : p.report.front()) +
+      suite.rows.push_back(format_table_row(p.label, r, r.report.empty() ? p.report : r.report,
+                                            producers_of[p.bench_index].size() > 1) +
                            (all_passed(r.expectations) ? "" : "  FAILED (expect)"));
   }
   print_suite_table(suite);

@@ -1,5 +1,6 @@
 #include "runtime/report_text.hpp"
 
+#include <fmt/format.h>
 #include <fmt/printf.h>
 
 #include <algorithm>
@@ -22,14 +23,26 @@ std::string first_line(const std::string &s) { return s.substr(0, s.find('\n'));
 }  // namespace
 
 std::string format_progress(int iter, const Sample &s, int producers, int64_t interval_ns,
-                            const std::vector<std::string> &metrics) {
+                            const std::vector<std::string> &metrics, const std::vector<MetricSpec> *specs) {
   double dev_us = (s.duration_s * 1e9 - double(interval_ns)) / 1000.0;
   double hits = rate_of(s, "hits"), drops = rate_of(s, "drops");
   std::string out = fmt::sprintf("Iter %3d (%7.3lfus): ", iter, dev_us);
   out += fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod), drops %8.3lfM/s, total operations %8.3lfM/s",
                       hits, hits / std::max(producers, 1), drops, hits + drops);
-  for (const auto &m : metrics)
-    if (!is_core(m) && s.deltas.count(m)) out += fmt::sprintf(", %s %8.3lfM/s", m, rate_of(s, m));
+  for (const auto &m : metrics) {
+    if (is_core(m)) continue;
+    const MetricSpec *spec = nullptr;
+    if (specs)
+      for (const auto &x : *specs)
+        if (x.name == m) spec = &x;
+    // Metrics not counted per interval (ticks/s, ratios) in their own unit.
+    bool raw = spec && (spec->source.rfind("ratio:", 0) == 0 || spec->source.rfind("kthread_stime:", 0) == 0);
+    if (raw)
+      out += fmt::sprintf(", %s %8.3lf%s", m, metric_values({s}, *spec).at(0),
+                          spec->unit.empty() ? "" : " " + spec->unit);
+    else if (s.deltas.count(m))
+      out += fmt::sprintf(", %s %8.3lfM/s", m, rate_of(s, m));
+  }
   return out;
 }
 
@@ -70,14 +83,35 @@ std::string format_summary(const PointResult &r) {
 
 std::string format_table_row(const std::string &label, const PointResult &r,
                              const std::string &metric) {
+  return format_table_row(label, r, std::vector<std::string>{metric}, false);
+}
+
+std::string format_table_row(const std::string &label, const PointResult &r,
+                             const std::vector<std::string> &metrics, bool per_prod) {
   using S = PointResult::Status;
   if (r.status == S::Skipped) return fmt::sprintf("%-20s: skipped: %s", label, r.reason);
   if (r.status == S::Failed) return fmt::sprintf("%-20s: failed: %s", label, first_line(r.reason));
-  const MetricSummary *m = r.summary.find(metric);
+  const std::string first = metrics.empty() ? "hits" : metrics.front();
+  const MetricSummary *m = r.summary.find(first);
   double mean = m ? m->mean : 0, sd = m ? m->stddev : 0;
   std::string unit = m ? m->unit : "M/s";
   std::string out = unit == "M/s" ? fmt::sprintf("%-20s: %8.3lf \u00b1 %5.3lfM/s", label, mean, sd)
                                   : fmt::sprintf("%-20s: %8.3lf \u00b1 %5.3lf %s", label, mean, sd, unit);
+  if (per_prod && unit == "M/s") out += fmt::sprintf(" (%7.3lfM/prod)", mean / std::max(r.producers, 1));
+  // The other reported metrics, as the kernel scripts print drops after hits.
+  std::vector<std::string> rest;
+  for (size_t i = 1; i < metrics.size(); ++i) {
+    const MetricSummary *x = r.summary.find(metrics[i]);
+    if (!x) continue;
+    if (x->name == "latency")  // derived from the mean rate: no spread of its own (as in Summary)
+      rest.push_back(fmt::sprintf("latency %.3lf ns/op", x->mean));
+    else if (x->unit == "M/s")
+      rest.push_back(fmt::sprintf("%s %.3lf \u00b1 %.3lfM/s", x->name, x->mean, x->stddev));
+    else
+      rest.push_back(fmt::sprintf("%s %.3lf \u00b1 %.3lf%s", x->name, x->mean, x->stddev,
+                                  x->unit.empty() ? "" : " " + x->unit));
+  }
+  if (!rest.empty()) out += " (" + fmt::format("{}", fmt::join(rest, ", ")) + ")";
   if (r.status == S::Interrupted) out += " (interrupted)";
   return out;
 }

@@ -12,9 +12,11 @@ namespace bpfbench {
 // "Iter %3d (%7.3lfus): hits %8.3lfM/s (%7.3lfM/prod), drops %8.3lfM/s, total operations
 // %8.3lfM/s" — the parenthesised number is the interval's deviation from the nominal
 // interval in microseconds. Metrics other than hits/drops in `metrics` (in that order)
-// follow as ", <name> %8.3lfM/s". No trailing newline.
+// follow as ", <name> %8.3lfM/s" — or, for a metric whose spec in `specs` is a ratio or
+// kernel-thread ticks, ", <name> %8.3lf <unit>". No trailing newline.
 std::string format_progress(int iter, const Sample &s, int producers, int64_t interval_ns,
-                            const std::vector<std::string> &metrics);
+                            const std::vector<std::string> &metrics,
+                            const std::vector<MetricSpec> *specs = nullptr);
 
 // "Summary: hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, total
 // operations %8.3lf ± %5.3lfM/s", then ", <name> %8.3lf ± %5.3lfM/s" for other reported
@@ -26,5 +28,11 @@ std::string format_summary(const PointResult &r);
 // (default hits); skipped/failed rows say "skipped: <reason>" / "failed: <reason>".
 std::string format_table_row(const std::string &label, const PointResult &r,
                              const std::string &metric = "hits");
+
+// The same with every reported metric: the first as above, then (when `per_prod` and it
+// is a rate) " (%7.3lfM/prod)", then the others in parentheses the way the kernel scripts
+// print drops after hits: " (drops 0.000 ± 0.000M/s, latency 9.010 ns/op, ...)".
+std::string format_table_row(const std::string &label, const PointResult &r,
+                             const std::vector<std::string> &metrics, bool per_prod);
 
 }  // namespace bpfbench

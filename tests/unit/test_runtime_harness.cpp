@@ -214,6 +214,17 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
         "Iter   3 (250.000us): hits   12.000M/s (  6.000M/prod), drops    1.000M/s, "
         "total operations   13.000M/s");
 
+  // Ticks and ratios print in their unit, not as M/s of a count.
+  Sample k = sample(1.0, 5'000'000);
+  k.deltas["kthread_ticks"] = 12;
+  k.deltas["gp"] = 4;
+  k.deltas["gp_us"] = 200;
+  std::vector<MetricSpec> specs = {{"kthread_ticks", "kthread_stime:rcu_tasks_trace_kthread", "ticks/s", ""},
+                                   {"gp_latency", "ratio:gp_us/gp", "us", ""}};
+  CHECK(format_progress(0, k, 1, 1'000'000'000, {"hits", "kthread_ticks", "gp_latency"}, &specs) ==
+        "Iter   0 (  0.000us): hits    5.000M/s (  5.000M/prod), drops    0.000M/s, "
+        "total operations    5.000M/s, kthread_ticks   12.000 ticks/s, gp_latency   50.000 us");
+
   PointResult r;
   r.producers = 2;
   r.report = {"hits", "latency"};
@@ -223,6 +234,16 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
         "Summary: hits   12.000 \u00b1 2.828M/s (  6.000M/prod), drops    0.000 \u00b1 0.000M/s, "
         "total operations   12.000 \u00b1 2.828M/s, latency  166.667 ns/op");
   CHECK(format_table_row("kprobe-multi", r) == "kprobe-multi        :   12.000 \u00b1 2.828M/s");
+  // Every reported metric, as the seed tables print "(drops ...)" and "latency: ... ns/op";
+  // per producer when the bench sweeps producers (the timing seed's M/s/cpu).
+  CHECK(format_table_row("nr_loops-10-p2", r, r.report, true) ==
+        "nr_loops-10-p2      :   12.000 \u00b1 2.828M/s (  6.000M/prod) (latency 166.667 ns/op)");
+  PointResult rb = r;
+  rb.samples = {sample(1.0, 10'000'000, 1'000'000), sample(1.0, 14'000'000, 1'000'000)};
+  rb.summary = summarize(rb.samples, {MetricSpec{"hits", "counter:bb_hits", "M/s", ""},
+                                      MetricSpec{"drops", "counter:bb_drops", "M/s", ""}}, 2, {"hits", "drops"});
+  CHECK(format_table_row("rb", rb, {"hits", "drops"}, false) ==
+        "rb                  :   12.000 \u00b1 2.828M/s (drops 1.000 \u00b1 0.000M/s)");
 
   PointResult skip;
   skip.status = PointResult::Status::Skipped;
