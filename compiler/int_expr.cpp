@@ -13,6 +13,8 @@ namespace {
 
 using ast::Value;
 
+constexpr size_t kMaxLetDepth = 64;
+
 bool is_function(const Value &v) {
   return v.kind == Value::Kind::Expr && !v.text.empty() &&
          ((v.text[0] >= 'a' && v.text[0] <= 'z') || (v.text[0] >= 'A' && v.text[0] <= 'Z') || v.text[0] == '_');
@@ -80,6 +82,11 @@ class Evaluator {
     }
     const Value *target = it->second;
     if (auto m = memo_.find(target); m != memo_.end()) return note(v.text, m->second);
+    // Each let named inside a let is one more level of recursion: bound it like nesting.
+    if (active_.size() >= kMaxLetDepth) {
+      diags_.error(v.range, fmt::format("lets refer to lets more than {} levels deep", kMaxLetDepth));
+      return std::nullopt;
+    }
     if (!active_.insert(target).second) {
       diags_.error(v.range, fmt::format("'{}' refers to itself", v.text),
                    {"a let in a suite shadows a file-level let of the same name for every use inside it"});

@@ -269,6 +269,21 @@ TEST_CASE("check: a let used many times is computed once, a cycle is an error", 
   REQUIRE(c.ok);
   CHECK(param(c.fe.plan->points.at(0), "batch") == 7);
 
+  // A long chain of lets naming lets is an error, not a stack overflow.
+  std::string chain = "let b0 = 1;\n";
+  for (int i = 1; i <= 20000; ++i) chain += fmt::format("let b{} = b{} + 1;\n", i, i - 1);
+  chain += "bench ringbuf < batch b20000 - 19999 >\n";
+  Checked deep;
+  check_text(deep, chain, 4);
+  CHECK_FALSE(deep.ok);
+  CHECK(deep.rendered.find("lets refer to lets more than 64 levels deep") != std::string::npos);
+  std::string shallow = "let b0 = 1;\n";
+  for (int i = 1; i <= 60; ++i) shallow += fmt::format("let b{} = b{} + 1;\n", i, i - 1);
+  Checked ok60;
+  check_text(ok60, shallow + "bench ringbuf < batch b60 >\n", 4);
+  INFO(ok60.rendered);
+  CHECK(ok60.ok);
+
   Checked cyc;
   check_text(cyc, "let a = 1;\nlet b = a + 1;\nsuite \"s\" <\n  let a = b + 1;\n  bench ringbuf < batch a >\n>\n", 4);
   CHECK_FALSE(cyc.ok);
