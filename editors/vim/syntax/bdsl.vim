@@ -42,6 +42,9 @@ syn match  bdslRangeWord "\<\%(step\|log\)\>" containedin=bdslBracket
 syn match  bdslRangeWord "\*" containedin=bdslBracket
 
 syn match bdslOperator "<=\|>=\|==\|!="
+" Integer expressions: nproc - 1, max(1, nproc - 1) ('-' inside a name is part of it).
+syn match bdslOperator "[+/]\|\s\zs-\ze\s"
+syn match bdslFunction "\<\%(min\|max\)\ze("
 syn match bdslDelimiter "[<>;,()]"
 
 " code <hook> { C }
@@ -60,6 +63,7 @@ hi def link bdslEscape     SpecialChar
 hi def link bdslLabelRef   Special
 hi def link bdslNumber     Number
 hi def link bdslOperator   Operator
+hi def link bdslFunction   Function
 hi def link bdslDelimiter  Delimiter
 hi def link bdslCodeDelim  PreProc
 
