@@ -160,6 +160,11 @@ int cmd_run(const RunArgs &a) {
                unmet == 1 ? "" : "s", ran, skipped);
     return kExitPartial;
   }
+  if (outputs.write_failed()) {
+    fmt::print(stderr, "bpfbench: {} point{} measured, but the results files are not up to date (see above)\n",
+               ran, ran == 1 ? "" : "s");
+    return kExitPartial;
+  }
   return kExitOk;
 }
 
