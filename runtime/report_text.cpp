@@ -37,6 +37,8 @@ std::string format_summary(const PointResult &r) {
   using S = PointResult::Status;
   if (r.status == S::Skipped) return "Skipped: " + r.reason;
   if (r.status == S::Failed) return "Failed: " + first_line(r.reason);
+  // Not a row of zeros: nothing was measured.
+  if (r.status == S::Interrupted && r.samples.empty()) return "Interrupted before the first measured interval";
   const MetricSummary zero{};
   auto get = [&](const char *n) -> const MetricSummary & {
     const MetricSummary *m = r.summary.find(n);
@@ -73,6 +75,7 @@ std::string format_table_row(const std::string &label, const PointResult &r,
   using S = PointResult::Status;
   if (r.status == S::Skipped) return fmt::sprintf("%-20s: skipped: %s", label, r.reason);
   if (r.status == S::Failed) return fmt::sprintf("%-20s: failed: %s", label, first_line(r.reason));
+  if (r.status == S::Interrupted && r.samples.empty()) return fmt::sprintf("%-20s: interrupted, not measured", label);
   const MetricSummary *m = r.summary.find(metric);
   double mean = m ? m->mean : 0, sd = m ? m->stddev : 0;
   std::string unit = m ? m->unit : "M/s";
