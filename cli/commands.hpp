@@ -20,6 +20,7 @@ struct FileArgs {
   std::vector<std::string> template_dirs;
   PlanOverrides overrides;
   std::string dump;  // ast | plan | c ("" = none)
+  bool allow_large = false;  // points past this machine's limits (compiler/resource_limits.hpp)
 };
 
 struct CheckArgs {

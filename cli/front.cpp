@@ -20,6 +20,7 @@ bool load_frontend(const FileArgs &args, Frontend &fe) {
   FrontendOptions opts;
   opts.extra_template_dirs = args.template_dirs;
   opts.overrides = args.overrides;
+  opts.allow_large = args.allow_large;
   bool ok = run_frontend(args.file, opts, fe);
   if (args.dump == "ast" && fe.ast) fmt::print("{}\n", ast_to_json(*fe.ast).dump(2));
   if (args.dump == "plan" && fe.plan) fmt::print("{}", plan_to_text(*fe.plan));

@@ -41,6 +41,8 @@ void add_file_options(CLI::App *cmd, FileArgs &a) {
       ->allow_extra_args(false);  // one folder per --templates: `--templates D FILE` keeps FILE
   cmd->add_option("--dump", a.dump, "Print a stage's output: ast, plan or c")
       ->check(CLI::IsMember({"ast", "plan", "c"}));
+  cmd->add_flag("--allow-large", a.allow_large,
+                "Allow points whose forked tasks or map memory exceed what this machine can spare");
   cmd->add_option_function<std::string>(
          "-w,--warmup", [&a](const std::string &s) { std::string e; a.overrides.warmup_ns = parse_duration(s, &e); },
          "Warmup before sampling (overrides the file), e.g. 1 or 500ms")

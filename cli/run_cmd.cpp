@@ -64,7 +64,9 @@ void print_suite_table(const SuiteRows &s) {
 }  // namespace
 
 int cmd_run(const RunArgs &a) {
-  // First, before any thread exists: SIGINT/SIGTERM become a stop request, not a kill.
+  // First, before any thread exists: SIGINT/SIGTERM become a stop request, not a kill,
+  // and stay blocked after the watcher is gone (a late signal must not kill a finished run).
+  block_stop_signals();
   StopSource stop;
   SignalWatcher signals(stop);
 
@@ -128,7 +130,7 @@ int cmd_run(const RunArgs &a) {
     switch (r.status) {
       case PointResult::Status::Ok:
       case PointResult::Status::Interrupted:
-        ++ran;
+        ran += r.status == PointResult::Status::Ok || !r.samples.empty();  // "N points measured"
         fmt::print("{}\n", a.quiet ? fmt::format("{:<20}: {}", p.label, format_summary(r)) : format_summary(r));
         if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
         if (!all_passed(r.expectations)) {
@@ -166,6 +168,11 @@ int cmd_run(const RunArgs &a) {
   if (unmet > 0) {
     fmt::print(stderr, "bpfbench: {} point{} FAILED an expectation, {} ran, {} skipped\n", unmet,
                unmet == 1 ? "" : "s", ran, skipped);
+    return kExitPartial;
+  }
+  if (outputs.write_failed()) {
+    fmt::print(stderr, "bpfbench: {} point{} measured, but the results files are not up to date (see above)\n",
+               ran, ran == 1 ? "" : "s");
     return kExitPartial;
   }
   return kExitOk;

@@ -100,6 +100,7 @@ void RunOutputs::point_done(const PlanPoint &p, const PointResult &r) {
   }
   remaining_nominal_[k] = std::max(0.0, remaining_nominal_[k] - nominal);
   for (const auto &w : r.summary.warnings) fmt::print(stderr, "bpfbench: warning: {}: {}\n", p.label, w);
+  if (r.status == PointResult::Status::Interrupted) return;  // not fully measured
   auto sha = program_sha_.find(p.index);
   doc_.points.push_back(point_result_to_json(p, r, sha == program_sha_.end() ? "" : sha->second, took,
                                              p.interval_ns));
@@ -125,10 +126,8 @@ void RunOutputs::write_all() {
     if (rs && !paths_.markdown.empty()) files.emplace_back(paths_.markdown, results_to_markdown(*rs));
   }
   for (const auto &[path, text] : files)
-    if (std::string why = write_file_atomic(path, text); !why.empty() && !write_failed_) {
-      write_failed_ = true;  // say it once, keep measuring
-      fmt::print(stderr, "bpfbench: error: {}\n", why);
-    }
+    if (std::string why = write_file_atomic(path, text); !why.empty() && failed_paths_.insert(path).second)
+      fmt::print(stderr, "bpfbench: error: {}\n", why);  // once per file; keep measuring
 }
 
 }  // namespace bpfbench::cli

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,13 @@ class RunOutputs {
 
   void point_started(const PlanPoint &p);
   // Records the result and rewrites every export atomically; prints the point's warnings.
+  // A point cut short by a stop is not recorded: the files hold only measured points.
   void point_done(const PlanPoint &p, const PointResult &r);
   // The last write: marks the document complete (or interrupted).
   void finish(bool complete, bool interrupted);
+  // Whether some export could not be written (the message was printed): the run's
+  // numbers are then only in the text output.
+  bool write_failed() const { return !failed_paths_.empty(); }
 
  private:
   void write_all();
@@ -54,7 +59,8 @@ class RunOutputs {
   bool point_adaptive_ = false;
   std::chrono::steady_clock::time_point run_start_, point_start_;
   std::string label_;
-  bool status_shown_ = false, write_failed_ = false;
+  bool status_shown_ = false;
+  std::set<std::string> failed_paths_;  // each named once on stderr
 };
 
 }  // namespace bpfbench::cli

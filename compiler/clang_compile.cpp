@@ -351,8 +351,9 @@ CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opt
   CompileResult r = compile_in_child(c_source, args, opts.virtual_name);
   r.cache_key = key;
   // Only clean compiles are cached: a hit carries no diagnostics, so caching a compile
-  // with warnings would make them vanish on the second run. A failed store is harmless.
-  if (opts.use_cache && r.ok && r.diags.empty()) cache.store(key, r.object);
+  // with warnings would make them vanish on the second run. A failed store costs only
+  // time: the compile stands, the caller may warn.
+  if (opts.use_cache && r.ok && r.diags.empty()) r.cache_warning = cache.store(key, r.object);
   return r;
 }
 

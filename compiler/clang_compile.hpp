@@ -25,6 +25,7 @@ struct CompileResult {
   std::string error;               // non-clang failure (fork, crash, pipe), "" otherwise
   bool cached = false;             // served from the cache
   std::string cache_key;           // hex hash
+  std::string cache_warning;       // the object could not be cached: why ("" = cached or not asked)
 };
 
 struct CompileOptions {

@@ -44,6 +44,14 @@ void add_compile_diags(const CompileResult &result, const PlanPoint &first_point
     diags.add(std::move(d));
     if (diags.full()) return;
   }
+  if (!result.cache_warning.empty()) {
+    // Once per run: every later compile hits the same unwritable cache.
+    std::string msg = fmt::format("compiled BPF objects are not cached ({}); every run compiles again",
+                                  result.cache_warning);
+    bool said = false;
+    for (const auto &d : diags.all()) said |= d.message == msg;
+    if (!said) diags.warning({}, msg);
+  }
   if (!result.ok && !result.error.empty()) {
     Diagnostic d{Severity::Error, {}, fmt::format("compiling the BPF program failed: {}", result.error), {}, {}};
     d.notes.push_back(bench_note);

@@ -97,21 +97,23 @@ std::optional<std::vector<uint8_t>> ObjectCache::load(const std::string &key) co
   return bytes;
 }
 
-bool ObjectCache::store(const std::string &key, const std::vector<uint8_t> &object) const {
+std::string ObjectCache::store(const std::string &key, const std::vector<uint8_t> &object) const {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
-  if (ec) return false;
+  if (ec) return "cannot create " + dir_ + ": " + ec.message();
   // The temp file lives in the cache dir so rename() is atomic: readers see either no
   // file or a complete one, even with concurrent bpfbench runs.
   std::string tmp = path_for(key) + ".tmp.XXXXXX";
   int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return false;
+  if (fd < 0) return "cannot write in " + dir_ + ": " + std::strerror(errno);
   bool ok = write_all(fd, object.data(), object.size());
   ok = (::fchmod(fd, 0644) == 0) && ok;
   ok = (::close(fd) == 0) && ok;
   if (ok) ok = ::rename(tmp.c_str(), path_for(key).c_str()) == 0;
-  if (!ok) ::unlink(tmp.c_str());
-  return ok;
+  if (ok) return "";
+  std::string why = "cannot write " + path_for(key) + ": " + std::strerror(errno);
+  ::unlink(tmp.c_str());
+  return why;
 }
 
 }  // namespace bpfbench

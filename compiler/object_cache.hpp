@@ -30,8 +30,9 @@ class ObjectCache {
 
   // The cached object, or nullopt when absent, unreadable or not a valid BPF ELF.
   std::optional<std::vector<uint8_t>> load(const std::string &key) const;
-  // Writes atomically (temp file in the same directory + rename); false on any failure.
-  bool store(const std::string &key, const std::vector<uint8_t> &object) const;
+  // Writes atomically (temp file in the same directory + rename); "" or why it failed
+  // ("cannot create /x/bpfbench: Read-only file system").
+  std::string store(const std::string &key, const std::vector<uint8_t> &object) const;
 
   std::string path_for(const std::string &key) const;
   const std::string &dir() const { return dir_; }

@@ -21,7 +21,10 @@ bool run_frontend(const std::string &path, const FrontendOptions &opts, Frontend
   if (!fe.checked) return false;
 
   fe.plan = lower(*fe.checked, path, opts.overrides, fe.diags);
-  return fe.plan.has_value();
+  if (!fe.plan) return false;
+  if (!opts.allow_large)
+    check_resource_limits(*fe.plan, fe.families, opts.limits ? *opts.limits : read_machine_limits(), fe.diags);
+  return !fe.diags.has_errors();
 }
 
 int64_t online_cpus() {

@@ -11,6 +11,7 @@
 #include "compiler/lower.hpp"
 #include "compiler/manifest.hpp"
 #include "compiler/plan.hpp"
+#include "compiler/resource_limits.hpp"
 
 namespace bpfbench {
 
@@ -22,6 +23,10 @@ struct FrontendOptions {
   std::vector<std::string> extra_template_dirs;  // --templates
   PlanOverrides overrides;
   int64_t nproc = 0;  // 0 = the number of online CPUs
+  // Points too large for the machine (compiler/resource_limits.hpp) are errors unless
+  // allowed; `limits` unset = this machine's, read when the plan is checked.
+  bool allow_large = false;
+  std::optional<MachineLimits> limits;
 };
 
 // Everything the front end produced; later stages borrow from it (the checked program

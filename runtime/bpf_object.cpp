@@ -55,6 +55,13 @@ std::string failed_prog_line(const std::string &text) {
   return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
 }
 
+// The map libbpf says it could not create ("map 'huge': failed to create: ..."), or "".
+std::string failed_map_name(const std::string &text) {
+  size_t p = text.find("': failed to create");
+  size_t b = p == std::string::npos ? p : text.rfind("map '", p);
+  return b == std::string::npos ? "" : text.substr(b + 5, p - b - 5);
+}
+
 }  // namespace
 
 BpfObject::~BpfObject() { reset(); }
@@ -169,6 +176,12 @@ MaybeError BpfObject::load(bool verbose) {
   std::string vlog = extract_verifier_log(cap.text());
   std::string line = failed_prog_line(cap.text());
   std::string msg = line.empty() ? "cannot load BPF object" : line;
+  // A map the kernel refused (too big, say): name it and its size, not just the object.
+  if (const std::string name = failed_map_name(cap.text()); line.empty() && !name.empty())
+    if (const bpf_map *m = map(name))
+      msg = "cannot create map '" + name + "' (max_entries " + std::to_string(bpf_map__max_entries(m)) + ", " +
+            std::to_string(bpf_map__key_size(m)) + "-byte keys, " + std::to_string(bpf_map__value_size(m)) +
+            "-byte values)";
   // Cut libbpf's ": <strerror>" suffix; BpfError::to_string adds its own.
   if (size_t c = msg.find(" load failed:"); c != std::string::npos) msg.resize(c + 12);
   return make_error(BpfPhase::Load, err, msg,
@@ -198,9 +211,11 @@ MaybeError BpfObject::attach(const std::string &function, const AttachSpec &spec
     int e = err ? static_cast<int>(-err) : errno;
     std::string what = spec.kind == "auto" ? std::string(bpf_program__section_name(prog))
                                            : spec.kind + " on " + spec.target;
-    return make_error(BpfPhase::Attach, e,
-                      "cannot attach program '" + function + "' (" + what + ")",
-                      last_lines(cap.text(), 5));
+    std::string msg = "cannot attach program '" + function + "' (" + what + ")";
+    if (spec.kind != "auto" && cap.text().find("failed to find symbol") != std::string::npos)
+      msg += ": " + spec.binary + (spec.binary == "/proc/self/exe" ? " (the bpfbench binary)" : "") +
+             " has no function '" + spec.target + "'";
+    return make_error(BpfPhase::Attach, e, msg, last_lines(cap.text(), 5));
   }
   links_.push_back(link);
   return std::nullopt;
@@ -234,7 +249,8 @@ std::string ensure_tracefs() {
   struct stat st{};
   if (stat("/sys/kernel/tracing/events", &st) == 0) return "";
   if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr) != 0)
-    return "cannot mount tracefs at /sys/kernel/tracing: " + errno_text(errno);
+    return "tracefs is not mounted at /sys/kernel/tracing and mounting it failed: " + errno_text(errno) +
+           " (mount it first: mount -t tracefs tracefs /sys/kernel/tracing)";
   return "";
 }
 

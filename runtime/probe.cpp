@@ -116,14 +116,14 @@ FeatureStatus probe_attach(const std::string &kind) {
   co.virtual_name = "bpfbench_probe.bpf.c";
   CompileResult cr = compile_bpf(kProbeSource, co);
   if (!cr.ok)
-    return {false, "cannot compile the probe program" + (cr.error.empty() ? "" : ": " + cr.error)};
+    return {false, "cannot compile the probe program" + (cr.error.empty() ? "" : ": " + cr.error), true};
   BpfObject obj;
   MaybeError e = obj.open(cr.object, "bb_probe");
   if (!e) e = obj.set_autoload_only({ap->function});
   if (!e) e = obj.load();
   std::string hint = (kind == "kprobe" || kind == "kretprobe") ? kprobe_config_hint() : "";
   if (!e && (kind == "tracepoint")) {
-    if (std::string t = ensure_tracefs(); !t.empty()) return {false, t};
+    if (std::string t = ensure_tracefs(); !t.empty()) return {false, t, true};
   }
   if (!e) e = obj.attach(ap->function, AttachSpec{ap->attach, kUprobeTargetNop, "/proc/self/exe"});
   if (!e) return {true, ""};

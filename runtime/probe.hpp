@@ -12,6 +12,9 @@ namespace bpfbench {
 struct FeatureStatus {
   bool available = false;
   std::string reason;  // why not (errno text, missing BTF, not configured); "" when available
+  // Not a missing kernel feature but this machine's setup (tracefs cannot be mounted, the
+  // probe cannot be compiled): a point needing it fails instead of being skipped.
+  bool environment = false;
 };
 
 // One probed feature. `kind` is prog_type | attach | helper | kfunc, `name` as written

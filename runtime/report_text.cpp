@@ -50,6 +50,8 @@ std::string format_summary(const PointResult &r) {
   using S = PointResult::Status;
   if (r.status == S::Skipped) return "Skipped: " + r.reason;
   if (r.status == S::Failed) return "Failed: " + first_line(r.reason);
+  // Not a row of zeros: nothing was measured.
+  if (r.status == S::Interrupted && r.samples.empty()) return "Interrupted before the first measured interval";
   const MetricSummary zero{};
   auto get = [&](const char *n) -> const MetricSummary & {
     const MetricSummary *m = r.summary.find(n);
@@ -91,6 +93,7 @@ std::string format_table_row(const std::string &label, const PointResult &r,
   using S = PointResult::Status;
   if (r.status == S::Skipped) return fmt::sprintf("%-20s: skipped: %s", label, r.reason);
   if (r.status == S::Failed) return fmt::sprintf("%-20s: failed: %s", label, first_line(r.reason));
+  if (r.status == S::Interrupted && r.samples.empty()) return fmt::sprintf("%-20s: interrupted, not measured", label);
   const std::string first = metrics.empty() ? "hits" : metrics.front();
   const MetricSummary *m = r.summary.find(first);
   double mean = m ? m->mean : 0, sd = m ? m->stddev : 0;

@@ -111,6 +111,7 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
   FeatureProber &prober = opts.prober ? *opts.prober : local;
   for (const auto &req : prog->requires_features) {
     FeatureStatus st = prober.check(req);
+    if (!st.available && st.environment) return failed(r, st.reason);
     if (!st.available) {
       r.status = PointResult::Status::Skipped;
       r.reason = FeatureProber::describe(req) + " not supported by this kernel (" + st.reason + ")";

@@ -19,6 +19,11 @@ sigset_t stop_signals() {
 }
 }  // namespace
 
+void block_stop_signals() {
+  sigset_t set = stop_signals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
 SignalWatcher::SignalWatcher(StopSource &stop) : stop_(stop) {
   sigset_t set = stop_signals();
   pthread_sigmask(SIG_BLOCK, &set, &old_mask_);

@@ -27,6 +27,12 @@ class StopSource {
 // 130 for SIGINT, 143 for SIGTERM (128 + signal), 0 when no signal stopped the run.
 int exit_code_for(const StopSource &stop);
 
+// Blocks SIGINT and SIGTERM in the calling thread for good. Call it before the
+// SignalWatcher of a command that exits when done: a signal arriving after the watcher
+// is gone then stays pending and dies with the process, instead of killing a run whose
+// results and exit code are already decided.
+void block_stop_signals();
+
 // Blocks SIGINT and SIGTERM in the calling thread (and so in every thread created after
 // it — construct it first in main) and runs a watcher thread that waits for them with
 // sigtimedwait and turns them into stop.request_stop(sig). No work happens in a signal
