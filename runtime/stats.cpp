@@ -73,10 +73,25 @@ std::vector<std::string> summary_warnings(const MetricSummary &p) {
   return w;
 }
 
+double lag1_autocorrelation(const std::vector<double> &v) {
+  if (v.size() < 3) return 0.0;
+  double m = mean_of(v), c0 = 0, c1 = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    c0 += (v[i] - m) * (v[i] - m);
+    if (i + 1 < v.size()) c1 += (v[i] - m) * (v[i + 1] - m);
+  }
+  return c0 > 0 ? c1 / c0 : 0.0;
+}
+
+double stop_rel_ci(const MetricSummary &m) {
+  double r1 = std::min(lag1_autocorrelation(m.values), 0.9);
+  return r1 > 0 ? m.rel_ci() * std::sqrt((1 + r1) / (1 - r1)) : m.rel_ci();
+}
+
 AdaptiveState adaptive_state(const MetricSummary &p, const PrecisionRule &rule) {
   if (p.n >= rule.max_samples) return AdaptiveState::Limit;
   if (p.n < std::max<size_t>(rule.min_samples, 2)) return AdaptiveState::Continue;
-  if (p.mean != 0 && p.rel_ci() * 100 <= rule.target_pct) return AdaptiveState::Reached;
+  if (p.mean != 0 && stop_rel_ci(p) * 100 <= rule.target_pct) return AdaptiveState::Reached;
   return AdaptiveState::Continue;
 }
 

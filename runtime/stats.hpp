@@ -61,8 +61,17 @@ bool first_sample_off(const std::vector<double> &v);
 // The warnings for a summary's primary metric ("noisy", "first interval off").
 std::vector<std::string> summary_warnings(const MetricSummary &primary);
 
-// Adaptive run length: stop once the 95% CI half-width relative to the mean is at most
-// `target_pct` percent, after at least `min_samples`; `max_samples` always ends it.
+// Lag-1 autocorrelation of v (0 when there are fewer than 3 values or they are equal).
+double lag1_autocorrelation(const std::vector<double> &v);
+
+// The relative CI the stop rule judges: ci95/|mean| widened by sqrt((1 + r1) / (1 - r1)),
+// the AR(1) variance factor, when consecutive intervals are positively correlated (r1 > 0,
+// capped at 0.9) — short intervals under slowly drifting load are, and their plain CI
+// would stop a run on a calm stretch.
+double stop_rel_ci(const MetricSummary &m);
+
+// Adaptive run length: stop once stop_rel_ci() is at most `target_pct` percent, after at
+// least `min_samples`; `max_samples` always ends it.
 struct PrecisionRule {
   double target_pct = 0;
   size_t min_samples = 3;

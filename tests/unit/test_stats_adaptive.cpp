@@ -82,9 +82,9 @@ TEST_CASE("adaptive stop on a synthetic sample stream", "[stats][adaptive]") {
   REQUIRE(st == AdaptiveState::Reached);
   CHECK(v.size() > 8);
   CHECK(v.size() < 40);
-  CHECK(summarize_metric("hits", "M/s", v, 1).rel_ci() <= 0.01);
+  CHECK(stop_rel_ci(summarize_metric("hits", "M/s", v, 1)) <= 0.01);
   std::vector<double> before(v.begin(), v.end() - 1);
-  CHECK(summarize_metric("hits", "M/s", before, 1).rel_ci() > 0.01);  // not a sample later
+  CHECK(stop_rel_ci(summarize_metric("hits", "M/s", before, 1)) > 0.01);  // not a sample later
 
   // A steady stream stops at the minimum; a wild one at the limit.
   MetricSummary steady = summarize_metric("hits", "M/s", {5, 5, 5}, 1);
@@ -93,6 +93,32 @@ TEST_CASE("adaptive stop on a synthetic sample stream", "[stats][adaptive]") {
   std::vector<double> wild;
   for (int i = 0; i < 40; ++i) wild.push_back(i % 2 ? 1 : 100);
   CHECK(adaptive_state(summarize_metric("hits", "M/s", wild, 1), rule) == AdaptiveState::Limit);
+}
+
+TEST_CASE("correlated intervals widen the CI the stop rule judges", "[stats][adaptive]") {
+  CHECK(lag1_autocorrelation({1, 2}) == 0);
+  CHECK(lag1_autocorrelation({5, 5, 5, 5}) == 0);
+  CHECK(lag1_autocorrelation({1, 1, 1, 9, 9, 9}) > 0.4);     // a level shift: neighbours agree
+  CHECK(lag1_autocorrelation({1, 9, 1, 9, 1, 9}) < -0.5);    // alternation
+  // AR(1) with phi 0.8 around 100 (a slowly drifting machine): the plain CI would stop
+  // early, the widened one waits; i.i.d. noise of the same spread is not widened much.
+  std::mt19937 rng(7);
+  std::normal_distribution<double> e(0, 1);
+  std::vector<double> drift, iid;
+  double x = 0;
+  for (int i = 0; i < 400; ++i) {
+    x = 0.8 * x + e(rng);
+    drift.push_back(100 + x);
+    iid.push_back(100 + e(rng) * (1 / std::sqrt(1 - 0.64)));
+  }
+  MetricSummary d = summarize_metric("hits", "M/s", drift, 1);
+  MetricSummary n = summarize_metric("hits", "M/s", iid, 1);
+  CHECK(lag1_autocorrelation(drift) == Approx(0.8).margin(0.1));
+  CHECK(stop_rel_ci(d) / d.rel_ci() == Approx(3.0).margin(0.6));  // sqrt(1.8 / 0.2)
+  CHECK(stop_rel_ci(n) / n.rel_ci() < 1.2);
+  // Never narrower than the plain CI.
+  CHECK(stop_rel_ci(summarize_metric("hits", "M/s", {1, 9, 1, 9, 1, 9}, 1)) ==
+        Approx(summarize_metric("hits", "M/s", {1, 9, 1, 9, 1, 9}, 1).rel_ci()));
 }
 
 namespace {
