@@ -17,6 +17,7 @@
 #include "compiler/pipeline.hpp"
 #include "grammar/bdsl.hpp"
 #include "grammar/error_messages.hpp"
+#include "grammar_support.hpp"
 
 using namespace bpfbench;
 namespace g = bpfbench::grammar;
@@ -25,14 +26,7 @@ using Kind = ast::Value::Kind;
 
 namespace {
 
-template <typename Rule> bool full_match(const std::string &text) {
-  pegtl::memory_input<> in(text, "test");
-  try {
-    return pegtl::parse<pegtl::seq<Rule, pegtl::eof>>(in);
-  } catch (const pegtl::parse_error &) {
-    return false;
-  }
-}
+using bpfbench::test::full_match;
 
 struct Parsed {
   SourceManager sm;

@@ -8,21 +8,14 @@
 
 #include "grammar/bdsl.hpp"
 #include "grammar/error_messages.hpp"
+#include "grammar_support.hpp"
 
 namespace g = bpfbench::grammar;
 namespace pegtl = tao::pegtl;
 
 namespace {
 
-// True when Rule matches the whole text; a must<> failure inside counts as no match.
-template <typename Rule> bool full_match(const std::string &text) {
-  pegtl::memory_input<> in(text, "test");
-  try {
-    return pegtl::parse<pegtl::seq<Rule, pegtl::eof>>(in);
-  } catch (const pegtl::parse_error &) {
-    return false;
-  }
-}
+using bpfbench::test::full_match;
 
 template <typename Rule>
 void check_table(std::initializer_list<std::string> good, std::initializer_list<std::string> bad) {
