@@ -60,7 +60,11 @@ if [ "$rc" -ne 0 ]; then
   # libFuzzer's report: the sanitizer's stack and "Test unit written to <file>".
   grep -E 'ERROR|SUMMARY|==[0-9]+==|#[0-9]+ 0x|Test unit written|timeout|out-of-memory' "$work/fuzz.log" | head -60
   for a in "$work"/artifacts/*; do
-    [ -e "$a" ] && echo "fuzz.sh: reproducer: $a (replay: $build/tests/fuzz/fuzz_frontend $a)"
+    [ -e "$a" ] || continue
+    echo "fuzz.sh: reproducer: $a (replay: $build/tests/fuzz/fuzz_frontend $a)"
+    # CI keeps no files: show the input itself (base64 restores the exact bytes).
+    echo "fuzz.sh: its $(wc -c <"$a") bytes, base64:"
+    head -c 4096 "$a" | base64
   done
   echo "fuzz.sh: FAILED (exit $rc) after ${execs:-?} executions; full log: $work/fuzz.log"
   exit 1
