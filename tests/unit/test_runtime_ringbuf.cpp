@@ -17,12 +17,9 @@ using namespace bpfbench;
 
 namespace {
 
-void set_param(PlanPoint &p, const std::string &name, ParamValue v) {
-  for (auto &[n, val] : p.params)
-    if (n == name) val = std::move(v);
-}
-ParamValue num(int64_t i) { return ParamValue{true, i, {}}; }
-ParamValue word(std::string s) { return ParamValue{false, 0, std::move(s)}; }
+using test::num;
+using test::set_param;
+using test::word;
 
 // The point's object loaded and attached the way run_point does it, with the drops
 // counter mapped, so a test can drive one consumer component directly.

@@ -1,8 +1,13 @@
 // Shared helpers of the runtime tests: root check, family loading, point building, compile.
 #pragma once
 
+#include <dirent.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,6 +63,55 @@ inline PlanPoint make_point(const FamilyManifest &f, const std::string &program,
   p.consumers = 1;
   p.report = f.default_report;
   return p;
+}
+
+// Calls f(fd) for every fd this process has open (the directory's own fd included).
+template <typename F>
+void for_each_open_fd(F f) {
+  DIR *d = opendir("/proc/self/fd");
+  if (!d) return;
+  while (dirent *e = readdir(d))
+    if (e->d_name[0] != '.') f(std::string(e->d_name));
+  closedir(d);
+}
+
+// What fd `fd` of this process refers to ("anon_inode:bpf-prog", "/dev/null", ...).
+inline std::string fd_target(const std::string &fd) {
+  char buf[256];
+  ssize_t n = readlink(("/proc/self/fd/" + fd).c_str(), buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, size_t(n)) : std::string();
+}
+
+// BPF programs, maps and links, and perf events (how some attachments are held).
+inline bool is_bpf_fd_target(const std::string &t) {
+  return t.rfind("anon_inode:bpf", 0) == 0 || t == "anon_inode:[perf_event]";
+}
+
+// The IDs of the BPF objects this process holds fds of (from /proc/self/fdinfo; a link's
+// program counts too). Unlike a walk over every ID in the kernel, other processes'
+// objects never show up, so tests stay exact while others load the same programs.
+struct HeldBpfObjects {
+  std::set<uint32_t> progs, maps, links;
+};
+inline HeldBpfObjects held_bpf_objects() {
+  HeldBpfObjects h;
+  for_each_open_fd([&](const std::string &fd) {
+    if (!is_bpf_fd_target(fd_target(fd))) return;
+    std::ifstream in("/proc/self/fdinfo/" + fd);
+    for (std::string line; std::getline(in, line);)
+      for (auto [key, ids] : {std::pair{"prog_id:", &h.progs}, {"map_id:", &h.maps}, {"link_id:", &h.links}})
+        if (line.rfind(key, 0) == 0)
+          if (long id = std::strtol(line.c_str() + std::strlen(key), nullptr, 10); id > 0)
+            ids->insert(uint32_t(id));
+  });
+  return h;
+}
+
+inline ParamValue num(int64_t i) { return ParamValue{true, i, {}}; }
+inline ParamValue word(std::string s) { return ParamValue{false, 0, std::move(s)}; }
+inline void set_param(PlanPoint &p, const std::string &name, ParamValue v) {
+  for (auto &[n, val] : p.params)
+    if (n == name) val = std::move(v);
 }
 
 // Emits and compiles the point's program; "" error on success.
