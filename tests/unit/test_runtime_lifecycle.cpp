@@ -50,13 +50,6 @@ std::set<uint32_t> link_ids_of(const std::set<uint32_t> &progs) {
   return ids;
 }
 
-std::set<uint32_t> minus(const std::set<uint32_t> &a, const std::set<uint32_t> &b) {
-  std::set<uint32_t> out;
-  for (uint32_t x : a)
-    if (!b.count(x)) out.insert(x);
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("privilege check passes as root", "[runtime][privileges]") {
@@ -102,15 +95,16 @@ TEST_CASE("a stop mid-run ends within a second and leaves no program or link", "
   INFO(err);
   REQUIRE(!obj.empty());
 
-  std::set<uint32_t> before = prog_ids_named("bench_rawtp");
   std::set<uint32_t> ours, our_links;
   StopSource stop;
   Clock::time_point stop_at;
   RunOptions opts;
   opts.on_sample = [&](const PlanPoint &, int iter, const Sample &, bool) {
-    // While running: remember what this run loaded and attached, then stop.
-    ours = minus(prog_ids_named("bench_rawtp"), before);
-    our_links = link_ids_of(ours);
+    // While running: remember what this run loaded and attached, then stop. Only what
+    // this process holds: another process may load bench_rawtp at the same time.
+    test::HeldBpfObjects held = test::held_bpf_objects();
+    ours = held.progs;
+    our_links = held.links;
     if (iter == 1) {
       stop_at = Clock::now();
       stop.request_stop(SIGINT);
