@@ -10,8 +10,9 @@ rc=${PIPESTATUS[0]}
 set -e
 # One plain closing line; skipped tests say why in ctest.log ("Skipped" + the reason printed).
 passed=$(grep -cE 'Test +#[0-9]+: .* Passed' ctest.log || true)
-failed=$(grep -cE 'Test +#[0-9]+: .* (\*\*\*Failed|Failed|\*\*\*Exception|\*\*\*Timeout)' ctest.log || true)
-skipped=$(grep -cE 'Test +#[0-9]+: .* \*\*\*Skipped' ctest.log || true)
+# ctest writes "<name> ....***Failed" (no space before the stars).
+failed=$(grep -cE 'Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout|Not Run)' ctest.log || true)
+skipped=$(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' ctest.log || true)
 
 # Hardening: every unit test again under ASan+UBSan (build-asan/), then a bounded fuzz run
 # of the front end (build-fuzz/, clang-19). The ASan run's Catch2 totals and the fuzz run
