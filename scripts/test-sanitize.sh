@@ -1,25 +1,47 @@
 #!/usr/bin/env bash
-# Builds everything with ASan+UBSan (gcc, build-asan/) and runs the whole unit test binary
-# under them, runtime tests and the forked clang child included. Any sanitizer report
-# fails the run. Last line: "sanitize: N passed, N failed, N skipped" (Catch2 test cases).
+# Builds bpfbench and its unit tests with ASan+UBSan (gcc, build-asan/) and runs the unit
+# test binary under them: unit, .bdsl case and compile tests, the CLI tests (they run
+# build-asan's bpfbench) and the runtime tests, except those listed in `not_run` below.
+# The forked clang child runs under the sanitizers as well. Any sanitizer report, from
+# any of these processes, fails the run.
+# Last line: "sanitize: N passed, N failed, N skipped" (Catch2 test cases).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-asan
 
 # -O0 -g1 (line tables only): builds fastest (~420 s of CPU here with gcc 12), and the
 # run is mostly bounded by wall-clock benchmarks, so unoptimized code costs it little.
+# Only the two targets the run needs.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O0 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1" \
   -DBPFBENCH_SANITIZE=ON -DBPFBENCH_WERROR=ON >/dev/null
 ninja -C "$build" bpfbench bpfbench_unit_tests
 
-# abort_on_error/halt_on_error: a report ends the process, so it cannot scroll by unseen.
-# The CLI tests run build-asan's bpfbench in child processes: they inherit these.
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# Test cases left out here, each with why (Catch2 test specs; a trailing '*' is a
+# wildcard, ',' would mean "or"). Every other runtime test runs under ASan: together
+# they take ~155 s here, the benchmark-like ones included.
+not_run=(
+  "[soak]|a 60 s bounded-time leak test that runs in the normal ctest pass; under ASan its RSS check would measure ASan's quarantine, and LSan covers its code paths in the other runtime tests"
+)
+# Reports go to files: the clang child's stderr is /dev/null and the CLI tests capture
+# their child's stderr, so a report printed there could be lost. abort_on_error and
+# halt_on_error end the process at the first report, so it fails the test that caused it.
+reports_dir="$PWD/$build/sanitizer-reports"
+rm -rf "$reports_dir"
+mkdir -p "$reports_dir"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1:log_path=$reports_dir/asan"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports_dir/ubsan"
+# A cache of compiled objects of its own, empty: every compile of the run happens in the
+# forked clang child under the sanitizers instead of being served from ~/.cache.
+XDG_CACHE_HOME=$(mktemp -d /tmp/bpfbench-asan-cache.XXXXXX)
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
+
+spec=()
+for entry in "${not_run[@]}"; do spec+=("~${entry%%|*}"); done
 log="$build/sanitize.log"
 set +e
-"$build/tests/bpfbench_unit_tests" --durations no 2>&1 | tee "$log"
+"$build/tests/bpfbench_unit_tests" --durations yes "${spec[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 
@@ -33,13 +55,26 @@ else
   failed=$(sed -nE 's/^test cases: .*\| *([0-9]+) failed.*/\1/p' "$log" | tail -1)
   passed=${passed:-0} failed=${failed:-0}
 fi
-reports=$(grep -cE '^(==[0-9]+==ERROR|SUMMARY: (Address|Leak|UndefinedBehavior)Sanitizer)|runtime error:' "$log" || true)
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
   failed=1  # the binary died (sanitizer abort or crash) before Catch2 could count
 fi
 # Runtime tests without root return early with a "skipped:" warning (Catch2 2 has no SKIP).
 skipped=$(grep -c 'skipped: ' "$log" || true)
 passed=$((passed > skipped ? passed - skipped : 0))
+for entry in "${not_run[@]}"; do
+  n=$("$build/tests/bpfbench_unit_tests" --list-test-names-only "${entry%%|*}" | grep -c . || true)
+  echo "sanitize: skipped: ${n} test case(s) not run under ASan: ${entry%%|*} (${entry#*|})"
+  skipped=$((skipped + n))
+done
+# One file per process that reported (asan.<pid>, ubsan.<pid>), plus any report that
+# reached the log anyway (a process that reset its options).
+reports=$(find "$reports_dir" -type f | wc -l)
+reports=$((reports + $(grep -cE '^==[0-9]+==ERROR|runtime error:' "$log" || true)))
+for f in "$reports_dir"/*; do
+  [ -e "$f" ] || continue
+  echo "sanitize: report $f:"
+  head -80 "$f"
+done
 echo "sanitize: sanitizer reports: ${reports}, exit code ${rc}"
 echo "sanitize: ${passed} passed, ${failed} failed, ${skipped} skipped"
 [ "$rc" -eq 0 ] && [ "$reports" -eq 0 ]
