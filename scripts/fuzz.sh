@@ -69,5 +69,8 @@ if [ "$rc" -ne 0 ]; then
   echo "fuzz.sh: FAILED (exit $rc) after ${execs:-?} executions; full log: $work/fuzz.log"
   exit 1
 fi
-echo "fuzz.sh: ok: ${execs:-?} executions in ${secs}s, corpus ${files} files (${bytes} bytes)"
+# The last status line: "#N DONE cov: C ft: F corp: ..." (edges covered, features).
+cov=$(sed -nE 's/^#[0-9]+[[:space:]]+DONE[[:space:]]+cov: ([0-9]+) ft: ([0-9]+).*/cov \1, ft \2/p' "$work/fuzz.log" | tail -1)
+rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/fuzz.log" | tail -1)
+echo "fuzz.sh: ok: ${execs:-?} executions in ${secs}s (${rate:-?}/s), ${cov:-cov ?}, corpus ${files} files (${bytes} bytes)"
 rm -rf "$work"
