@@ -1,5 +1,6 @@
-// libFuzzer target: the whole front end (parse, check, lower, emit, dumps, rendering) on
-// arbitrary bytes. Compiling the emitted C is left out: it is slow and forks.
+// libFuzzer target: the whole front end (parse, check, lower, the resource-limit check,
+// emit, dumps, rendering) on arbitrary bytes. Compiling the emitted C is left out: it is
+// slow and forks.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "compiler/manifest.hpp"
 #include "compiler/parse.hpp"
 #include "compiler/plan_dump.hpp"
+#include "compiler/resource_limits.hpp"
 
 using namespace bpfbench;
 
@@ -44,6 +46,11 @@ bool may_include_a_path(std::string_view text) {
 // 100k-point one ~30 s and 1.7 GB: bigger plans stop after check, so the fuzzer looks for
 // logic errors instead of reporting the (known, linear) cost of big plans as timeouts.
 constexpr size_t kMaxFuzzPoints = 1024;
+
+// A fixed machine for the resource-limit check, so a run does not depend on where it
+// happens (like nproc below): pid_max, threads-max, root's (unchecked) RLIMIT_NPROC,
+// tasks running, 8 GiB available.
+constexpr MachineLimits kFuzzMachine{4'194'304, 63'000, 0, 400, int64_t(8) << 30};
 
 size_t total_points(const CheckedProgram &prog) {
   size_t n = 0;
@@ -99,6 +106,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (checked && total_points(*checked) <= kMaxFuzzPoints) {
         std::optional<RunPlan> plan = lower(*checked, kInputPath, PlanOverrides{}, diags);
         if (plan) {
+          // The CLI's last front-end stage; with --allow-large it goes on to emit anyway.
+          check_resource_limits(*plan, families(), kFuzzMachine, diags);
           (void)plan_to_text(*plan);
           dump_json(plan_to_json(*plan, sm));
           std::vector<EmitUnit> units = emit_programs(*plan, families(), sm, diags);
