@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "cli/front.hpp"
@@ -87,10 +88,15 @@ int cmd_run(const RunArgs &a) {
   opts.verbose = a.verbose;
   opts.prober = &prober;
   if (!a.quiet)
-    opts.on_sample = [&fe](const PlanPoint &p, int iter, const Sample &s, bool) {
-      const FamilyManifest *f = fe.families.find(p.family);
-      const ProgramSpec *prog = f ? f->program(p.program.empty() ? f->default_program : p.program) : nullptr;
-      std::vector<MetricSpec> specs = prog ? effective_metrics(*f, *prog) : std::vector<MetricSpec>{};
+    // The point's metric specs, looked up when a new point starts sampling.
+    opts.on_sample = [&fe, point = std::optional<size_t>(), specs = std::vector<MetricSpec>()](
+                         const PlanPoint &p, int iter, const Sample &s, bool) mutable {
+      if (point != p.index) {
+        point = p.index;
+        const FamilyManifest *f = fe.families.find(p.family);
+        const ProgramSpec *prog = f ? f->program(p.program.empty() ? f->default_program : p.program) : nullptr;
+        specs = prog ? effective_metrics(*f, *prog) : std::vector<MetricSpec>{};
+      }
       fmt::print("{}\n", format_progress(iter, s, p.producers, p.interval_ns, p.report, &specs));
       std::fflush(stdout);
     };

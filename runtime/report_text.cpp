@@ -35,9 +35,7 @@ std::string format_progress(int iter, const Sample &s, int producers, int64_t in
     if (specs)
       for (const auto &x : *specs)
         if (x.name == m) spec = &x;
-    // Metrics not counted per interval (ticks/s, ratios) in their own unit.
-    bool raw = spec && (spec->source.rfind("ratio:", 0) == 0 || spec->source.rfind("kthread_stime:", 0) == 0);
-    if (raw)
+    if (spec && reported_as_is(*spec))
       out += fmt::sprintf(", %s %8.3lf%s", m, metric_values({s}, *spec).at(0),
                           spec->unit.empty() ? "" : " " + spec->unit);
     else if (s.deltas.count(m))
@@ -81,11 +79,6 @@ std::string format_summary(const PointResult &r) {
                           r.precision_reached ? "reached" : "did not reach", r.precision_pct);
   if (r.status == S::Interrupted) out += " (interrupted)";
   return out;
-}
-
-std::string format_table_row(const std::string &label, const PointResult &r,
-                             const std::string &metric) {
-  return format_table_row(label, r, std::vector<std::string>{metric}, false);
 }
 
 std::string format_table_row(const std::string &label, const PointResult &r,

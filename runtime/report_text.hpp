@@ -24,15 +24,12 @@ std::string format_progress(int iter, const Sample &s, int producers, int64_t in
 // render as "Skipped: <reason>" / "Failed: <reason>".
 std::string format_summary(const PointResult &r);
 
-// One row of a suite table, like run_bench_*.sh: "%-20s: %8.3lf ± %5.3lfM/s" of `metric`
-// (default hits); skipped/failed rows say "skipped: <reason>" / "failed: <reason>".
+// One row of a suite table, like run_bench_*.sh: "%-20s: %8.3lf ± %5.3lfM/s" of the first
+// of `metrics`, then (when `per_prod` and it is a rate) " (%7.3lfM/prod)", then the others
+// in parentheses the way the kernel scripts print drops after hits:
+// " (drops 0.000 ± 0.000M/s, latency 9.010 ns/op, ...)". Skipped/failed rows say
+// "skipped: <reason>" / "failed: <reason>".
 std::string format_table_row(const std::string &label, const PointResult &r,
-                             const std::string &metric = "hits");
-
-// The same with every reported metric: the first as above, then (when `per_prod` and it
-// is a rate) " (%7.3lfM/prod)", then the others in parentheses the way the kernel scripts
-// print drops after hits: " (drops 0.000 ± 0.000M/s, latency 9.010 ns/op, ...)".
-std::string format_table_row(const std::string &label, const PointResult &r,
-                             const std::vector<std::string> &metrics, bool per_prod);
+                             const std::vector<std::string> &metrics = {"hits"}, bool per_prod = false);
 
 }  // namespace bpfbench

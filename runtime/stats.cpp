@@ -129,6 +129,10 @@ double rate(const Sample &s, const std::string &name) {
 
 }  // namespace
 
+bool reported_as_is(const MetricSpec &m) {
+  return m.source.rfind("ratio:", 0) == 0 || m.source.rfind("kthread_stime:", 0) == 0;
+}
+
 std::vector<double> metric_values(const std::vector<Sample> &samples, const MetricSpec &m) {
   std::vector<double> v;
   if (m.source.rfind("ratio:", 0) == 0) {
@@ -156,9 +160,7 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
   Summary sum;
   bool has_latency = false;
   for (const auto &m : metrics) {
-    bool ratio = m.source.rfind("ratio:", 0) == 0;
-    bool raw = ratio || m.source.rfind("kthread_stime:", 0) == 0;
-    std::string unit = raw ? m.unit : "M/s";
+    std::string unit = reported_as_is(m) ? m.unit : "M/s";
     sum.metrics.push_back(summarize_metric(m.name, unit, metric_values(samples, m), producers));
     has_latency |= m.name == "latency";
   }
