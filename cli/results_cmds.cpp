@@ -65,7 +65,7 @@ void add_export_options(CLI::App *run, RunArgs &a) {
       ->check(percent_validator());
   run->add_option_function<std::string>(
          "--min-duration", [&o](const std::string &s) { o.min_duration_ns = duration_arg(s); },
-         "With a precision target: measure at least this long (default 3s)")
+         "With a precision target: measure at least this long (default 1500ms)")
       ->check(duration_check());
   run->add_option_function<std::string>(
          "--max-duration", [&o](const std::string &s) { o.max_duration_ns = duration_arg(s); },
@@ -73,7 +73,7 @@ void add_export_options(CLI::App *run, RunArgs &a) {
       ->check(duration_check());
   run->add_option_function<std::string>(
          "--interval", [&o](const std::string &s) { o.interval_ns = duration_arg(s); },
-         "Sampling interval (default 1s, like the kernel bench; shorter ones add wakeups that can change the result)")
+         "Sampling interval (default 1s; 250ms with a precision target)")
       ->check(interval_check());
 }
 

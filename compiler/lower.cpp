@@ -40,6 +40,7 @@ void apply_overrides(PlanPoint &p, const PlanOverrides &o) {
   if (o.min_duration_ns) p.min_duration_ns = *o.min_duration_ns;
   if (o.max_duration_ns) p.max_duration_ns = *o.max_duration_ns;
   if (o.interval_ns) p.interval_ns = *o.interval_ns;
+  else if (p.precision_pct > 0) p.interval_ns = kAdaptiveIntervalNs;
 }
 
 std::string value_of(const PlanPoint &p, const std::string &name) {

@@ -25,6 +25,8 @@ struct PlanOverrides {
   std::optional<int64_t> interval_ns;  // --interval
 };
 
+// The sampling interval of adaptive points unless --interval says otherwise.
+inline constexpr int64_t kAdaptiveIntervalNs = 250'000'000;
 
 std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file,
                              const PlanOverrides &overrides, Diagnostics &diags);

@@ -57,11 +57,11 @@ struct PlanPoint {
   // half-width of the first reported metric is at most this percent of its mean, after at
   // least min_duration_ns and at most max_duration_ns of measuring (duration_ns unused).
   double precision_pct = 0;
-  int64_t min_duration_ns = 3'000'000'000;
+  int64_t min_duration_ns = 1'500'000'000;
   int64_t max_duration_ns = 30'000'000'000;
-  // Sampling interval: 1 s like the kernel bench, adaptive points too: 250 ms sampling
-  // raised back-to-back ringbuf rates by 3.6-8.1% here (the sampler's wakeups change
-  // what is measured). `run --interval` sets it for every point.
+  // Sampling interval: 1 s like the kernel bench; adaptive points sample every 250 ms
+  // (kAdaptiveIntervalNs) so that a tight CI needs no more measuring time, only more
+  // and shorter intervals. `run --interval` sets it for every point.
   int64_t interval_ns = 1'000'000'000;
 
   SourceRange bench_range;  // the bench statement, for runtime errors

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Adaptive run length against a fixed one (issue 6's measurement): the ringbuf sample-rate
-# sweep with `--precision PCT` and with `-w3 -d10`, wall time of each, then `bpfbench
-# compare` of the two (no change everywhere = the numbers agree). Needs root; run it on a
-# quiet machine — other load makes every point noisy and the adaptive run hit its max.
+# sweep with `-w3 -d10`, then `--precision PCT`, then `-w3 -d10` again; wall time of each,
+# and `bpfbench compare` of fixed vs adaptive and of fixed vs fixed. The second fixed run
+# is the control: its disagreements with the first are the machine's run-to-run drift,
+# which no run's own CI contains (the adaptive run's disagreements are only meaningful
+# next to it). Needs root; run it on a quiet machine — other load makes every point noisy
+# and the adaptive run hit its max.
 #
 #   sudo tests/perf/adaptive_vs_fixed.sh [bpfbench] [precision] [outdir]
 set -euo pipefail
@@ -21,7 +24,19 @@ timed() {  # name, args...
   printf '%-10s %8.1f s\n' "$name" "$(echo "$e - $s" | bc)"
 }
 
+verdicts() {  # a, b: "N of M differ" by compare's default threshold and alpha
+  local n m
+  "$bin" compare "$out/$1.json" "$out/$2.json" >"$out/$1-vs-$2.txt" || true
+  n=$(grep -cE ' (faster|slower)$' "$out/$1-vs-$2.txt" || true)
+  m=$(grep -cE ' (faster|slower|no change)$' "$out/$1-vs-$2.txt" || true)
+  printf '%-20s %s of %s points differ (table: %s)\n' "$1 vs $2" "$n" "$m" "$out/$1-vs-$2.txt"
+}
+
 timed fixed -w3 -d10
 timed adaptive --precision "$pct"
+timed fixed2 -w3 -d10
+verdicts fixed adaptive
+verdicts fixed2 adaptive
+verdicts fixed fixed2
 "$bin" compare "$out/fixed.json" "$out/adaptive.json" --threshold 0 || true
 echo "results in $out"

@@ -146,7 +146,7 @@ TEST_CASE("a range step takes the bounds' unit", "[check]") {
   CHECK(plan.points[2].warmup_ns == 1'000'000'000);
 }
 
-TEST_CASE("every point samples every second unless --interval says otherwise", "[check][adaptive]") {
+TEST_CASE("adaptive points sample every 250ms unless --interval says otherwise", "[check][adaptive]") {
   const std::string text =
       "bench ringbuf as \"fixed\" < duration 3s >\nbench ringbuf as \"adaptive\" < until ci < 2% >";
   {
@@ -156,8 +156,16 @@ TEST_CASE("every point samples every second unless --interval says otherwise", "
     CHECK(plan.points[0].precision_pct == 0);
     CHECK(plan.points[0].interval_ns == 1'000'000'000);
     CHECK(plan.points[1].precision_pct == 2);
-    CHECK(plan.points[1].interval_ns == 1'000'000'000);  // shorter ones perturb wakeup-bound benches
-    CHECK(plan.points[1].min_duration_ns == 3'000'000'000);
+    CHECK(plan.points[1].interval_ns == kAdaptiveIntervalNs);
+    CHECK(plan.points[1].min_duration_ns == 1'500'000'000);
+  }
+  {
+    Frontend fe;
+    PlanOverrides o;
+    o.precision_pct = 0.5;  // --precision makes both adaptive
+    auto &plan = plan_of(fe, text, o);
+    CHECK(plan.points[0].precision_pct == 0.5);
+    CHECK(plan.points[0].interval_ns == kAdaptiveIntervalNs);
   }
   {
     Frontend fe;
