@@ -32,6 +32,9 @@ struct Value {
   // ("" when none; one of s ms us ns K M G). Checked and scaled by check().
   int64_t number = 0;
   std::string unit;
+  // Digits after the decimal point: only a condition's percentage has them (`until ci <
+  // 0.5%` is number 5, decimals 1, unit "%"); 0 everywhere else.
+  int decimals = 0;
   // Ident: the identifier; String: the unescaped contents; Expr: the operator or function.
   std::string text;
   // List: the elements. Range: exactly [from, to] (+ `by` when present).

@@ -18,6 +18,7 @@ json value(const ast::Value &v) {
   switch (v.kind) {
     case K::Int:
       j["int"] = v.number;
+      if (v.decimals > 0) j["decimals"] = v.decimals;
       if (!v.unit.empty()) j["unit"] = v.unit;
       break;
     case K::Ident: j["ident"] = v.text; break;

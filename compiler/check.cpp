@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -383,7 +384,7 @@ class Checker {
     if (!out.empty()) st.cb.report = std::move(out);
   }
 
-  // `until ci < 5%;` — adaptive run length: sample until the 95% CI of the mean of the
+  // `until ci < 5%;` (or 0.5%) — adaptive run length: sample until the 95% CI of the mean of the
   // first reported metric is within 5% of it.
   void until(const ast::Setting &s, State &st, bool from_defaults) {
     const ast::Name &n = s.names.at(0);
@@ -401,12 +402,13 @@ class Checker {
       return;
     }
     const auto &v = s.value;
-    if (!v || v->kind != ast::Value::Kind::Int || v->unit != "%" || v->number <= 0 || v->number > 100) {
-      diags_.error(v ? v->range : s.range, "'until ci' needs a percentage from 1% to 100%",
-                   {"e.g. 'until ci < 1%;'"});
+    double pct = v ? double(v->number) / std::pow(10.0, v->decimals) : 0;
+    if (!v || v->kind != ast::Value::Kind::Int || v->unit != "%" || !(pct >= 0.01) || pct > 100) {
+      diags_.error(v ? v->range : s.range, "'until ci' needs a percentage from 0.01% to 100%",
+                   {"e.g. 'until ci < 1%;' or 'until ci < 0.5%;'"});
       return;
     }
-    st.cb.precision_pct = double(v->number);
+    st.cb.precision_pct = pct;
     if (!from_defaults) st.cb.until_range = s.range;
   }
 

@@ -89,6 +89,11 @@ class ExpectChecker {
       auto it = lets_.find(v->text);
       if (it != lets_.end() && it->second->kind == ast::Value::Kind::Int) v = it->second;
     }
+    if (v->kind == ast::Value::Kind::Int && v->decimals > 0) {
+      diags_.error(v->range, fmt::format("'expect {}' takes whole numbers", n.text),
+                   {"only 'until ci' takes a decimal percentage"});
+      return;
+    }
     if (v->kind != ast::Value::Kind::Int) {
       diags_.error(s.value->range, fmt::format("'expect {}' needs a number", n.text), {suffixes_for(unit)});
       return;

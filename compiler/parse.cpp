@@ -165,6 +165,26 @@ struct Builder {
       diags.error(v.range, "integer literal too large");
     return v;
   }
+  // `0.5%`: the digits without the point, how many followed it, unit "%".
+  template <typename In> ast::Value percent_decimal(const In &in) {
+    ast::Value v;
+    v.kind = ast::Value::Kind::Int;
+    v.range = range(in);
+    v.unit = std::string(1, '%');
+    bool after_point = false;
+    for (char c : in.string_view()) {
+      if (c == '.') after_point = true;
+      if (c < '0' || c > '9') continue;
+      if (v.number > (INT64_MAX - 9) / 10) {
+        if (!diags.full()) diags.error(v.range, "percentage has too many digits");
+        v.number = 0;
+        return v;
+      }
+      v.number = v.number * 10 + (c - '0');
+      v.decimals += after_point;
+    }
+    return v;
+  }
   ast::Value pop_value() {
     ast::Value v = std::move(values.back());
     values.pop_back();
@@ -394,6 +414,9 @@ template <> struct Action<g::cond_op> {
     b.cond_op = in.string();
     b.cond_op_range = b.range(in);
   }
+};
+template <> struct Action<g::percent_decimal> {
+  template <typename In> static void apply(const In &in, Builder &b) { b.values.push_back(b.percent_decimal(in)); }
 };
 template <> struct Action<g::cond_stmt> {
   template <typename In> static void apply(const In &in, Builder &b) {

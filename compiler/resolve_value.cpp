@@ -78,6 +78,11 @@ class Resolver {
 
  private:
   bool number(const Value &v, ResolvedValues &out) {
+    if (v.decimals > 0) {
+      diags_.error(v.range, fmt::format("'{}' takes whole numbers", spec_.name),
+                   {"only 'until ci' takes a decimal percentage"});
+      return false;
+    }
     if (!is_numeric(spec_.type) && spec_.type != ParamType::Bool) {
       diags_.error(v.range, fmt::format("expected {} for '{}', got a number", type_noun(spec_.type),
                                         spec_.name), choices_hint());

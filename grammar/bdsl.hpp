@@ -148,14 +148,16 @@ struct item_keyword : sor< kw_include, kw_let, kw_defaults, kw_suite, kw_bench >
 struct setting_name : seq< not_at< sor< item_keyword, kw_baseline > >, identifier > {};
 struct assign_stmt : seq< setting_name, ws, opt< value > > {};
 
-// condition := ('where' | 'until' | 'expect') name op value
+// condition := ('where' | 'until' | 'expect') name op (value | decimal '%')
 //   where producers <= nproc;   until ci < 1%;   expect drops == 0;
 struct cond_where : kw_where {};
 struct cond_until : kw_until {};
 struct cond_expect : kw_expect {};
 struct cond_name : identifier {};
 struct cond_op : sor< string< '<', '=' >, string< '>', '=' >, string< '=', '=' >, string< '!', '=' >, one< '<', '>' > > {};
-struct cond_value : value {};
+// A condition may compare with a decimal percentage: until ci < 0.5%;
+struct percent_decimal : seq< dec_digits, one< '.' >, dec_digits, one< '%' >, not_at< ident_other > > {};
+struct cond_value : sor< percent_decimal, value > {};
 struct cond_stmt : seq< sor< cond_where, cond_until, cond_expect >, ws, must< cond_name >, ws, must< cond_op >, ws,
                         must< cond_value > > {};
 

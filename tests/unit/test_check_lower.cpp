@@ -176,3 +176,15 @@ TEST_CASE("adaptive points sample every 250ms unless --interval says otherwise",
     CHECK(plan.points[1].interval_ns == 500'000'000);
   }
 }
+
+TEST_CASE("until takes a decimal percentage", "[check][adaptive]") {
+  Frontend fe;
+  auto &plan = plan_of(fe,
+                       "bench ringbuf as \"a\" < until ci < 0.5% >\n"
+                       "bench ringbuf as \"b\" < until ci <= 2.25% >\n"
+                       "bench ringbuf as \"c\" < until ci < 0.01% >");
+  REQUIRE(plan.points.size() == 3);
+  CHECK(plan.points[0].precision_pct == Approx(0.5));
+  CHECK(plan.points[1].precision_pct == Approx(2.25));
+  CHECK(plan.points[2].precision_pct == Approx(0.01));
+}

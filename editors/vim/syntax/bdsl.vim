@@ -33,7 +33,7 @@ syn match  bdslLabelRef "{[A-Za-z_][A-Za-z0-9_-]*}" contained
 
 " Numbers with an attached unit: 3s 500ms 512K 4M 1_000_000 0x10 5%.
 syn match bdslNumber "\<-\?\%(0[xX]\x\%(_\?\x\)*\|\d\%(_\?\d\)*\)\%(ms\|us\|ns\|s\|K\|M\|G\)\?\>"
-syn match bdslNumber "-\?\<\d\%(_\?\d\)*%"
+syn match bdslNumber "-\?\<\d\%(_\?\d\)*\%(\.\d\%(_\?\d\)*\)\?%"
 
 " Lists and ranges: [1, 2] [1..3000] [1..64 *2] [1..1000 log 5] [1ms..9ms step 2ms].
 syn region bdslBracket matchgroup=bdslDelimiter start="\[" end="\]" transparent contains=ALLBUT,bdslCode,@bdslC
