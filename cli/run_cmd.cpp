@@ -1,6 +1,7 @@
 // `bpfbench run`: the whole pipeline, from .bdsl to numbers.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/report_text.hpp"
+#include "runtime/rounds.hpp"
 #include "runtime/run_point.hpp"
 #include "runtime/stop.hpp"
 
@@ -50,17 +52,72 @@ std::string location(const Frontend &fe, const SourceRange &r) {
 }
 std::string location(const Frontend &fe, const PlanPoint &p) { return location(fe, p.bench_range); }
 
-struct SuiteRows {
-  std::string title;
-  std::vector<std::string> rows;
+// The metric specs of a point's program (family metrics with its overrides).
+std::vector<MetricSpec> metric_specs(const Frontend &fe, const PlanPoint &p) {
+  const FamilyManifest *f = fe.families.find(p.family);
+  const ProgramSpec *prog = f ? f->program(p.program.empty() ? f->default_program : p.program) : nullptr;
+  return prog ? effective_metrics(*f, *prog) : std::vector<MetricSpec>{};
+}
+
+// What one round of a point measures: the point itself, except that an adaptive point
+// measured in rounds runs fixed slices of its min_duration (the rounds decide when to stop).
+PlanPoint round_slice(const PlanPoint &p, int rounds) {
+  PlanPoint s = p;
+  if (rounds > 1 && p.precision_pct > 0) {
+    s.precision_pct = 0;
+    s.duration_ns = p.min_duration_ns;
+  }
+  return s;
+}
+
+// Rounds of an adaptive point: at least `rounds`, then up to max_duration of measuring.
+RoundsRule rounds_rule(const PlanPoint &p, int rounds) {
+  RoundsRule r{p.precision_pct, rounds, rounds};
+  if (p.precision_pct > 0 && p.min_duration_ns > 0)
+    r.max_rounds = std::max<int>(rounds, int((p.max_duration_ns + p.min_duration_ns - 1) / p.min_duration_ns));
+  return r;
+}
+
+// Each suite's table, printed once every point of the suite has its final row.
+class SuiteTables {
+ public:
+  explicit SuiteTables(const std::vector<const PlanPoint *> &points) {
+    for (const PlanPoint *p : points) {
+      if (!members_.count(p->suite)) suites_.push_back(p->suite);
+      members_[p->suite].push_back(p->index);
+    }
+  }
+  // The point's final row ("" = none, e.g. a baseline).
+  void add(const PlanPoint &p, std::string row) {
+    rows_[p.index] = std::move(row);
+    const auto &m = members_[p.suite];
+    if (std::all_of(m.begin(), m.end(), [&](size_t i) { return rows_.count(i) > 0; })) print(p.suite);
+  }
+  // At the end: the suites a stop left unfinished, with the rows they have.
+  void flush() {
+    for (const auto &s : suites_) print(s);
+  }
+
+ private:
+  void print(const std::string &suite) {
+    if (suite.empty() || !printed_.insert(suite).second) return;
+    std::vector<std::string> lines;
+    for (size_t i : members_[suite])
+      if (auto it = rows_.find(i); it != rows_.end() && !it->second.empty()) lines.push_back(it->second);
+    if (lines.empty()) return;
+    fmt::print("\n==== {} ====\n", suite);
+    for (const auto &l : lines) fmt::print("{}\n", l);
+    fmt::print("\n");
+  }
+  std::vector<std::string> suites_;  // in plan order
+  std::map<std::string, std::vector<size_t>> members_;
+  std::map<size_t, std::string> rows_;
+  std::set<std::string> printed_;
 };
 
-void print_suite_table(const SuiteRows &s) {
-  if (s.title.empty() || s.rows.empty()) return;
-  fmt::print("\n==== {} ====\n", s.title);
-  for (const auto &r : s.rows) fmt::print("{}\n", r);
-  fmt::print("\n");
-}
+struct Tally {
+  int failed = 0, ran = 0, skipped = 0, unmet = 0;  // unmet: points with a failed `expect`
+};
 
 }  // namespace
 
@@ -93,92 +150,131 @@ int cmd_run(const RunArgs &a) {
                          const PlanPoint &p, int iter, const Sample &s, bool) mutable {
       if (point != p.index) {
         point = p.index;
-        const FamilyManifest *f = fe.families.find(p.family);
-        const ProgramSpec *prog = f ? f->program(p.program.empty() ? f->default_program : p.program) : nullptr;
-        specs = prog ? effective_metrics(*f, *prog) : std::vector<MetricSpec>{};
+        specs = metric_specs(fe, p);
       }
       fmt::print("{}\n", format_progress(iter, s, p.producers, p.interval_ns, p.report, &specs));
       std::fflush(stdout);
     };
-  RunOutputs outputs({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(hashes), a.only);
+  const int rounds = std::max(1, a.rounds);
+  RunOutputs outputs({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(hashes), a.only, rounds);
   opts.on_sample = outputs.wrap(std::move(opts.on_sample));
 
-  const std::vector<uint8_t> no_object;  // programs that load nothing (trigger base)
-  int failed = 0, ran = 0, skipped = 0, unmet = 0;  // unmet: points with a failed `expect`
-  SuiteRows suite;
-  std::map<size_t, PointResult> baselines;  // baseline point index -> its result
+  std::vector<const PlanPoint *> points;  // what this run measures, in plan order
+  for (const auto &p : fe.plan->points)
+    if (a.only.empty() || p.label.find(a.only) != std::string::npos) points.push_back(&p);
   // Benches that sweep producers: their rows add the per-producer rate (the seed's M/s/cpu).
   std::map<size_t, std::set<int>> producers_of;  // bench index -> producer counts
   for (const auto &p : fe.plan->points) producers_of[p.bench_index].insert(p.producers);
-  for (const auto &p : fe.plan->points) {
-    if (stop.stop_requested()) break;
-    if (!a.only.empty() && p.label.find(a.only) == std::string::npos) continue;
-    if (p.suite != suite.title) {
-      print_suite_table(suite);
-      suite = SuiteRows{p.suite, {}};
-    }
-    const FamilyManifest &family = *fe.families.find(p.family);
-    if (!a.quiet) fmt::print("Setting up benchmark '{}'...\nBenchmark '{}' started.\n", p.label, p.label);
-    std::fflush(stdout);
-    outputs.point_started(p);
-    auto it = objects.find(p.index);
-    PointResult r = run_point(p, family, it == objects.end() ? no_object : it->second, opts, stop);
-    if (p.is_baseline) {
-      baselines.emplace(p.index, r);
-    } else if (p.baseline) {
-      if (auto b = baselines.find(*p.baseline); b != baselines.end()) {
-        apply_baseline(r, b->second);
-        baselines.erase(b);
-      }
-    }
+
+  const std::vector<uint8_t> no_object;  // programs that load nothing (trigger base)
+  Tally tally;
+  SuiteTables tables(points);
+  std::map<size_t, std::vector<PointResult>> round_runs;  // point index -> its rounds so far
+  std::map<size_t, PointResult> measured;  // point index -> its result (rounds combined)
+  std::set<size_t> finished;
+
+  // The result as reported: baseline columns and `expect` applied to the measured one.
+  auto reported = [&](const PlanPoint &p) {
+    PointResult r = measured.at(p.index);
+    if (p.baseline)
+      if (auto b = measured.find(*p.baseline); b != measured.end()) apply_baseline(r, b->second);
     if (r.status == PointResult::Status::Ok) r.expectations = evaluate_expectations(p.expectations, r.summary);
-    outputs.point_done(p, r);
+    return r;
+  };
+  // A point's final lines: its summary (rounds combined), the tally, its suite row.
+  auto finish_point = [&](const PlanPoint &p, const PointResult &r) {
+    const FamilyManifest &family = *fe.families.find(p.family);
     switch (r.status) {
       case PointResult::Status::Ok:
       case PointResult::Status::Interrupted:
-        ran += r.status == PointResult::Status::Ok || !r.samples.empty();  // "N points measured"
-        fmt::print("{}\n", a.quiet ? fmt::format("{:<20}: {}", p.label, format_summary(r)) : format_summary(r));
+        tally.ran += r.status == PointResult::Status::Ok || !r.samples.empty();  // "N points measured"
+        fmt::print("{}\n", a.quiet || rounds > 1 ? fmt::format("{:<20}: {}", p.label, format_summary(r))
+                                                 : format_summary(r));
         if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
         if (!all_passed(r.expectations)) {
-          ++unmet;
+          ++tally.unmet;
           fmt::print("{}", format_failed_expectations(p.label, r.expectations,
                                                       [&](const SourceRange &x) { return location(fe, x); }));
         }
         break;
       case PointResult::Status::Skipped:
-        ++skipped;
+        ++tally.skipped;
         fmt::print("{}: skipped: {}\n", p.label, r.reason);
         break;
       case PointResult::Status::Failed:
-        ++failed;
+        ++tally.failed;
         fmt::print(stderr, "{}: error: bench '{}' failed: {}\n", location(fe, p), p.label,
                    r.error ? r.error->to_string() : r.reason);
         break;
     }
     std::fflush(stdout);
-    if (!p.is_baseline)  // its numbers show up as the main row's `_adj` columns
-      suite.rows.push_back(format_table_row(p.label, r, r.report.empty() ? p.report : r.report,
-                                            producers_of[p.bench_index].size() > 1) +
-                           (all_passed(r.expectations) ? "" : "  FAILED (expect)"));
+    // A baseline's numbers show up as its main row's `_adj` columns, not as a row.
+    tables.add(p, p.is_baseline ? std::string()
+                                : format_table_row(p.label, r, r.report.empty() ? p.report : r.report,
+                                                   producers_of[p.bench_index].size() > 1) +
+                                      (all_passed(r.expectations) ? "" : "  FAILED (expect)"));
+  };
+
+  // Round-robin over the points; one round unless --rounds. A point is final after its
+  // last round (or its first skip/failure/interruption).
+  for (int round = 1; !stop.stop_requested(); ++round) {
+    bool any = false;
+    for (const PlanPoint *pp : points) {
+      const PlanPoint &p = *pp;
+      if (stop.stop_requested()) break;
+      if (finished.count(p.index)) continue;
+      any = true;
+      PlanPoint slice = round_slice(p, rounds);
+      std::string which = rounds > 1 ? fmt::format(" (round {})", round) : "";
+      if (!a.quiet) fmt::print("Setting up benchmark '{}'{}...\nBenchmark '{}' started.\n", p.label, which, p.label);
+      std::fflush(stdout);
+      outputs.point_started(p);
+      auto it = objects.find(p.index);
+      PointResult r = run_point(slice, *fe.families.find(p.family), it == objects.end() ? no_object : it->second,
+                                opts, stop);
+      bool more = false;
+      if (rounds > 1) {
+        if (!a.quiet && r.status == PointResult::Status::Ok) fmt::print("Round {}: {}\n", round, format_summary(r));
+        round_runs[p.index].push_back(std::move(r));
+        r = combine_rounds(round_runs[p.index], metric_specs(fe, p));
+        more = needs_another_round(r, round, rounds_rule(p, rounds));
+      }
+      measured[p.index] = std::move(r);
+      PointResult shown = reported(p);
+      outputs.point_done(p, shown);
+      if (!more) {
+        finished.insert(p.index);
+        finish_point(p, shown);
+      }
+    }
+    if (!any) break;
   }
-  print_suite_table(suite);
+  // Stopped between rounds: the points with rounds behind them report those.
+  for (const PlanPoint *p : points)
+    if (!finished.count(p->index) && measured.count(p->index)) {
+      PointResult shown = reported(*p);
+      if (shown.status == PointResult::Status::Ok) shown.status = PointResult::Status::Interrupted;
+      finish_point(*p, shown);
+    }
+  tables.flush();
   outputs.finish(!stop.stop_requested(), stop.stop_requested());
   if (int code = exit_code_for(stop); code != 0) {
-    fmt::print(stderr, "bpfbench: interrupted ({} point{} measured)\n", ran, ran == 1 ? "" : "s");
+    fmt::print(stderr, "bpfbench: interrupted ({} point{} measured)\n", tally.ran, tally.ran == 1 ? "" : "s");
     return code;
   }
-  if (failed > 0) {
-    fmt::print(stderr, "bpfbench: {} point{} failed, {} ran, {} skipped\n", failed, failed == 1 ? "" : "s", ran, skipped);
+  if (tally.failed > 0) {
+    fmt::print(stderr, "bpfbench: {} point{} failed, {} ran, {} skipped\n", tally.failed,
+               tally.failed == 1 ? "" : "s", tally.ran, tally.skipped);
     return kExitBadInput;
   }
-  if (unmet > 0) {
-    fmt::print(stderr, "bpfbench: {} point{} FAILED an expectation, {} ran, {} skipped\n", unmet,
-               unmet == 1 ? "" : "s", ran, skipped);
+  if (tally.unmet > 0) {
+    fmt::print(stderr, "bpfbench: {} point{} FAILED an expectation, {} ran, {} skipped\n", tally.unmet,
+               tally.unmet == 1 ? "" : "s", tally.ran, tally.skipped);
     return kExitPartial;
   }
   if (outputs.write_failed()) {
     fmt::print(stderr, "bpfbench: {} point{} measured, but the results files are not up to date (see above)\n",
-               ran, ran == 1 ? "" : "s");
+               tally.ran, tally.ran == 1 ? "" : "s");
     return kExitPartial;
   }
   return kExitOk;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "compiler/plan_dump.hpp"
@@ -14,7 +15,7 @@
 namespace bpfbench::cli {
 
 RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe,
-                       std::vector<ProgramHash> programs, const std::string &only)
+                       std::vector<ProgramHash> programs, const std::string &only, int rounds)
     : paths_(std::move(paths)), quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {
   doc_.file = fe.plan->file;
   if (fe.sources.size() > 0) doc_.file_sha256 = sha256_hex(fe.sources.file(0).text);
@@ -27,8 +28,8 @@ RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe,
   run_start_ = point_start_ = std::chrono::steady_clock::now();
   for (const auto &p : fe.plan->points)
     if (only.empty() || p.label.find(only) != std::string::npos) {
-      ++total_;
-      remaining_nominal_[p.precision_pct > 0] += nominal_seconds(p);
+      total_ += size_t(std::max(rounds, 1));
+      remaining_nominal_[p.precision_pct > 0] += nominal_seconds(p) * std::max(rounds, 1);
     }
 }
 
@@ -77,6 +78,7 @@ RunOutputs::SampleCallback RunOutputs::wrap(SampleCallback inner) {
 
 void RunOutputs::point_started(const PlanPoint &p) {
   ++started_;
+  total_ = std::max(total_, started_);  // adaptive rounds may take more than the minimum
   measured_ = 0;
   label_ = p.label;
   point_start_ = std::chrono::steady_clock::now();
@@ -102,8 +104,15 @@ void RunOutputs::point_done(const PlanPoint &p, const PointResult &r) {
   for (const auto &w : r.summary.warnings) fmt::print(stderr, "bpfbench: warning: {}: {}\n", p.label, w);
   if (r.status == PointResult::Status::Interrupted) return;  // not fully measured
   auto sha = program_sha_.find(p.index);
-  doc_.points.push_back(point_result_to_json(p, r, sha == program_sha_.end() ? "" : sha->second, took,
-                                             p.interval_ns));
+  nlohmann::json j = point_result_to_json(p, r, sha == program_sha_.end() ? "" : sha->second, took, p.interval_ns);
+  auto same = std::find_if(doc_.points.begin(), doc_.points.end(),
+                           [&](const nlohmann::json &x) { return x.value("index", size_t(-1)) == p.index; });
+  if (same == doc_.points.end()) {
+    doc_.points.push_back(std::move(j));
+  } else {
+    j["elapsed_s"] = (*same).value("elapsed_s", 0.0) + took;  // all rounds
+    *same = std::move(j);
+  }
   write_all();
 }
 

@@ -22,9 +22,10 @@ class RunOutputs {
  public:
   using SampleCallback = std::function<void(const PlanPoint &, int, const Sample &, bool)>;
 
-  // `only`: the --only filter (progress counts the points it lets through).
+  // `only`: the --only filter (progress counts the points it lets through); `rounds`:
+  // how many times each point runs (--rounds; adaptive points may take more).
   RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::vector<ProgramHash> programs,
-             const std::string &only);
+             const std::string &only, int rounds = 1);
   ~RunOutputs();
 
   // The per-interval callback, wrapped so a TTY status line is cleared before `inner`
@@ -32,8 +33,9 @@ class RunOutputs {
   SampleCallback wrap(SampleCallback inner);
 
   void point_started(const PlanPoint &p);
-  // Records the result and rewrites every export atomically; prints the point's warnings.
-  // A point cut short by a stop is not recorded: the files hold only measured points.
+  // Records the result (replacing the point's earlier rounds) and rewrites every export
+  // atomically; prints the point's warnings. A point cut short by a stop is not recorded:
+  // the files hold only measured points (and rounds).
   void point_done(const PlanPoint &p, const PointResult &r);
   // The last write: marks the document complete (or interrupted).
   void finish(bool complete, bool interrupted);

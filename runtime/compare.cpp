@@ -65,7 +65,15 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
     c.notes.push_back("A's mean is 0");
     return c;
   }
-  WelchResult w = welch_t_test(ma->mean, ma->stddev, ma->n, mb->mean, mb->stddev, mb->n);
+  // A side measured in rounds is tested on its round means (run-to-run variation
+  // included); a single run on its intervals.
+  auto basis = [](const MetricSummary &m) {
+    return m.round_means.size() >= 2 ? std::pair(stddev_of(m.round_means), m.round_means.size())
+                                     : std::pair(m.stddev, m.n);
+  };
+  auto [sd_a, n_a] = basis(*ma);
+  auto [sd_b, n_b] = basis(*mb);
+  WelchResult w = welch_t_test(ma->mean, sd_a, n_a, mb->mean, sd_b, n_b);
   // The CI of the relative change treats A's mean as exact (the usual approximation).
   c.change_pct = w.diff / std::fabs(c.mean_a) * 100;
   c.change_ci_low = w.ci_low / std::fabs(c.mean_a) * 100;
@@ -74,7 +82,7 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   double ratio = c.mean_b / c.mean_a;
   double speed = c.higher_is_better ? ratio : (ratio != 0 ? 1 / ratio : 0);
   c.speed_change_pct = (speed - 1) * 100;
-  if (c.n_a < 2 || c.n_b < 2) c.notes.push_back("fewer than 2 samples: no test");
+  if (n_a < 2 || n_b < 2) c.notes.push_back("fewer than 2 samples: no test");
   bool significant = w.p_value < o.alpha && std::fabs(c.change_pct) >= o.min_change_pct;
   c.verdict = !significant ? Verdict::NoChange
               : c.speed_change_pct > 0 ? Verdict::Faster : Verdict::Slower;

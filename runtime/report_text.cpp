@@ -73,10 +73,16 @@ std::string format_summary(const PointResult &r) {
   if (std::find(r.report.begin(), r.report.end(), "latency") != r.report.end())
     if (const MetricSummary *l = r.summary.find("latency"))
       out += fmt::sprintf(", latency %8.3lf ns/op", l->mean);
-  if (r.precision_pct > 0)
-    if (const MetricSummary *p = r.summary.find(r.summary.primary))
-      out += fmt::sprintf(" [%zu samples, %s CI \u00b1%.2f%%: %s %g%%]", p->n, p->name, p->rel_ci() * 100,
-                          r.precision_reached ? "reached" : "did not reach", r.precision_pct);
+  const MetricSummary *p = r.summary.find(r.summary.primary);
+  std::string target = r.precision_pct > 0 ? fmt::sprintf(": %s %g%%", r.precision_reached ? "reached" : "did not reach",
+                                                          r.precision_pct)
+                                           : "";
+  if (p && !r.round_sizes.empty())  // --rounds (a stop may have left only one)
+    out += fmt::sprintf(" [%zu round%s, %zu samples, %s CI \u00b1%.2f%%%s%s]", r.round_sizes.size(),
+                        r.round_sizes.size() == 1 ? "" : "s", p->n, p->name, p->rel_ci() * 100,
+                        p->round_means.size() >= 2 ? " over rounds" : "", target);
+  else if (p && r.precision_pct > 0)
+    out += fmt::sprintf(" [%zu samples, %s CI \u00b1%.2f%%%s]", p->n, p->name, p->rel_ci() * 100, target);
   if (r.status == S::Interrupted) out += " (interrupted)";
   return out;
 }

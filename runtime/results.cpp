@@ -1,5 +1,6 @@
 #include "runtime/results.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -15,11 +16,13 @@ nlohmann::json sample_to_json(const Sample &s) {
 }
 
 nlohmann::json metric_to_json(const MetricSummary &m) {
-  return {{"unit", m.unit},       {"n", m.n},           {"mean", m.mean},
-          {"stddev", m.stddev},   {"median", m.median}, {"min", m.min},
-          {"max", m.max},         {"cv", m.cv},         {"ci95", m.ci95},
-          {"ci95_rel", m.rel_ci()}, {"per_prod", m.per_prod}, {"outliers", m.outliers},
-          {"values", m.values}};
+  nlohmann::json j = {{"unit", m.unit},       {"n", m.n},           {"mean", m.mean},
+                      {"stddev", m.stddev},   {"median", m.median}, {"min", m.min},
+                      {"max", m.max},         {"cv", m.cv},         {"ci95", m.ci95},
+                      {"ci95_rel", m.rel_ci()}, {"per_prod", m.per_prod}, {"outliers", m.outliers},
+                      {"values", m.values}};
+  if (!m.round_means.empty()) j["round_means"] = m.round_means;
+  return j;
 }
 
 template <typename T>
@@ -48,6 +51,7 @@ MetricSummary metric_from_json(const std::string &name, const nlohmann::json &j)
   m.per_prod = get_or<double>(j, "per_prod", 0);
   m.outliers = get_or<std::vector<size_t>>(j, "outliers", {});
   m.values = get_or<std::vector<double>>(j, "values", {});
+  m.round_means = get_or<std::vector<double>>(j, "round_means", {});
   return m;
 }
 
@@ -63,7 +67,15 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r,
   }
   nlohmann::json warm = nlohmann::json::array(), samples = nlohmann::json::array();
   for (const auto &s : r.warmup) warm.push_back(sample_to_json(s));
-  for (const auto &s : r.samples) samples.push_back(sample_to_json(s));
+  // Rounds: each sample says which round it belongs to.
+  size_t round = 0, left = r.round_sizes.empty() ? r.samples.size() : r.round_sizes.front();
+  for (const auto &s : r.samples) {
+    while (left == 0 && round + 1 < r.round_sizes.size()) left = r.round_sizes[++round];
+    nlohmann::json sj = sample_to_json(s);
+    if (!r.round_sizes.empty()) sj["round"] = round;
+    samples.push_back(std::move(sj));
+    if (left > 0) --left;
+  }
   nlohmann::json stats = nlohmann::json::object();
   for (const auto &m : r.summary.metrics) stats[m.name] = metric_to_json(m);
   nlohmann::json j = {
@@ -77,6 +89,7 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r,
       {"samples", samples},       {"primary", r.summary.primary},
       {"stats", stats},           {"warnings", r.summary.warnings},
   };
+  j["rounds"] = std::max<size_t>(1, r.round_sizes.size());
   j["adaptive"] = r.precision_pct > 0
                       ? nlohmann::json{{"ci_target_pct", r.precision_pct},
                                        {"reached", r.precision_reached},
@@ -157,6 +170,7 @@ std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string 
       p.precision_reached = get_or<bool>(*a, "reached", false);
     }
     if (auto s = pj.find("samples"); s != pj.end() && s->is_array()) p.nsamples = s->size();
+    p.rounds = get_or<size_t>(pj, "rounds", 1);
     if (auto st = pj.find("stats"); st != pj.end() && st->is_object())
       for (const auto &[name, mj] : st->items()) p.metrics.push_back(metric_from_json(name, mj));
     rs.points.push_back(std::move(p));

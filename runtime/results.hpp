@@ -53,6 +53,7 @@ struct ResultPoint {
   double precision_pct = 0;
   bool precision_reached = false;
   size_t nsamples = 0;
+  size_t rounds = 1;  // `run --rounds`: runs combined into this point
   std::vector<MetricSummary> metrics;
   std::vector<std::string> warnings;
   const MetricSummary *metric(const std::string &name) const;

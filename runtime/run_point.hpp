@@ -44,6 +44,9 @@ struct PointResult {
   double precision_pct = 0;        // adaptive run: the CI target (0 = fixed duration)
   bool precision_reached = false;  // adaptive run: stopped because the target was met
   double setup_s = 0;              // wall time of the family's setup actions
+  // `run --rounds`: the measured samples per round, in order (`samples` holds them one
+  // round after another); empty for a point measured in one run.
+  std::vector<size_t> round_sizes;
   std::vector<PerCpuRate> per_cpu; // families with `per_cpu`: each CPU's rate (measured part)
   // `expect` results, filled by the caller once the summary is final (after a baseline
   // adjustment): one failed makes the point FAILED in reports and the run exit 1, while

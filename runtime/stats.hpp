@@ -22,6 +22,10 @@ struct MetricSummary {
   double cv = 0, ci95 = 0;
   std::vector<size_t> outliers;
   std::vector<double> values;  // the per-sample values the numbers above come from
+  // A point measured in several rounds (`run --rounds`): each round's mean. Then `mean`
+  // is their mean and `ci95` the CI over them (t with rounds-1 df), which holds the
+  // run-to-run variation; stddev, cv, median, min, max and outliers stay per interval.
+  std::vector<double> round_means;
   double rel_ci() const;       // ci95 / |mean| (0 when the mean is 0)
 };
 

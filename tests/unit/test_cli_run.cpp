@@ -14,11 +14,14 @@
 #include <set>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "run_process.hpp"
 #include "test_runtime_support.hpp"
 
 namespace fs = std::filesystem;
 using bpfbench::test::run_process;
+using Catch::Detail::Approx;
 
 namespace {
 
@@ -147,4 +150,103 @@ TEST_CASE("a verifier rejection names the bench and its .bdsl location, with the
   CHECK(r.exit_code == 2);
   CHECK(r.err.find(f.path.string() + ":2:1: error: bench 'rej' failed: load") != std::string::npos);
   CHECK(r.err.find("bb_hits") != std::string::npos);  // the verifier log tail names the access
+}
+
+TEST_CASE("--rounds: every point runs N times round-robin, the CI is over the round means", "[runtime][cli][rounds]") {
+  BB_REQUIRE_ROOT();
+  TempBdsl f("suite \"S\" < bench trigger as \"{prog}\" < prog [base, rawtp]; warmup 0s; duration 1s > >\n");
+  std::string json = (f.path.parent_path() / "r.json").string();
+  auto r = run_process({kBin, "run", f.path.string(), "--rounds", "3", "--interval", "250ms", "--json", json}, 90);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  // Round-robin: base, rawtp, base, rawtp, base, rawtp.
+  std::regex banner(R"(Setting up benchmark '(\w+)' \(round (\d)\))");
+  std::vector<std::string> order;
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), banner); it != std::sregex_iterator(); ++it)
+    order.push_back((*it)[1].str() + (*it)[2].str());
+  CHECK(order == std::vector<std::string>{"base1", "rawtp1", "base2", "rawtp2", "base3", "rawtp3"});
+  CHECK(std::regex_search(r.out, std::regex(R"(rawtp +: Summary: hits +\d+\.\d{3} .*\[3 rounds, 12 samples, hits CI ±\d+\.\d{2}% over rounds\])")));
+  size_t table = r.out.find("==== S ====");
+  CHECK(table != std::string::npos);
+  CHECK(r.out.find("==== S ====", table + 1) == std::string::npos);  // once, at the end
+  CHECK(r.out.find("Setting up", table) == std::string::npos);
+
+  std::ifstream in(json);
+  auto j = nlohmann::json::parse(in);
+  REQUIRE(j["points"].size() == 2);
+  for (const auto &p : j["points"]) {
+    CHECK(p["rounds"] == 3);
+    REQUIRE(p["samples"].size() == 12);  // 3 rounds x 1 s / 250 ms
+    for (size_t i = 0; i < 12; ++i) CHECK(p["samples"][i]["round"] == i / 4);
+    CHECK(p["warmup"].size() == 0);
+    auto means = p["stats"]["hits"]["round_means"].get<std::vector<double>>();
+    REQUIRE(means.size() == 3);
+    double avg = (means[0] + means[1] + means[2]) / 3;
+    CHECK(means[0] > 0);
+    CHECK(p["stats"]["hits"]["mean"].get<double>() == Approx(avg));
+  }
+}
+
+TEST_CASE("--rounds with a precision target: min-duration slices until the CI over rounds is met", "[runtime][cli][rounds]") {
+  BB_REQUIRE_ROOT();
+  TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; until ci < 50%; >\n");
+  std::string json = (f.path.parent_path() / "r.json").string();
+  auto r = run_process({kBin, "run", f.path.string(), "-q", "--rounds", "2", "--min-duration", "500ms",
+                        "--json", json}, 60);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(json);
+  auto j = nlohmann::json::parse(in);
+  REQUIRE(j["points"].size() == 1);
+  const auto &p = j["points"][0];
+  int rounds = p["rounds"].get<int>();
+  CHECK(rounds >= 2);
+  // Each round is a fixed slice: 500 ms of 250 ms samples.
+  CHECK(p["samples"].size() == size_t(2 * rounds));
+  CHECK(p["adaptive"]["ci_target_pct"] == 50);
+  CHECK(p["adaptive"]["reached"] == true);
+  CHECK(p["stats"]["hits"]["ci95_rel"].get<double>() <= 0.5);
+  CHECK(std::regex_search(r.out, std::regex(R"(base +: Summary: .*\[\d+ rounds, \d+ samples, hits CI ±\d+\.\d{2}% over rounds: reached 50%\])")));
+}
+
+TEST_CASE("SIGINT between rounds keeps the rounds measured, in the text and the JSON", "[runtime][cli][rounds][signals]") {
+  BB_REQUIRE_ROOT();
+  TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; duration 1s >\n");
+  std::string json = (f.path.parent_path() / "r.json").string();
+  int out[2];
+  REQUIRE(pipe(out) == 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out[1], 1);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 2);
+    execl(kBin.c_str(), kBin.c_str(), "run", f.path.c_str(), "--rounds", "20", "--json", json.c_str(),
+          static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(3500));  // compile + 2-3 rounds
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::string text;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(out[0], buf, sizeof buf)) > 0) text.append(buf, static_cast<size_t>(n));
+  close(out[0]);
+  INFO(text);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  std::smatch m;
+  REQUIRE(std::regex_search(text, m, std::regex(R"(base +: Summary: hits .*\[(\d+) rounds?, (\d+) samples.*\(interrupted\))")));
+  int rounds = std::stoi(m[1]);
+  CHECK(rounds >= 1);
+  CHECK(rounds < 20);
+  std::ifstream in(json);
+  auto j = nlohmann::json::parse(in);
+  CHECK(j["complete"] == false);
+  CHECK(j["interrupted"] == true);
+  REQUIRE(j["points"].size() == 1);
+  CHECK(j["points"][0]["rounds"].get<int>() == rounds);  // the same rounds as the text
+  CHECK(j["points"][0]["samples"].size() == j["points"][0]["rounds"].get<size_t>());  // 1 s rounds of 1 s samples
 }

@@ -1,0 +1,82 @@
+#include "runtime/rounds.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "runtime/stat_math.hpp"
+#include "runtime/stats.hpp"
+
+namespace bpfbench {
+namespace {
+
+using Status = PointResult::Status;
+
+// Per-CPU counts of all rounds: ops and BPF time add up, the rate follows from them.
+std::vector<PerCpuRate> sum_per_cpu(const std::vector<const PointResult *> &runs) {
+  std::map<int, PerCpuRate> by_cpu;
+  for (const auto *r : runs)
+    for (const auto &x : r->per_cpu) {
+      PerCpuRate &acc = by_cpu[x.cpu];
+      acc.cpu = x.cpu;
+      acc.ops += x.ops;
+      acc.ns += x.ns;
+    }
+  std::vector<PerCpuRate> out;
+  for (auto &[cpu, x] : by_cpu) {
+    x.rate = x.ns > 0 ? double(x.ops) * 1e9 / double(x.ns) : 0.0;
+    out.push_back(x);
+  }
+  return out;
+}
+
+}  // namespace
+
+PointResult combine_rounds(const std::vector<PointResult> &runs, const std::vector<MetricSpec> &metrics) {
+  std::vector<const PointResult *> measured;
+  for (const auto &r : runs) {
+    if (r.status == Status::Failed || r.status == Status::Skipped) return r;
+    if (r.status == Status::Ok) measured.push_back(&r);
+  }
+  // Only an interrupted round (the first): nothing to combine.
+  if (measured.empty()) return runs.back();
+
+  PointResult c = *measured.front();
+  c.samples.clear();
+  c.warmup.clear();
+  c.setup_s = 0;
+  for (const auto *r : measured) {
+    c.samples.insert(c.samples.end(), r->samples.begin(), r->samples.end());
+    c.warmup.insert(c.warmup.end(), r->warmup.begin(), r->warmup.end());
+    c.round_sizes.push_back(r->samples.size());
+    c.setup_s += r->setup_s;
+  }
+  c.per_cpu = sum_per_cpu(measured);
+  c.summary = summarize(c.samples, metrics, c.producers, c.report);
+  if (measured.size() >= 2)
+    for (auto &m : c.summary.metrics) {
+      std::vector<double> means;
+      for (const auto *r : measured)
+        if (const MetricSummary *x = r->summary.find(m.name)) means.push_back(x->mean);
+      if (means.size() != measured.size()) continue;  // not in every round: per interval only
+      m.round_means = means;
+      m.mean = mean_of(means);
+      m.per_prod = c.producers > 0 ? m.mean / c.producers : m.mean;
+      m.ci95 = ci_half_width(stddev_of(means), means.size());
+    }
+  c.status = runs.back().status == Status::Interrupted ? Status::Interrupted : Status::Ok;
+  return c;
+}
+
+bool needs_another_round(PointResult &r, int rounds_done, const RoundsRule &rule) {
+  if (r.status != Status::Ok) return false;
+  if (rule.target_pct > 0) {
+    const MetricSummary *p = r.summary.find(r.summary.primary);
+    r.precision_pct = rule.target_pct;
+    r.precision_reached = p && p->round_means.size() >= 2 && p->mean != 0 &&
+                          p->rel_ci() * 100 <= rule.target_pct;
+  }
+  if (rounds_done < std::max(rule.min_rounds, 2)) return true;
+  return rule.target_pct > 0 && !r.precision_reached && rounds_done < rule.max_rounds;
+}
+
+}  // namespace bpfbench
