@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Adaptive run length against a fixed one (issue 6's measurement): the ringbuf sample-rate
-# sweep with `-w3 -d10`, then `--precision PCT`, then `-w3 -d10` again; wall time of each,
-# and `bpfbench compare` of fixed vs adaptive and of fixed vs fixed. The second fixed run
-# is the control: its disagreements with the first are the machine's run-to-run drift,
-# which no run's own CI contains (the adaptive run's disagreements are only meaningful
-# next to it). Needs root; run it on a quiet machine — other load makes every point noisy
+# sweep with `-w3 -d10`, then `--precision PCT` (one run per point), then `--precision PCT
+# --rounds 3` (CI over round means), then `-w3 -d10` again; wall time of each, and
+# `bpfbench compare` of each pair. The second fixed run is the control: its disagreements
+# with the first are the machine's run-to-run drift, which no single run's CI contains
+# (the other runs' disagreements are only meaningful next to it). Needs root; run it on a quiet machine — other load makes every point noisy
 # and the adaptive run hit its max.
 #
 #   sudo tests/perf/adaptive_vs_fixed.sh [bpfbench] [precision] [outdir]
@@ -34,9 +34,12 @@ verdicts() {  # a, b: "N of M differ" by compare's default threshold and alpha
 
 timed fixed -w3 -d10
 timed adaptive --precision "$pct"
+timed rounds --precision "$pct" --rounds 3
 timed fixed2 -w3 -d10
 verdicts fixed adaptive
 verdicts fixed2 adaptive
+verdicts fixed rounds
+verdicts fixed2 rounds
 verdicts fixed fixed2
 "$bin" compare "$out/fixed.json" "$out/adaptive.json" --threshold 0 || true
 echo "results in $out"
