@@ -152,7 +152,7 @@ TEST_CASE("a verifier rejection names the bench and its .bdsl location, with the
   CHECK(r.err.find("bb_hits") != std::string::npos);  // the verifier log tail names the access
 }
 
-TEST_CASE("--rounds: every point runs N times round-robin, the CI is over the round means", "[runtime][cli][rounds]") {
+TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over the round means", "[runtime][cli][rounds]") {
   BB_REQUIRE_ROOT();
   TempBdsl f("suite \"S\" < bench trigger as \"{prog}\" < prog [base, rawtp]; warmup 0s; duration 1s > >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
@@ -187,7 +187,7 @@ TEST_CASE("--rounds: every point runs N times round-robin, the CI is over the ro
   }
 }
 
-TEST_CASE("--rounds with a precision target: min-duration slices until the CI over rounds is met", "[runtime][cli][rounds]") {
+TEST_CASE("run --rounds with a precision target: min-duration slices until the CI over rounds is met", "[runtime][cli][rounds]") {
   BB_REQUIRE_ROOT();
   TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; until ci < 50%; >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
