@@ -67,6 +67,41 @@ struct TempBdsl {
   ~TempBdsl() { fs::remove_all(path.parent_path()); }
 };
 
+// Runs bpfbench with `args` (stdout captured, stderr dropped), sends SIGINT after
+// `delay_ms`, reaps it. `stop_s`: from the signal to the exit.
+struct Interrupted {
+  int status = 0;
+  double stop_s = 0;
+  std::string out;
+};
+Interrupted run_and_interrupt(const std::vector<std::string> &args, int delay_ms) {
+  std::vector<char *> argv{const_cast<char *>(kBin.c_str())};
+  for (const auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  int out[2];
+  REQUIRE(pipe(out) == 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out[1], 1);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 2);
+    execv(kBin.c_str(), argv.data());
+    _exit(127);
+  }
+  close(out[1]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  Interrupted r;
+  auto t0 = std::chrono::steady_clock::now();
+  kill(pid, SIGINT);
+  waitpid(pid, &r.status, 0);
+  r.stop_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(out[0], buf, sizeof buf)) > 0) r.out.append(buf, static_cast<size_t>(n));
+  close(out[0]);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("run prints the kernel bench's lines and a suite table", "[runtime][cli]") {
@@ -110,32 +145,12 @@ TEST_CASE("SIGINT mid-run: prompt exit 130, partial results printed, nothing lef
   TempBdsl f("bench trigger as \"{prog}\" < prog [rawtp, tp]; warmup 0s; duration 30s >\n");
   auto progs_before = live_prog_ids();
   auto links_before = live_link_ids();
-  int out[2];
-  REQUIRE(pipe(out) == 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out[1], 1);
-    int devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, 2);
-    execl(kBin.c_str(), kBin.c_str(), "run", f.path.c_str(), static_cast<char *>(nullptr));
-    _exit(127);
-  }
-  close(out[1]);
-  std::this_thread::sleep_for(std::chrono::milliseconds(3500));  // compile + 2-3 samples
-  auto t0 = std::chrono::steady_clock::now();
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::string text;
-  char buf[4096];
-  ssize_t n;
-  while ((n = read(out[0], buf, sizeof buf)) > 0) text.append(buf, static_cast<size_t>(n));
-  close(out[0]);
+  Interrupted r = run_and_interrupt({"run", f.path.string()}, 3500);  // compile + 2-3 samples
+  const std::string &text = r.out;
   INFO(text);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 130);
-  CHECK(secs < 2.0);
+  REQUIRE(WIFEXITED(r.status));
+  CHECK(WEXITSTATUS(r.status) == 130);
+  CHECK(r.stop_s < 2.0);
   CHECK(text.find("Summary: hits") != std::string::npos);  // what was measured is kept
   CHECK(text.find("Benchmark 'tp' started") == std::string::npos);  // no further points
   CHECK(returns_to(progs_before, live_prog_ids));
@@ -213,30 +228,11 @@ TEST_CASE("SIGINT between rounds keeps the rounds measured, in the text and the 
   BB_REQUIRE_ROOT();
   TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; duration 1s >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
-  int out[2];
-  REQUIRE(pipe(out) == 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out[1], 1);
-    int devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, 2);
-    execl(kBin.c_str(), kBin.c_str(), "run", f.path.c_str(), "--rounds", "20", "--json", json.c_str(),
-          static_cast<char *>(nullptr));
-    _exit(127);
-  }
-  close(out[1]);
-  std::this_thread::sleep_for(std::chrono::milliseconds(3500));  // compile + 2-3 rounds
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  std::string text;
-  char buf[4096];
-  ssize_t n;
-  while ((n = read(out[0], buf, sizeof buf)) > 0) text.append(buf, static_cast<size_t>(n));
-  close(out[0]);
+  Interrupted r = run_and_interrupt({"run", f.path.string(), "--rounds", "20", "--json", json}, 3500);
+  const std::string &text = r.out;
   INFO(text);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 130);
+  REQUIRE(WIFEXITED(r.status));
+  CHECK(WEXITSTATUS(r.status) == 130);
   std::smatch m;
   REQUIRE(std::regex_search(text, m, std::regex(R"(base +: Summary: hits .*\[(\d+) rounds?, (\d+) samples.*\(interrupted\))")));
   int rounds = std::stoi(m[1]);

@@ -30,6 +30,15 @@ PointResult run_of(const std::vector<double> &rates) {
   return r;
 }
 
+PlanPoint rounds_point() {
+  PlanPoint p;
+  p.index = 2;
+  p.label = "rb-1";
+  p.suite = "s";
+  p.family = "ringbuf";
+  return p;
+}
+
 PointResult with_status(PointResult r, PointResult::Status st, const std::string &why = "") {
   r.status = st;
   r.reason = why;
@@ -110,11 +119,7 @@ TEST_CASE("rounds: fixed count, or more until the CI over rounds meets the targe
 }
 
 TEST_CASE("rounds in results JSON: each sample's round, round means, the count", "[rounds][results]") {
-  PlanPoint p;
-  p.index = 2;
-  p.label = "rb-1";
-  p.suite = "s";
-  p.family = "ringbuf";
+  PlanPoint p = rounds_point();
   PointResult c = combine_rounds({run_of({10, 10}), run_of({11, 11, 11}), run_of({12})}, kHits);
   ResultsDoc doc;
   doc.points.push_back(point_result_to_json(p, c, "sha", 9.0, 1'000'000'000));
@@ -141,11 +146,7 @@ TEST_CASE("rounds in results JSON: each sample's round, round means, the count",
 }
 
 TEST_CASE("compare tests a rounds result on its round means", "[rounds][compare]") {
-  PlanPoint p;
-  p.index = 0;
-  p.label = "rb-1";
-  p.suite = "s";
-  p.family = "ringbuf";
+  PlanPoint p = rounds_point();
   auto set_of = [&](const PointResult &r) {
     ResultsDoc doc;
     doc.points.push_back(point_result_to_json(p, r, "sha", 1.0, 1'000'000'000));
