@@ -58,13 +58,14 @@ void add_export_options(CLI::App *run, RunArgs &a) {
       ->type_name("FILE");
   run->add_option("--csv", a.csv_out, "Write one CSV row per point and metric to FILE")->type_name("FILE");
   run->add_option("--markdown", a.markdown_out, "Write Markdown tables to FILE")->type_name("FILE");
-  run->add_option("--rounds", a.rounds,
-                  "Measure every point N times, a whole run each, round-robin over the plan; the CI is "
-                  "over the N round means, so it holds the run-to-run variation (with a precision target: "
-                  "at least N rounds of min-duration each, more until the CI is reached)")
+  PlanOverrides &o = a.in.overrides;
+  run->add_option_function<int>(
+         "--rounds", [&o](const int &n) { o.rounds = n; },
+         "Measure every point N times, a whole run each, round-robin over the plan (like `rounds N;`); "
+         "the CI is over the N round means, so it holds the run-to-run variation (with a precision "
+         "target: at least N rounds of min-duration each, more until the CI is reached)")
       ->check(CLI::Range(1, 100))
       ->type_name("N");
-  PlanOverrides &o = a.in.overrides;
   run->add_option_function<std::string>(
          "--precision", [&o](const std::string &s) { o.precision_pct = parse_percent(s); },
          "Sample until the 95% CI of the first reported metric is within PCT of its mean (like `until ci < PCT`)")

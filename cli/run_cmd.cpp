@@ -61,20 +61,20 @@ std::vector<MetricSpec> metric_specs(const Frontend &fe, const PlanPoint &p) {
 
 // What one round of a point measures: the point itself, except that an adaptive point
 // measured in rounds runs fixed slices of its min_duration (the rounds decide when to stop).
-PlanPoint round_slice(const PlanPoint &p, int rounds) {
+PlanPoint round_slice(const PlanPoint &p) {
   PlanPoint s = p;
-  if (rounds > 1 && p.precision_pct > 0) {
+  if (p.rounds > 1 && p.precision_pct > 0) {
     s.precision_pct = 0;
     s.duration_ns = p.min_duration_ns;
   }
   return s;
 }
 
-// Rounds of an adaptive point: at least `rounds`, then up to max_duration of measuring.
-RoundsRule rounds_rule(const PlanPoint &p, int rounds) {
-  RoundsRule r{p.precision_pct, rounds, rounds};
+// Rounds of an adaptive point: at least p.rounds, then up to max_duration of measuring.
+RoundsRule rounds_rule(const PlanPoint &p) {
+  RoundsRule r{p.precision_pct, p.rounds, p.rounds};
   if (p.precision_pct > 0 && p.min_duration_ns > 0)
-    r.max_rounds = std::max<int>(rounds, int((p.max_duration_ns + p.min_duration_ns - 1) / p.min_duration_ns));
+    r.max_rounds = std::max<int>(p.rounds, int((p.max_duration_ns + p.min_duration_ns - 1) / p.min_duration_ns));
   return r;
 }
 
@@ -155,8 +155,7 @@ int cmd_run(const RunArgs &a) {
       fmt::print("{}\n", format_progress(iter, s, p.producers, p.interval_ns, p.report, &specs));
       std::fflush(stdout);
     };
-  const int rounds = std::max(1, a.rounds);
-  RunOutputs outputs({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(hashes), a.only, rounds);
+  RunOutputs outputs({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(hashes), a.only);
   opts.on_sample = outputs.wrap(std::move(opts.on_sample));
 
   std::vector<const PlanPoint *> points;  // what this run measures, in plan order
@@ -188,7 +187,7 @@ int cmd_run(const RunArgs &a) {
       case PointResult::Status::Ok:
       case PointResult::Status::Interrupted:
         tally.ran += r.status == PointResult::Status::Ok || !r.samples.empty();  // "N points measured"
-        fmt::print("{}\n", a.quiet || rounds > 1 ? fmt::format("{:<20}: {}", p.label, format_summary(r))
+        fmt::print("{}\n", a.quiet || p.rounds > 1 ? fmt::format("{:<20}: {}", p.label, format_summary(r))
                                                  : format_summary(r));
         if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
         if (!all_passed(r.expectations)) {
@@ -215,7 +214,7 @@ int cmd_run(const RunArgs &a) {
                                       (all_passed(r.expectations) ? "" : "  FAILED (expect)"));
   };
 
-  // Round-robin over the points; one round unless --rounds. A point is final after its
+  // Round-robin over the points; one round unless `rounds`/--rounds. A point is final after its
   // last round (or its first skip/failure/interruption).
   for (int round = 1; !stop.stop_requested(); ++round) {
     bool any = false;
@@ -224,8 +223,8 @@ int cmd_run(const RunArgs &a) {
       if (stop.stop_requested()) break;
       if (finished.count(p.index)) continue;
       any = true;
-      PlanPoint slice = round_slice(p, rounds);
-      std::string which = rounds > 1 ? fmt::format(" (round {})", round) : "";
+      PlanPoint slice = round_slice(p);
+      std::string which = p.rounds > 1 ? fmt::format(" (round {})", round) : "";
       if (!a.quiet) fmt::print("Setting up benchmark '{}'{}...\nBenchmark '{}' started.\n", p.label, which, p.label);
       std::fflush(stdout);
       outputs.point_started(p);
@@ -233,11 +232,11 @@ int cmd_run(const RunArgs &a) {
       PointResult r = run_point(slice, *fe.families.find(p.family), it == objects.end() ? no_object : it->second,
                                 opts, stop);
       bool more = false;
-      if (rounds > 1) {
+      if (p.rounds > 1) {
         if (!a.quiet && r.status == PointResult::Status::Ok) fmt::print("Round {}: {}\n", round, format_summary(r));
         round_runs[p.index].push_back(std::move(r));
         r = combine_rounds(round_runs[p.index], metric_specs(fe, p));
-        more = needs_another_round(r, round, rounds_rule(p, rounds));
+        more = needs_another_round(r, round, rounds_rule(p));
       }
       measured[p.index] = std::move(r);
       PointResult shown = reported(p);
@@ -257,8 +256,11 @@ int cmd_run(const RunArgs &a) {
       finish_point(*p, shown);
     }
   tables.flush();
-  outputs.finish(!stop.stop_requested(), stop.stop_requested());
-  if (int code = exit_code_for(stop); code != 0) {
+  // Decided once: the result files and the exit code must tell the same story, and a
+  // signal arriving after this line (it stays blocked) changes neither.
+  const int signal_code = exit_code_for(stop);
+  outputs.finish(signal_code == 0, signal_code != 0);
+  if (int code = signal_code; code != 0) {
     fmt::print(stderr, "bpfbench: interrupted ({} point{} measured)\n", tally.ran, tally.ran == 1 ? "" : "s");
     return code;
   }

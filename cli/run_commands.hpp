@@ -14,7 +14,6 @@ struct RunArgs {
   bool verbose = false;
   std::string only;  // run only points whose label contains this
   std::string json_out, csv_out, markdown_out;  // --json/--csv/--markdown FILE
-  int rounds = 1;  // --rounds: run the plan this many times over, round-robin
 };
 
 struct ProbeArgs {

@@ -15,7 +15,7 @@
 namespace bpfbench::cli {
 
 RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe,
-                       std::vector<ProgramHash> programs, const std::string &only, int rounds)
+                       std::vector<ProgramHash> programs, const std::string &only)
     : paths_(std::move(paths)), quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {
   doc_.file = fe.plan->file;
   if (fe.sources.size() > 0) doc_.file_sha256 = sha256_hex(fe.sources.file(0).text);
@@ -28,8 +28,8 @@ RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe,
   run_start_ = point_start_ = std::chrono::steady_clock::now();
   for (const auto &p : fe.plan->points)
     if (only.empty() || p.label.find(only) != std::string::npos) {
-      total_ += size_t(std::max(rounds, 1));
-      remaining_nominal_[p.precision_pct > 0] += nominal_seconds(p) * std::max(rounds, 1);
+      total_ += size_t(std::max(p.rounds, 1));  // runs, not points
+      remaining_nominal_[p.precision_pct > 0] += nominal_seconds(p) * std::max(p.rounds, 1);
     }
 }
 

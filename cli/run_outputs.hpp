@@ -22,10 +22,10 @@ class RunOutputs {
  public:
   using SampleCallback = std::function<void(const PlanPoint &, int, const Sample &, bool)>;
 
-  // `only`: the --only filter (progress counts the points it lets through); `rounds`:
-  // how many times each point runs (--rounds; adaptive points may take more).
+  // `only`: the --only filter (progress counts the runs of the points it lets through: a
+  // point runs PlanPoint::rounds times, adaptive ones maybe more).
   RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::vector<ProgramHash> programs,
-             const std::string &only, int rounds = 1);
+             const std::string &only);
   ~RunOutputs();
 
   // The per-interval callback, wrapped so a TTY status line is cleared before `inner`

@@ -40,6 +40,9 @@ std::vector<ParamSpec> builtin_settings(const FamilyManifest &family) {
                      "CPUs for producers, e.g. \"0-3,8\""));
   out.push_back(make("cons_affinity", ParamType::Cpuset, str_value(""), 0, 0,
                      "CPUs for consumers, e.g. \"4\""));
+  out.push_back(make("rounds", ParamType::Int, int_value(1), 1, 100,
+                     "measure the point this many times, round-robin over the plan, a whole run each; "
+                     "the CI is over the round means (with `until ci`: at least this many)"));
   ParamSpec prog = make("prog", ParamType::Enum, str_value(family.default_program), 0, 0,
                         "the family's program (variant) to run");
   for (const auto &p : family.programs) prog.choices.push_back(p.name);
@@ -50,7 +53,7 @@ std::vector<ParamSpec> builtin_settings(const FamilyManifest &family) {
 const std::vector<std::string> &builtin_names() {
   static const std::vector<std::string> names = {
       "warmup", "duration", "producers", "consumers", "affinity", "prod_affinity", "cons_affinity",
-      "prog"};
+      "rounds", "prog"};
   return names;
 }
 

@@ -144,6 +144,7 @@ std::optional<ParamValue> point_value(const PlanPoint &p, const std::string &nam
   if (name == "prod_affinity") return str(p.prod_cpus);
   if (name == "cons_affinity") return str(p.cons_cpus);
   if (name == "prog") return str(p.program);
+  if (name == "rounds") return num(p.rounds);
   return std::nullopt;
 }
 

@@ -25,6 +25,7 @@ void apply_builtin(PlanPoint &p, const std::string &name, const ParamValue &v) {
   else if (name == "affinity") p.affinity = v.i != 0;
   else if (name == "prod_affinity") p.prod_cpus = v.s;
   else if (name == "cons_affinity") p.cons_cpus = v.s;
+  else if (name == "rounds") p.rounds = static_cast<int>(v.i);
   else if (name == "prog") p.program = v.s;
 }
 
@@ -39,6 +40,7 @@ void apply_overrides(PlanPoint &p, const PlanOverrides &o) {
   if (o.precision_pct) p.precision_pct = *o.precision_pct;
   if (o.min_duration_ns) p.min_duration_ns = *o.min_duration_ns;
   if (o.max_duration_ns) p.max_duration_ns = *o.max_duration_ns;
+  if (o.rounds) p.rounds = *o.rounds;
   if (o.interval_ns) p.interval_ns = *o.interval_ns;
   else if (p.precision_pct > 0) p.interval_ns = kAdaptiveIntervalNs;
 }
@@ -53,6 +55,7 @@ std::string value_of(const PlanPoint &p, const std::string &name) {
   if (name == "affinity") return p.affinity ? "true" : "false";
   if (name == "prod_affinity") return p.prod_cpus;
   if (name == "cons_affinity") return p.cons_cpus;
+  if (name == "rounds") return fmt::format("{}", p.rounds);
   return "{" + name + "}";
 }
 

@@ -23,6 +23,7 @@ struct PlanOverrides {
   std::optional<double> precision_pct;  // --precision
   std::optional<int64_t> min_duration_ns, max_duration_ns;
   std::optional<int64_t> interval_ns;  // --interval
+  std::optional<int> rounds;           // --rounds
 };
 
 // The sampling interval of adaptive points unless --interval says otherwise.

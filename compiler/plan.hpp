@@ -63,6 +63,10 @@ struct PlanPoint {
   // (kAdaptiveIntervalNs) so that a tight CI needs no more measuring time, only more
   // and shorter intervals. `run --interval` sets it for every point.
   int64_t interval_ns = 1'000'000'000;
+  // `rounds N` / `run --rounds N`: measured N times, round-robin over the plan, a whole run
+  // each; the CI is over the round means (runtime/rounds.hpp). With a precision target:
+  // at least N rounds of min_duration each, more until the target is met.
+  int rounds = 1;
 
   SourceRange bench_range;  // the bench statement, for runtime errors
 

@@ -28,6 +28,7 @@ std::string plan_to_text(const RunPlan &plan) {
       out += fmt::format(" until_ci<{}% (min {} max {})", p.precision_pct,
                          format_duration_ns(p.min_duration_ns), format_duration_ns(p.max_duration_ns));
     if (p.interval_ns != 1'000'000'000) out += fmt::format(" interval={}", format_duration_ns(p.interval_ns));
+    if (p.rounds > 1) out += fmt::format(" rounds={}", p.rounds);
     if (p.affinity) out += " affinity";
     if (!p.prod_cpus.empty()) out += fmt::format(" prod_cpus={}", p.prod_cpus);
     if (!p.cons_cpus.empty()) out += fmt::format(" cons_cpus={}", p.cons_cpus);
@@ -63,6 +64,7 @@ nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
       {"cons_cpus", p.cons_cpus},
       {"report", p.report},
       {"interval_ns", p.interval_ns},
+      {"rounds", p.rounds},
   };
   if (p.is_baseline) j["is_baseline"] = true;
   if (p.baseline) j["baseline"] = *p.baseline;

@@ -188,3 +188,24 @@ TEST_CASE("until takes a decimal percentage", "[check][adaptive]") {
   CHECK(plan.points[1].precision_pct == Approx(2.25));
   CHECK(plan.points[2].precision_pct == Approx(0.01));
 }
+
+TEST_CASE("rounds is a setting of every bench and run --rounds overrides it", "[check][rounds]") {
+  const std::string text =
+      "bench ringbuf as \"one\" < >\nbench ringbuf as \"r{rounds}\" < rounds 3 >";
+  {
+    Frontend fe;
+    auto &plan = plan_of(fe, text);
+    REQUIRE(plan.points.size() == 2);
+    CHECK(plan.points[0].rounds == 1);
+    CHECK(plan.points[1].rounds == 3);
+    CHECK(plan.points[1].label == "r3");
+  }
+  {
+    Frontend fe;
+    PlanOverrides o;
+    o.rounds = 5;
+    auto &plan = plan_of(fe, text, o);
+    CHECK(plan.points[0].rounds == 5);
+    CHECK(plan.points[1].rounds == 5);
+  }
+}

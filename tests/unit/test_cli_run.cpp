@@ -202,11 +202,11 @@ TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over th
   }
 }
 
-TEST_CASE("run --rounds with a precision target: min-duration slices until the CI over rounds is met", "[runtime][cli][rounds]") {
+TEST_CASE("rounds with a precision target: min-duration slices until the CI over rounds is met", "[runtime][cli][rounds]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; until ci < 50%; >\n");
+  TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; until ci < 50%; rounds 2; >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
-  auto r = run_process({kBin, "run", f.path.string(), "-q", "--rounds", "2", "--min-duration", "500ms",
+  auto r = run_process({kBin, "run", f.path.string(), "-q", "--min-duration", "500ms",
                         "--json", json}, 60);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
