@@ -67,14 +67,16 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r,
   }
   nlohmann::json warm = nlohmann::json::array(), samples = nlohmann::json::array();
   for (const auto &s : r.warmup) warm.push_back(sample_to_json(s));
-  // Rounds: each sample says which round it belongs to.
-  size_t round = 0, left = r.round_sizes.empty() ? r.samples.size() : r.round_sizes.front();
-  for (const auto &s : r.samples) {
-    while (left == 0 && round + 1 < r.round_sizes.size()) left = r.round_sizes[++round];
-    nlohmann::json sj = sample_to_json(s);
-    if (!r.round_sizes.empty()) sj["round"] = round;
-    samples.push_back(std::move(sj));
-    if (left > 0) --left;
+  if (r.round_sizes.empty()) {
+    for (const auto &s : r.samples) samples.push_back(sample_to_json(s));
+  } else {  // rounds: the samples are the rounds one after another; each says which it is in
+    size_t k = 0;
+    for (size_t round = 0; round < r.round_sizes.size(); ++round)
+      for (size_t j = 0; j < r.round_sizes[round] && k < r.samples.size(); ++j, ++k) {
+        nlohmann::json sj = sample_to_json(r.samples[k]);
+        sj["round"] = round;
+        samples.push_back(std::move(sj));
+      }
   }
   nlohmann::json stats = nlohmann::json::object();
   for (const auto &m : r.summary.metrics) stats[m.name] = metric_to_json(m);
