@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "cli/results_cmds.hpp"
-#include "runtime/compare.hpp"
+#include "results/compare.hpp"
 
 namespace bpfbench::cli {
 

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "cli/results_cmds.hpp"
-#include "runtime/atomic_file.hpp"
-#include "runtime/plot.hpp"
+#include "results/atomic_file.hpp"
+#include "results/plot.hpp"
 
 namespace bpfbench::cli {
 

@@ -8,9 +8,10 @@
 
 #include "compiler/plan_dump.hpp"
 #include "compiler/sha256.hpp"
-#include "runtime/atomic_file.hpp"
-#include "runtime/progress.hpp"
-#include "runtime/report_tables.hpp"
+#include "results/atomic_file.hpp"
+#include "results/progress.hpp"
+#include "results/report_tables.hpp"
+#include "runtime/environment.hpp"
 
 namespace bpfbench::cli {
 

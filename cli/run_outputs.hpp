@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "compiler/pipeline.hpp"
-#include "runtime/results.hpp"
+#include "results/results.hpp"
 #include "runtime/run_point.hpp"
 
 namespace bpfbench::cli {

@@ -7,18 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "results/sample.hpp"
 #include "runtime/components.hpp"
 #include "runtime/counters.hpp"
 #include "runtime/stop.hpp"
 
 namespace bpfbench {
-
-// One sampling interval: its real length (CLOCK_MONOTONIC) and each metric's count
-// during it (metric name -> events).
-struct Sample {
-  double duration_s = 0;
-  std::map<std::string, uint64_t> deltas;
-};
 
 struct HarnessOptions {
   int64_t warmup_ns = 1'000'000'000;

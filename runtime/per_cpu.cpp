@@ -13,11 +13,6 @@ namespace {
 // The layout of struct bb_counter (bpfbench_shared.h): one u64 per 128-byte slot.
 constexpr size_t kSlotSize = 128;
 
-std::string replace_all(std::string s, const std::string &from, const std::string &to) {
-  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
-    s.replace(p, from.size(), to);
-  return s;
-}
 
 }  // namespace
 
@@ -70,19 +65,5 @@ std::vector<PerCpuRate> PerCpuReader::rates() const {
   return out;
 }
 
-std::string format_per_cpu(const PerCpuSpec &spec, const std::vector<PerCpuRate> &rates) {
-  std::string out;
-  double total = 0;
-  auto line = [&](const std::string &cpu, double rate) {
-    std::string l = replace_all(spec.line, "{cpu}", cpu);
-    out += replace_all(l, "{rate}", std::to_string(static_cast<long long>(rate))) + "\n";
-  };
-  for (const auto &r : rates) {
-    line(std::to_string(r.cpu), r.rate);
-    total += r.rate;
-  }
-  if (!rates.empty()) line("total", total);
-  return out;
-}
 
 }  // namespace bpfbench

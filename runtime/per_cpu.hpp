@@ -7,15 +7,10 @@
 #include <vector>
 
 #include "compiler/manifest.hpp"
+#include "results/point_result.hpp"
 #include "runtime/bpf_object.hpp"
 
 namespace bpfbench {
-
-struct PerCpuRate {
-  int cpu = 0;
-  uint64_t ops = 0, ns = 0;  // over the measured intervals
-  double rate = 0;           // ops per second of BPF time: ops * 1e9 / ns
-};
 
 // Reads the two `struct bb_counter` arrays of a PerCpuSpec from a loaded object's .bss
 // (map lookups, no mapping). snapshot() marks the start of the measured period.
@@ -32,9 +27,5 @@ class PerCpuReader {
   size_t value_size_ = 0, ops_off_ = 0, ns_off_ = 0, slots_ = 0;
   std::vector<uint64_t> ops0_, ns0_;
 };
-
-// One `spec.line` per CPU ({cpu}, {rate} as an integer) and a total line
-// ("total" in place of the CPU number, the sum of the rates).
-std::string format_per_cpu(const PerCpuSpec &spec, const std::vector<PerCpuRate> &rates);
 
 }  // namespace bpfbench

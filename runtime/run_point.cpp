@@ -14,16 +14,6 @@
 
 namespace bpfbench {
 
-const char *to_string(PointResult::Status s) {
-  switch (s) {
-    case PointResult::Status::Ok: return "ok";
-    case PointResult::Status::Skipped: return "skipped";
-    case PointResult::Status::Failed: return "failed";
-    case PointResult::Status::Interrupted: return "interrupted";
-  }
-  return "?";
-}
-
 std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const ProgramSpec &prog) {
   std::vector<MetricSpec> out = f.metrics;
   for (auto &m : out)

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "compiler/pipeline.hpp"
-#include "runtime/baseline.hpp"
+#include "results/baseline.hpp"
 
 using namespace bpfbench;
 

@@ -10,7 +10,7 @@
 
 #include "compiler/pipeline.hpp"
 #include "run_process.hpp"
-#include "runtime/expectations.hpp"
+#include "results/expectations.hpp"
 #include "test_runtime_support.hpp"
 
 namespace fs = std::filesystem;

@@ -11,11 +11,12 @@
 #include <random>
 #include <sstream>
 
-#include "runtime/atomic_file.hpp"
-#include "runtime/compare.hpp"
-#include "runtime/plot.hpp"
-#include "runtime/report_tables.hpp"
-#include "runtime/results.hpp"
+#include "results/atomic_file.hpp"
+#include "results/compare.hpp"
+#include "results/plot.hpp"
+#include "results/report_tables.hpp"
+#include "results/results.hpp"
+#include "runtime/environment.hpp"
 #include "run_process.hpp"
 
 namespace fs = std::filesystem;

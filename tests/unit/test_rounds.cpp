@@ -3,10 +3,10 @@
 
 #include <cmath>
 
-#include "runtime/compare.hpp"
-#include "runtime/results.hpp"
-#include "runtime/rounds.hpp"
-#include "runtime/stat_math.hpp"
+#include "results/compare.hpp"
+#include "results/results.hpp"
+#include "results/rounds.hpp"
+#include "results/stat_math.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;

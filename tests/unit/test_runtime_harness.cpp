@@ -8,8 +8,8 @@
 
 #include "runtime/cpuset.hpp"
 #include "runtime/harness.hpp"
-#include "runtime/report_text.hpp"
-#include "runtime/stats.hpp"
+#include "results/report_text.hpp"
+#include "results/stats.hpp"
 #include "runtime/stop.hpp"
 
 using namespace bpfbench;

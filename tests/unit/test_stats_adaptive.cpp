@@ -6,8 +6,8 @@
 #include <thread>
 
 #include "runtime/harness.hpp"
-#include "runtime/stat_math.hpp"
-#include "runtime/stats.hpp"
+#include "results/stat_math.hpp"
+#include "results/stats.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;

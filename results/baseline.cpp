@@ -1,4 +1,4 @@
-#include "runtime/baseline.hpp"
+#include "results/baseline.hpp"
 
 #include <cmath>
 

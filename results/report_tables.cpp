@@ -1,4 +1,4 @@
-#include "runtime/report_tables.hpp"
+#include "results/report_tables.hpp"
 
 #include <fmt/format.h>
 

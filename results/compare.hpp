@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/results.hpp"
+#include "results/results.hpp"
 
 namespace bpfbench {
 

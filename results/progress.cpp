@@ -1,4 +1,4 @@
-#include "runtime/progress.hpp"
+#include "results/progress.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/plot.hpp"
+#include "results/plot.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "runtime/report_tables.hpp"
+#include "results/report_tables.hpp"
 
 namespace bpfbench {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "runtime/results.hpp"
+#include "results/results.hpp"
 
 namespace bpfbench {
 

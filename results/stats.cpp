@@ -1,11 +1,11 @@
-#include "runtime/stats.hpp"
+#include "results/stats.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "runtime/stat_math.hpp"
+#include "results/stat_math.hpp"
 
 namespace bpfbench {
 

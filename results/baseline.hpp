@@ -1,7 +1,7 @@
 // Baseline adjustment: a main point's latency minus its baseline point's (`baseline < >`).
 #pragma once
 
-#include "runtime/run_point.hpp"
+#include "results/point_result.hpp"
 
 namespace bpfbench {
 

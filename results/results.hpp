@@ -9,8 +9,8 @@
 
 #include "compiler/plan.hpp"
 #include "compiler/source.hpp"
-#include "runtime/environment.hpp"
-#include "runtime/run_point.hpp"
+#include "results/environment.hpp"
+#include "results/point_result.hpp"
 
 namespace bpfbench {
 

@@ -1,6 +1,6 @@
 // Expectations compare the summary mean (the number the Summary line prints), so what
 // the user reads and what is judged are the same value.
-#include "runtime/expectations.hpp"
+#include "results/expectations.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/report_text.hpp"
+#include "results/report_text.hpp"
 
 #include <fmt/format.h>
 #include <fmt/printf.h>

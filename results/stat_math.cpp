@@ -1,4 +1,4 @@
-#include "runtime/stat_math.hpp"
+#include "results/stat_math.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
-#include "runtime/compare.hpp"
+#include "results/compare.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <map>
 
-#include "runtime/report_tables.hpp"
-#include "runtime/stat_math.hpp"
+#include "results/report_tables.hpp"
+#include "results/stat_math.hpp"
 
 namespace bpfbench {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "compiler/manifest.hpp"
-#include "runtime/run_point.hpp"
+#include "results/point_result.hpp"
 
 namespace bpfbench {
 

@@ -4,8 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/harness.hpp"
-#include "runtime/run_point.hpp"
+#include "results/point_result.hpp"
 
 namespace bpfbench {
 

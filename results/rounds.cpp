@@ -1,10 +1,10 @@
-#include "runtime/rounds.hpp"
+#include "results/rounds.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "runtime/stat_math.hpp"
-#include "runtime/stats.hpp"
+#include "results/stat_math.hpp"
+#include "results/stats.hpp"
 
 namespace bpfbench {
 namespace {

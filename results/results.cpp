@@ -1,11 +1,11 @@
-#include "runtime/results.hpp"
+#include "results/results.hpp"
 
 #include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 
-#include "runtime/expectations.hpp"
+#include "results/expectations.hpp"
 
 namespace bpfbench {
 
@@ -97,7 +97,7 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r,
                                        {"reached", r.precision_reached},
                                        {"samples", r.samples.size()}}
                       : nlohmann::json(nullptr);
-  // `expect` results (runtime/expectations.hpp): a failed one marks the point FAILED.
+  // `expect` results (results/expectations.hpp): a failed one marks the point FAILED.
   j["expectations"] = expectations_to_json(r.expectations);
   j["expectations_failed"] = !all_passed(r.expectations);
   if (r.error)

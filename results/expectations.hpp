@@ -8,7 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "compiler/plan.hpp"
-#include "runtime/stats.hpp"
+#include "results/stats.hpp"
 
 namespace bpfbench {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "compiler/manifest.hpp"
-#include "runtime/harness.hpp"
+#include "results/sample.hpp"
 
 namespace bpfbench {
 

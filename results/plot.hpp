@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/results.hpp"
+#include "results/results.hpp"
 
 namespace bpfbench {
 

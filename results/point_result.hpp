@@ -1,0 +1,50 @@
+// What one point's run produced: status, samples, summary, per-CPU rates, expectations.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/manifest.hpp"
+#include "results/error.hpp"
+#include "results/expectations.hpp"
+#include "results/sample.hpp"
+#include "results/stats.hpp"
+
+namespace bpfbench {
+
+struct PerCpuRate {
+  int cpu = 0;
+  uint64_t ops = 0, ns = 0;  // over the measured intervals
+  double rate = 0;           // ops per second of BPF time: ops * 1e9 / ns
+};
+
+// One `spec.line` per CPU ({cpu}, {rate} as an integer) and a total line
+// ("total" in place of the CPU number, the sum of the rates).
+std::string format_per_cpu(const PerCpuSpec &spec, const std::vector<PerCpuRate> &rates);
+
+struct PointResult {
+  enum class Status { Ok, Skipped, Failed, Interrupted };
+  Status status = Status::Ok;
+  std::string reason;              // Skipped/Failed: why (one line)
+  std::optional<BpfError> error;   // Failed in open/load/attach: the details
+  std::vector<Sample> warmup, samples;
+  Summary summary;                 // over `samples` only
+  int producers = 1;
+  std::vector<std::string> report; // metrics to print (the point's, else the family's)
+  double precision_pct = 0;        // adaptive run: the CI target (0 = fixed duration)
+  bool precision_reached = false;  // adaptive run: stopped because the target was met
+  double setup_s = 0;              // wall time of the family's setup actions
+  // `run --rounds`: the measured samples per round, in order (`samples` holds them one
+  // round after another); empty for a point measured in one run.
+  std::vector<size_t> round_sizes;
+  std::vector<PerCpuRate> per_cpu; // families with `per_cpu`: each CPU's rate (measured part)
+  // `expect` results, filled by the caller once the summary is final (after a baseline
+  // adjustment): one failed makes the point FAILED in reports and the run exit 1, while
+  // `status` stays Ok (its numbers are real). Empty when the point has none or did not run.
+  std::vector<ExpectationResult> expectations;
+};
+const char *to_string(PointResult::Status s);
+
+}  // namespace bpfbench
