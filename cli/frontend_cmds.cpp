@@ -7,8 +7,6 @@
 #include "cli/commands.hpp"
 #include "cli/front.hpp"
 #include "compiler/ast_dump.hpp"
-#include "compiler/clang_compile.hpp"
-#include "compiler/compile_diags.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/plan_dump.hpp"
 
@@ -19,16 +17,9 @@ int cmd_check(const CheckArgs &a) {
   if (!load_frontend(a.in, fe)) return kExitBadInput;
   size_t programs = 0;
   if (a.compile) {
-    auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
-    if (!fe.diags.has_errors()) {
-      for (const auto &u : units) {
-        CompileOptions opts;
-        opts.virtual_name = u.virtual_name;
-        CompileResult r = compile_bpf(u.c_source, opts);
-        add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.sources, fe.diags);
-        programs += r.ok ? 1 : 0;
-      }
-    }
+    CompiledPrograms compiled;
+    compile_programs(fe, compiled);
+    programs = compiled.compiled;
     print_diagnostics(fe);
     if (fe.diags.has_errors()) return kExitBadInput;
   }

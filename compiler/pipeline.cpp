@@ -2,28 +2,65 @@
 
 #include <unistd.h>
 
+#include "compiler/clang_compile.hpp"
+#include "compiler/compile_diags.hpp"
+#include "compiler/emit_bpf.hpp"
 #include "compiler/parse.hpp"
+#include "compiler/sha256.hpp"
 #include "compiler/template_path.hpp"
 
 namespace bpfbench {
 
-bool run_frontend(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
-  fe.families = FamilyRegistry::load(
-      opts.template_dirs.empty() ? template_dir_paths(template_search_path(opts.extra_template_dirs, path))
-                                 : opts.template_dirs,
-      fe.diags);
-  if (fe.diags.has_errors()) return false;
+namespace {
 
-  fe.ast = parse_file(path, fe.sources, fe.diags);
+// The stages after parsing, shared by both entry points.
+bool check_and_lower(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
   if (!fe.ast || fe.diags.has_errors()) return false;
-
   fe.checked = check(*fe.ast, fe.families, opts.nproc > 0 ? opts.nproc : online_cpus(), fe.diags);
   if (!fe.checked) return false;
-
   fe.plan = lower(*fe.checked, path, opts.overrides, fe.diags);
   if (!fe.plan) return false;
   if (!opts.allow_large)
     check_resource_limits(*fe.plan, fe.families, opts.limits ? *opts.limits : read_machine_limits(), fe.diags);
+  return !fe.diags.has_errors();
+}
+
+bool load_families(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
+  fe.families = FamilyRegistry::load(
+      opts.template_dirs.empty() ? template_dir_paths(template_search_path(opts.extra_template_dirs, path))
+                                 : opts.template_dirs,
+      fe.diags);
+  return !fe.diags.has_errors();
+}
+
+}  // namespace
+
+bool run_frontend(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
+  if (!load_families(path, opts, fe)) return false;
+  fe.ast = parse_file(path, fe.sources, fe.diags);
+  return check_and_lower(path, opts, fe);
+}
+
+bool run_frontend_text(const std::string &path, std::string text, const FrontendOptions &opts, Frontend &fe) {
+  if (!load_families(path, opts, fe)) return false;
+  fe.ast = parse_text(path, std::move(text), fe.sources, fe.diags);
+  return check_and_lower(path, opts, fe);
+}
+
+bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::function<bool()> &stop_requested) {
+  auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
+  if (fe.diags.has_errors()) return false;
+  for (const auto &u : units) {
+    if (stop_requested && stop_requested()) return true;
+    CompileOptions opts;
+    opts.virtual_name = u.virtual_name;
+    CompileResult r = compile_bpf(u.c_source, opts);
+    out.programs.push_back(ProgramHash{u.virtual_name, u.family, sha256_hex(u.c_source), r.cache_key, u.points});
+    add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.sources, fe.diags);
+    if (!r.ok) continue;
+    ++out.compiled;
+    for (size_t idx : u.points) out.objects[idx] = r.object;
+  }
   return !fe.diags.has_errors();
 }
 

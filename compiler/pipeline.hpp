@@ -1,6 +1,13 @@
-// The front half of the pipeline in one place: source → parse → check → lower → RunPlan.
+// The pipeline in one place. Every command runs it as far as it needs, in this order:
+//   run_frontend      source → parse → check → lower → RunPlan (+ resource limits)
+//   compile_programs  RunPlan → emit (BPF C per distinct program) → clang → objects
+// then `run` hands the objects to the runtime (runtime/run_point.hpp, one point at a
+// time) and the results code (results/) reports what came back.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +54,28 @@ struct Frontend {
 
 // Stops at the first stage with errors; `fe.diags` says why. Returns whether a plan exists.
 bool run_frontend(const std::string &path, const FrontendOptions &opts, Frontend &fe);
+// The same for text in memory (tests): `path` names it in diagnostics and anchors includes.
+bool run_frontend_text(const std::string &path, std::string text, const FrontendOptions &opts, Frontend &fe);
+
+// One generated BPF program of the plan, as the results files record it.
+struct ProgramHash {
+  std::string name;    // virtual file name, e.g. "ringbuf-0.bpf.c"
+  std::string family;
+  std::string sha256;  // of the generated C
+  std::string cache_key;
+  std::vector<size_t> points;  // plan indices using it
+};
+
+struct CompiledPrograms {
+  std::map<size_t, std::vector<uint8_t>> objects;  // plan point index -> its BPF ELF
+  std::vector<ProgramHash> programs;               // every program compiled (or tried)
+  size_t compiled = 0;                             // how many compiled
+};
+
+// Emits every distinct program of `fe.plan` and compiles each once (cache-backed);
+// compile errors become diagnostics located in the .bdsl or the template. Stops early,
+// returning true, when `stop_requested` says so. False when any program failed.
+bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::function<bool()> &stop_requested = {});
 
 int64_t online_cpus();
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/pipeline.hpp"
 #include "compiler/plan.hpp"
 #include "compiler/source.hpp"
 #include "results/environment.hpp"
@@ -15,15 +16,6 @@
 namespace bpfbench {
 
 constexpr const char *kResultsSchema = "bpfbench-results/1";
-
-// One generated BPF program of the run.
-struct ProgramHash {
-  std::string name;    // virtual file name, e.g. "ringbuf-0.bpf.c"
-  std::string family;
-  std::string sha256;  // of the generated C
-  std::string cache_key;
-  std::vector<size_t> points;  // plan indices using it
-};
 
 // The JSON of one point that ran (or was skipped / failed): identity from the plan, raw
 // samples with their real interval lengths, per-metric stats with per-sample values.
