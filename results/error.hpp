@@ -1,8 +1,11 @@
-// Errors as values: what failed in a BPF step (phase, errno, verifier log tail).
+// Errors as values: Result<T>, the one return type of the runtime's fallible steps, and
+// BpfError, what failed in a libbpf step (phase, errno, verifier log tail).
 #pragma once
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <variant>
 
 namespace bpfbench {
 
@@ -24,5 +27,57 @@ using MaybeError = std::optional<BpfError>;
 
 // "Permission denied (EPERM)".
 std::string errno_text(int err);
+
+// Why a step failed: one line for the user, and the details when a libbpf step failed.
+struct Error {
+  std::string message;
+  std::optional<BpfError> bpf;
+
+  explicit Error(std::string m) : message(std::move(m)) {}
+  Error(BpfError e) : message(e.to_string()), bpf(std::move(e)) {}  // NOLINT: implicit on purpose
+};
+
+// A value or an Error (std::expected is C++23). Test it with `if (!r)`, read the value
+// with `*r` / `r->`, the failure with `r.error()`. Reading the wrong side is a bug that
+// std::get reports by throwing std::bad_variant_access.
+template <class T = void>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit on purpose
+  Result(Error e) : v_(std::in_place_index<1>, std::move(e)) {}      // NOLINT
+  Result(BpfError e) : Result(Error(std::move(e))) {}                 // NOLINT
+
+  explicit operator bool() const { return v_.index() == 0; }
+  T &operator*() { return std::get<0>(v_); }
+  const T &operator*() const { return std::get<0>(v_); }
+  T *operator->() { return &std::get<0>(v_); }
+  const T *operator->() const { return &std::get<0>(v_); }
+  const Error &error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+// Success without a value, or an Error.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error e) : e_(std::move(e)) {}                   // NOLINT: implicit on purpose
+  Result(BpfError e) : e_(Error(std::move(e))) {}         // NOLINT
+
+  explicit operator bool() const { return !e_; }
+  const Error &error() const { return *e_; }
+
+ private:
+  std::optional<Error> e_;
+};
+
+// Returns early from a function returning Result<...> when `expr` (a Result) failed.
+#define BB_TRY(expr)                          \
+  do {                                        \
+    if (auto bb_try_r_ = (expr); !bb_try_r_) \
+      return bb_try_r_.error();               \
+  } while (0)
 
 }  // namespace bpfbench

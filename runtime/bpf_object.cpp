@@ -66,7 +66,7 @@ void BpfObject::reset() {
   obj_ = nullptr;
 }
 
-MaybeError BpfObject::open(const std::vector<uint8_t> &elf, const std::string &name) {
+Result<> BpfObject::open(const std::vector<uint8_t> &elf, const std::string &name) {
   reset();
   if (elf.empty()) return make_error(BpfPhase::Open, EINVAL, "empty BPF object");
   elf_ = elf;
@@ -80,7 +80,7 @@ MaybeError BpfObject::open(const std::vector<uint8_t> &elf, const std::string &n
                       last_lines(cap.text(), 5));
   }
   obj_ = obj;
-  return std::nullopt;
+  return {};
 }
 
 std::optional<DatasecVar> BpfObject::datasec_var(const std::string &datasec,
@@ -101,11 +101,11 @@ std::optional<DatasecVar> BpfObject::datasec_var(const std::string &datasec,
   return std::nullopt;
 }
 
-MaybeError BpfObject::set_rodata(const std::string &var, int64_t value, bool optional) {
+Result<> BpfObject::set_rodata(const std::string &var, int64_t value, bool optional) {
   auto v = datasec_var(".rodata", var);
   bpf_map *m = map(".rodata");
   if (!v || !m) {
-    if (optional) return std::nullopt;
+    if (optional) return {};
     return make_error(BpfPhase::Setup, ENOENT,
                       "no const volatile global '" + var + "' in .rodata");
   }
@@ -116,10 +116,10 @@ MaybeError BpfObject::set_rodata(const std::string &var, int64_t value, bool opt
   // Little endian: the low bytes of the value are the variable's value.
   uint64_t u = static_cast<uint64_t>(value);
   for (size_t i = 0; i < v->size; ++i) image[v->offset + i] = static_cast<uint8_t>(u >> (8 * i));
-  return std::nullopt;
+  return {};
 }
 
-MaybeError BpfObject::set_map_size(const std::string &name, uint32_t max_entries) {
+Result<> BpfObject::set_map_size(const std::string &name, uint32_t max_entries) {
   bpf_map *m = map(name);
   if (!m) return make_error(BpfPhase::Setup, ENOENT, "no map '" + name + "' in the object");
   int err = bpf_map__set_max_entries(m, max_entries);
@@ -127,10 +127,10 @@ MaybeError BpfObject::set_map_size(const std::string &name, uint32_t max_entries
     return make_error(BpfPhase::Setup, err,
                       "cannot set max_entries of map '" + name + "' to " +
                           std::to_string(max_entries));
-  return std::nullopt;
+  return {};
 }
 
-MaybeError BpfObject::set_autoload_only(const std::vector<std::string> &functions) {
+Result<> BpfObject::set_autoload_only(const std::vector<std::string> &functions) {
   if (!obj_) return make_error(BpfPhase::Setup, EINVAL, "object not open");
   bpf_program *p;
   bpf_object__for_each_program(p, obj_) bpf_program__set_autoload(p, false);
@@ -139,14 +139,14 @@ MaybeError BpfObject::set_autoload_only(const std::vector<std::string> &function
     if (!prog) return make_error(BpfPhase::Setup, ENOENT, "no program '" + f + "' in the object");
     bpf_program__set_autoload(prog, true);
   }
-  return std::nullopt;
+  return {};
 }
 
-MaybeError BpfObject::load(bool verbose) {
+Result<> BpfObject::load(bool verbose) {
   if (!obj_) return make_error(BpfPhase::Load, EINVAL, "object not open");
   LibbpfLogCapture cap(verbose);
   int err = bpf_object__load(obj_);
-  if (!err) return std::nullopt;
+  if (!err) return {};
   std::string vlog = extract_verifier_log(cap.text());
   std::string line = failed_prog_line(cap.text());
   std::string msg = line.empty() ? "cannot load BPF object" : line;
@@ -162,11 +162,11 @@ MaybeError BpfObject::load(bool verbose) {
                     last_lines(vlog.empty() ? cap.text() : vlog, kLogTailLines));
 }
 
-MaybeError BpfObject::attach(const std::string &function, const AttachSpec &spec) {
+Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) {
   bpf_program *prog = program(function);
   if (!prog || bpf_program__fd(prog) < 0)
     return make_error(BpfPhase::Attach, ENOENT, "program '" + function + "' is not loaded");
-  if (spec.kind == "none" || spec.kind == "test_run") return std::nullopt;
+  if (spec.kind == "none" || spec.kind == "test_run") return {};
   LibbpfLogCapture cap;
   bpf_link *link = nullptr;
   if (spec.kind == "auto") {
@@ -192,7 +192,7 @@ MaybeError BpfObject::attach(const std::string &function, const AttachSpec &spec
     return make_error(BpfPhase::Attach, e, msg, last_lines(cap.text(), 5));
   }
   links_.push_back(link);
-  return std::nullopt;
+  return {};
 }
 
 bpf_program *BpfObject::program(const std::string &function) const {
@@ -219,13 +219,13 @@ bool section_needs_tracefs(const std::string &section) {
   return false;
 }
 
-std::string ensure_tracefs() {
+Result<> ensure_tracefs() {
   struct stat st{};
-  if (stat("/sys/kernel/tracing/events", &st) == 0) return "";
+  if (stat("/sys/kernel/tracing/events", &st) == 0) return {};
   if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr) != 0)
-    return "tracefs is not mounted at /sys/kernel/tracing and mounting it failed: " + errno_text(errno) +
-           " (mount it first: mount -t tracefs tracefs /sys/kernel/tracing)";
-  return "";
+    return Error("tracefs is not mounted at /sys/kernel/tracing and mounting it failed: " + errno_text(errno) +
+                 " (mount it first: mount -t tracefs tracefs /sys/kernel/tracing)");
+  return {};
 }
 
 }  // namespace bpfbench

@@ -44,19 +44,19 @@ class BpfObject {
   BpfObject &operator=(const BpfObject &) = delete;
 
   // Copies `elf` (libbpf reads it lazily until load) and opens it as `name`.
-  MaybeError open(const std::vector<uint8_t> &elf, const std::string &name);
+  Result<> open(const std::vector<uint8_t> &elf, const std::string &name);
 
   // Before load. Writes `value` (truncated to the variable's BTF size, little endian)
   // into the .rodata image. A missing variable is an error unless `optional`.
-  MaybeError set_rodata(const std::string &var, int64_t value, bool optional = false);
-  MaybeError set_map_size(const std::string &map, uint32_t max_entries);
+  Result<> set_rodata(const std::string &var, int64_t value, bool optional = false);
+  Result<> set_map_size(const std::string &map, uint32_t max_entries);
   // Autoloads exactly these programs (C function names); all others are off.
-  MaybeError set_autoload_only(const std::vector<std::string> &functions);
+  Result<> set_autoload_only(const std::vector<std::string> &functions);
 
   // Loads with the verifier log captured; `verbose` echoes libbpf's messages.
-  MaybeError load(bool verbose = false);
+  Result<> load(bool verbose = false);
   // Attaches a loaded program; the link lives until this object is destroyed.
-  MaybeError attach(const std::string &function, const AttachSpec &spec);
+  Result<> attach(const std::string &function, const AttachSpec &spec);
 
   int program_fd(const std::string &function) const;  // -1 when absent / not loaded
   bpf_program *program(const std::string &function) const;
@@ -76,8 +76,8 @@ class BpfObject {
 };
 
 // Mounts tracefs at /sys/kernel/tracing when it is not mounted yet (tracepoint and
-// kprobe attachment need it). Returns "" or what failed.
-std::string ensure_tracefs();
+// kprobe attachment need it).
+Result<> ensure_tracefs();
 
 // True when a SEC name needs tracefs to attach ("tp/", "tracepoint/", "kprobe/", ...).
 bool section_needs_tracefs(const std::string &section);

@@ -14,8 +14,8 @@ BssCounters::~BssCounters() {
   if (base_) munmap(base_, len_);
 }
 
-MaybeError BssCounters::init(const BpfObject &obj, const std::vector<std::string> &vars) {
-  if (vars.empty()) return std::nullopt;
+Result<> BssCounters::init(const BpfObject &obj, const std::vector<std::string> &vars) {
+  if (vars.empty()) return {};
   bpf_map *m = obj.map(".bss");
   if (!m || bpf_map__fd(m) < 0)
     return BpfError{BpfPhase::Setup, ENOENT, "the object has no loaded .bss map", ""};
@@ -37,7 +37,7 @@ MaybeError BssCounters::init(const BpfObject &obj, const std::vector<std::string
   base_ = p;
   len_ = len;
   vars_ = std::move(found);
-  return std::nullopt;
+  return {};
 }
 
 uint64_t BssCounters::take(size_t i) {

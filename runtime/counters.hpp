@@ -25,7 +25,7 @@ class BssCounters {
 
   // Maps .bss of a loaded object and locates each counter variable. On error nothing
   // stays mapped.
-  MaybeError init(const BpfObject &obj, const std::vector<std::string> &vars);
+  Result<> init(const BpfObject &obj, const std::vector<std::string> &vars);
 
   // Sum over the slots of counter `i` (index into the vars given to init), each slot
   // atomically swapped with 0: consecutive calls return per-interval deltas.

@@ -22,12 +22,11 @@ std::optional<int> read_int(const std::string &text, size_t &pos) {
 
 }  // namespace
 
-std::optional<std::vector<int>> parse_cpuset(const std::string &text, std::string &error) {
+Result<std::vector<int>> parse_cpuset(const std::string &text) {
   std::set<int> cpus;
   size_t pos = 0;
-  auto fail = [&](const std::string &why) -> std::optional<std::vector<int>> {
-    error = "invalid CPU set '" + text + "': " + why;
-    return std::nullopt;
+  auto fail = [&](const std::string &why) -> Result<std::vector<int>> {
+    return Error("invalid CPU set '" + text + "': " + why);
   };
   if (text.empty()) return fail("empty");
   while (true) {
@@ -50,10 +49,9 @@ std::optional<std::vector<int>> parse_cpuset(const std::string &text, std::strin
   return std::vector<int>(cpus.begin(), cpus.end());
 }
 
-std::optional<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity,
-                                         const std::vector<int> &prod_cpus,
-                                         const std::vector<int> &cons_cpus, int nr_cpus,
-                                         std::string &error) {
+Result<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity, const std::vector<int> &prod_cpus,
+                                  const std::vector<int> &cons_cpus, int nr_cpus) {
+  std::string error;
   CpuAssignment a;
   a.producers.assign(static_cast<size_t>(std::max(producers, 0)), -1);
   a.consumers.assign(static_cast<size_t>(std::max(consumers, 0)), -1);
@@ -71,9 +69,9 @@ std::optional<CpuAssignment> assign_cpus(int producers, int consumers, bool affi
     return list[i];
   };
   for (size_t i = 0; i < a.consumers.size(); ++i)
-    if ((a.consumers[i] = pick(cons_cpus, i, "consumers")) == -2) return std::nullopt;
+    if ((a.consumers[i] = pick(cons_cpus, i, "consumers")) == -2) return Error(error);
   for (size_t i = 0; i < a.producers.size(); ++i)
-    if ((a.producers[i] = pick(prod_cpus, i, "producers")) == -2) return std::nullopt;
+    if ((a.producers[i] = pick(prod_cpus, i, "producers")) == -2) return Error(error);
   return a;
 }
 

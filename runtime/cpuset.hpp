@@ -5,11 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "results/error.hpp"
+
 namespace bpfbench {
 
 // Parses "0-3,8,10-11" into the listed CPUs in ascending order without duplicates.
-// Returns nullopt and sets `error` on bad syntax ("3-1", "a", ",", "") .
-std::optional<std::vector<int>> parse_cpuset(const std::string &text, std::string &error);
+// Fails on bad syntax ("3-1", "a", ",", "").
+Result<std::vector<int>> parse_cpuset(const std::string &text);
 
 // Which CPU each thread is pinned to (-1 = not pinned), like the kernel bench's -a:
 // with `affinity` and no explicit lists, consumers take CPUs 0..M-1 and producers
@@ -19,9 +21,7 @@ struct CpuAssignment {
   std::vector<int> producers;
   std::vector<int> consumers;
 };
-std::optional<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity,
-                                         const std::vector<int> &prod_cpus,
-                                         const std::vector<int> &cons_cpus, int nr_cpus,
-                                         std::string &error);
+Result<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity, const std::vector<int> &prod_cpus,
+                                  const std::vector<int> &cons_cpus, int nr_cpus);
 
 }  // namespace bpfbench

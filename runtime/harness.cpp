@@ -59,12 +59,11 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
                           const MeasureFn &measure, const StopSource &external,
                           const SampleFn &on_sample) {
   HarnessResult res;
-  std::string err;
   int nr_consumers = consumer ? opts.consumers : 0;
-  auto cpus = assign_cpus(opts.producers, nr_consumers, opts.affinity, opts.prod_cpus,
-                          opts.cons_cpus, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), err);
+  auto cpus = assign_cpus(opts.producers, nr_consumers, opts.affinity, opts.prod_cpus, opts.cons_cpus,
+                          static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
   if (!cpus) {
-    res.error = err;
+    res.error = cpus.error();
     return res;
   }
 
@@ -72,7 +71,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
   std::mutex err_mu;
   auto fail = [&](const std::string &why) {
     std::lock_guard<std::mutex> g(err_mu);
-    if (res.error.empty()) res.error = why;
+    if (!res.error) res.error = Error(why);
     stop.store(true);
   };
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,7 @@ struct HarnessResult {
   std::vector<Sample> warmup, samples;
   bool interrupted = false;  // the external stop was requested before the end
   bool enough = false;       // adaptive: `enough` returned true before the limit
-  std::string error;         // a thread failed (affinity, producer error); "" = none
+  std::optional<Error> error;  // a thread failed (affinity, producer error)
 };
 
 // Reads the counters of one interval; `producer_ops` is the producers' operation count

@@ -43,12 +43,12 @@ std::optional<uint64_t> read_stime_ticks(pid_t pid) {
   return stime;
 }
 
-std::string KthreadStime::init(const std::string &comm) {
+Result<> KthreadStime::init(const std::string &comm) {
   auto pid = find_process_by_comm(comm);
-  if (!pid) return "no kernel thread '" + comm + "' on this kernel";
+  if (!pid) return Error("no kernel thread '" + comm + "' on this kernel");
   pid_ = *pid;
   last_ = read_stime_ticks(pid_).value_or(0);
-  return "";
+  return {};
 }
 
 uint64_t KthreadStime::take() {

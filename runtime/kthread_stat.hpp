@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "results/error.hpp"
+
 namespace bpfbench {
 
 // The pid of the first process whose /proc/<pid>/comm is `comm`, if any.
@@ -18,8 +20,8 @@ std::optional<uint64_t> read_stime_ticks(pid_t pid);
 // Per-interval deltas of a kthread's stime; 0 when the thread is gone.
 class KthreadStime {
  public:
-  // "" or why the thread cannot be watched.
-  std::string init(const std::string &comm);
+  // Fails when the thread cannot be watched.
+  Result<> init(const std::string &comm);
   uint64_t take();
 
  private:

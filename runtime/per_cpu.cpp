@@ -16,7 +16,7 @@ constexpr size_t kSlotSize = 128;
 
 }  // namespace
 
-MaybeError PerCpuReader::init(const BpfObject &obj, const PerCpuSpec &spec) {
+Result<> PerCpuReader::init(const BpfObject &obj, const PerCpuSpec &spec) {
   bpf_map *bss = obj.map(".bss");
   auto ops = obj.datasec_var(".bss", spec.ops), ns = obj.datasec_var(".bss", spec.ns);
   if (!bss || !ops || !ns)
@@ -28,7 +28,7 @@ MaybeError PerCpuReader::init(const BpfObject &obj, const PerCpuSpec &spec) {
   ns_off_ = ns->offset;
   slots_ = std::min(ops->size, ns->size) / kSlotSize;
   snapshot();
-  return std::nullopt;
+  return {};
 }
 
 bool PerCpuReader::read(std::vector<uint64_t> &ops, std::vector<uint64_t> &ns) const {

@@ -16,7 +16,7 @@ namespace bpfbench {
 // (map lookups, no mapping). snapshot() marks the start of the measured period.
 class PerCpuReader {
  public:
-  MaybeError init(const BpfObject &obj, const PerCpuSpec &spec);
+  Result<> init(const BpfObject &obj, const PerCpuSpec &spec);
   void snapshot();
   // CPUs whose ns grew since the snapshot, in CPU order.
   std::vector<PerCpuRate> rates() const;

@@ -118,16 +118,17 @@ FeatureStatus probe_attach(const std::string &kind) {
   if (!cr.ok)
     return {false, "cannot compile the probe program" + (cr.error.empty() ? "" : ": " + cr.error), true};
   BpfObject obj;
-  MaybeError e = obj.open(cr.object, "bb_probe");
-  if (!e) e = obj.set_autoload_only({ap->function});
-  if (!e) e = obj.load();
+  Result<> e = obj.open(cr.object, "bb_probe");
+  if (e) e = obj.set_autoload_only({ap->function});
+  if (e) e = obj.load();
   std::string hint = (kind == "kprobe" || kind == "kretprobe") ? kprobe_config_hint() : "";
-  if (!e && (kind == "tracepoint")) {
-    if (std::string t = ensure_tracefs(); !t.empty()) return {false, t, true};
+  if (e && (kind == "tracepoint")) {
+    if (auto t = ensure_tracefs(); !t) return {false, t.error().message, true};
   }
-  if (!e) e = obj.attach(ap->function, AttachSpec{ap->attach, kUprobeTargetNop, "/proc/self/exe"});
-  if (!e) return {true, ""};
-  return {false, hint + to_string(e->phase) + " failed: " + errno_text(e->err)};
+  if (e) e = obj.attach(ap->function, AttachSpec{ap->attach, kUprobeTargetNop, "/proc/self/exe"});
+  if (e) return {true, ""};
+  const BpfError &b = *e.error().bpf;  // every BpfObject failure carries its phase
+  return {false, hint + to_string(b.phase) + " failed: " + errno_text(b.err)};
 }
 
 }  // namespace

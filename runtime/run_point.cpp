@@ -27,13 +27,6 @@ namespace {
 constexpr std::string_view kCounter = "counter:";
 constexpr std::string_view kKthread = "kthread_stime:";
 
-PointResult failed(PointResult r, std::string reason, std::optional<BpfError> e = {}) {
-  r.status = PointResult::Status::Failed;
-  r.reason = std::move(reason);
-  r.error = std::move(e);
-  return r;
-}
-
 // libbpf names internal maps "<first 8 chars of the object name>.bss": keep it readable.
 std::string object_name_for(const FamilyManifest &f) {
   std::string n = "bb_" + f.name;
@@ -43,9 +36,9 @@ std::string object_name_for(const FamilyManifest &f) {
 }
 
 // Writes the point's rodata and map-size params, the builtin bb_tgid, and autoload.
-MaybeError configure(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
-                     const std::vector<std::string> &functions) {
-  if (auto e = obj.set_rodata("bb_tgid", getpid(), /*optional=*/true)) return e;
+Result<> configure(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
+                   const std::vector<std::string> &functions) {
+  BB_TRY(obj.set_rodata("bb_tgid", getpid(), /*optional=*/true));
   for (const auto &[name, value] : p.params) {
     const ParamSpec *spec = f.param(name);
     if (!spec) continue;
@@ -56,13 +49,260 @@ MaybeError configure(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f
       for (size_t i = 0; i < spec->choices.size(); ++i)
         if (spec->choices[i] == value.s) v = static_cast<int64_t>(i);
     }
-    if (spec->dest == ParamDest::Rodata) {
-      if (auto e = obj.set_rodata(name, v)) return e;
-    } else if (spec->dest == ParamDest::MapSize) {
-      if (auto e = obj.set_map_size(spec->map, static_cast<uint32_t>(v))) return e;
-    }
+    if (spec->dest == ParamDest::Rodata) BB_TRY(obj.set_rodata(name, v));
+    else if (spec->dest == ParamDest::MapSize) BB_TRY(obj.set_map_size(spec->map, static_cast<uint32_t>(v)));
   }
   return obj.set_autoload_only(functions);
+}
+
+// Attaches one program from its SEC(), mounting tracefs first when the section needs it.
+Result<> attach_program(BpfObject &obj, const std::string &function, const std::string &section,
+                        const AttachSpec &as) {
+  if (section_needs_tracefs(section)) BB_TRY(ensure_tracefs());
+  return obj.attach(function, as);
+}
+
+// One point against the kernel, step by step; each step either succeeds or ends the point
+// with a status (failed, skipped, interrupted). Members are destroyed in reverse order:
+// kernel-thread readers and components, then counters, the object, and last the setup
+// state (its forked children outlive the run and are reaped when it goes).
+class PointRunner {
+ public:
+  PointRunner(const PlanPoint &p, const FamilyManifest &f, const RunOptions &opts, StopSource &stop)
+      : p_(p), f_(f), opts_(opts), stop_(stop) {
+    r_.producers = p.producers;
+    r_.report = p.report.empty() ? f.default_report : p.report;
+  }
+
+  PointResult run(const std::vector<uint8_t> &object) {
+    if (Result<> done = steps(object); !done && r_.status == PointResult::Status::Ok) fail(done.error());
+    return std::move(r_);
+  }
+
+ private:
+  // The steps in order. A failed step returns its Error; one that skips or interrupts
+  // the point sets that status first (then the Error only ends the steps).
+  Result<> steps(const std::vector<uint8_t> &object) {
+    prog_ = f_.program(p_.program.empty() ? f_.default_program : p_.program);
+    if (!prog_) return Error("family '" + f_.name + "' has no program '" + p_.program + "'");
+    BB_TRY(check_kernel_features());
+    if (stop_.stop_requested()) return end_as(PointResult::Status::Interrupted, "stopped before start");
+    BB_TRY(harness_options());
+    choose_counters();
+    BB_TRY(load_and_attach(object));
+    BB_TRY(make_components());
+    BB_TRY(watch_kernel_threads());
+    measure();
+    return {};
+  }
+
+  void fail(const Error &e) {
+    r_.status = PointResult::Status::Failed;
+    r_.reason = e.message;
+    r_.error = e.bpf;
+  }
+  Error end_as(PointResult::Status status, std::string reason) {
+    r_.status = status;
+    r_.reason = reason;
+    return Error(std::move(reason));
+  }
+
+  Result<> check_kernel_features();
+  Result<> harness_options();
+  void choose_counters();
+  Result<> load_and_attach(const std::vector<uint8_t> &object);
+  Result<> make_components();
+  Result<> watch_kernel_threads();
+  void measure();
+  std::map<std::string, uint64_t> read_interval(uint64_t producer_ops);
+
+  const PlanPoint &p_;
+  const FamilyManifest &f_;
+  const RunOptions &opts_;
+  StopSource &stop_;
+  const ProgramSpec *prog_ = nullptr;
+  PointResult r_;
+
+  HarnessOptions h_;
+  std::vector<MetricSpec> metrics_;
+  std::vector<std::string> counter_vars_;
+  std::map<std::string, size_t> counter_index_;  // var -> index in counter_vars_
+  std::vector<std::string> functions_;           // programs to load
+
+  SetupState setup_;
+  BpfObject obj_;
+  BssCounters counters_;
+  PerCpuReader per_cpu_;
+  ProducerConfig pc_;
+  ProducerCounters consumed_{1};  // records consumers took: the `consumer` metric source
+  std::unique_ptr<Producer> producer_;
+  std::optional<ConsumerConfig> cc_;
+  std::unique_ptr<Consumer> consumer_;
+  std::map<std::string, KthreadStime> kthreads_;  // metric name -> reader
+};
+
+// Kernel features, before anything is loaded. A missing one skips the point; one the
+// environment prevents from probing fails it.
+Result<> PointRunner::check_kernel_features() {
+  FeatureProber local;
+  FeatureProber &prober = opts_.prober ? *opts_.prober : local;
+  for (const auto &req : prog_->requires_features) {
+    FeatureStatus st = prober.check(req);
+    if (!st.available && st.environment) return Error(st.reason);
+    if (!st.available)
+      return end_as(PointResult::Status::Skipped,
+                    FeatureProber::describe(req) + " not supported by this kernel (" + st.reason + ")");
+  }
+  return {};
+}
+
+// Cheap checks first, so a bad cpuset fails before any load.
+Result<> PointRunner::harness_options() {
+  h_.warmup_ns = p_.warmup_ns;
+  h_.duration_ns = p_.duration_ns;
+  h_.interval_ns = effective_interval_ns(p_, opts_);
+  h_.producers = p_.producers;
+  h_.consumers = p_.consumers;
+  h_.affinity = p_.affinity;
+  if (p_.precision_pct > 0) {
+    r_.precision_pct = p_.precision_pct;
+    int64_t iv = h_.interval_ns > 0 ? h_.interval_ns : 1'000'000'000;
+    PrecisionRule rule{p_.precision_pct, size_t(std::max<int64_t>(2, (p_.min_duration_ns + iv - 1) / iv)),
+                       size_t(std::max<int64_t>(1, (p_.max_duration_ns + iv - 1) / iv))};
+    h_.max_duration_ns = p_.max_duration_ns;
+    h_.enough = [this, rule](const std::vector<Sample> &s) {
+      Summary sum = summarize(s, metrics_, p_.producers, r_.report);
+      const MetricSummary *m = sum.find(sum.primary);
+      return m && adaptive_state(*m, rule) == AdaptiveState::Reached;
+    };
+  }
+  using CpuField = std::pair<const std::string *, std::vector<int> *>;
+  for (const CpuField &cf : {CpuField{&p_.prod_cpus, &h_.prod_cpus}, CpuField{&p_.cons_cpus, &h_.cons_cpus}}) {
+    if (cf.first->empty()) continue;
+    auto cpus = parse_cpuset(*cf.first);
+    if (!cpus) return cpus.error();
+    *cf.second = *cpus;
+  }
+  return {};
+}
+
+// Which programs load, and which counters are read.
+void PointRunner::choose_counters() {
+  metrics_ = effective_metrics(f_, *prog_);
+  for (const auto &m : metrics_) {
+    if (m.source.rfind(kCounter, 0) != 0) continue;
+    std::string var = m.source.substr(kCounter.size());
+    if (counter_index_.emplace(var, counter_vars_.size()).second) counter_vars_.push_back(var);
+  }
+  if (!prog_->function.empty()) functions_.push_back(prog_->function);
+  for (const auto &x : prog_->extra_programs) functions_.push_back(x);
+}
+
+// Open, configure, run the setup actions, load, attach. A stop during setup leaves the
+// point interrupted.
+Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
+  if (functions_.empty() && counter_vars_.empty()) return {};
+  BB_TRY(obj_.open(object, object_name_for(f_)));
+  BB_TRY(configure(obj_, p_, f_, functions_));
+  // Setup actions (family.json `setup`): prepared before load (libbpf forgets inner
+  // map definitions at load), run after it (maps exist), before attach.
+  const std::vector<SetupActionSpec> actions = setup_actions_for(f_, *prog_);
+  if (auto prepared = prepare_setup_actions(actions, obj_, setup_); !prepared)
+    return Error("setup: " + prepared.error().message);
+  BB_TRY(obj_.load(opts_.verbose));
+  Result<> ran = run_setup_actions(actions, obj_, p_, stop_, setup_);
+  r_.setup_s = setup_.seconds;
+  if (!ran) {
+    if (stop_.stop_requested()) return end_as(PointResult::Status::Interrupted, "interrupted during setup");
+    return Error("setup: " + ran.error().message);
+  }
+  if (f_.per_cpu.enabled()) BB_TRY(per_cpu_.init(obj_, f_.per_cpu));
+  if (!prog_->function.empty() && prog_->attach != "none" && prog_->attach != "test_run")
+    BB_TRY(attach_program(obj_, prog_->function, prog_->section,
+                          AttachSpec{prog_->attach, prog_->target, opts_.uprobe_binary}));
+  // Extra programs work alongside (gp-latency's fexit-side program, a load generator):
+  // attached from their SEC(), all but the test_run driver, which is run, not attached.
+  for (const auto &x : attached_extra_programs(f_, *prog_)) {
+    const char *sec = obj_.program(x) ? bpf_program__section_name(obj_.program(x)) : nullptr;
+    BB_TRY(attach_program(obj_, x, sec ? sec : "", AttachSpec{}));
+  }
+  return counters_.init(obj_, counter_vars_);
+}
+
+// The producer, the consumer and, back-to-back, the consumer's trigger.
+Result<> PointRunner::make_components() {
+  std::string err;
+  pc_.kind = prog_->producer.empty() ? f_.producer : prog_->producer;
+  if (pc_.kind == "test_run") {
+    pc_.test_run_fd = obj_.program_fd(test_run_driver(f_, *prog_));
+    if (const ParamValue *b = p_.param("batch_iters"); b && b->is_int && b->i > 0)
+      pc_.ops_per_run = static_cast<uint64_t>(b->i);
+  }
+  if (!(producer_ = make_producer(pc_, err))) return Error(err);
+  cc_ = consumer_config_for(p_, prog_->consumer.empty() ? f_.consumer : prog_->consumer, obj_, err);
+  if (!cc_) return Error(err);
+  cc_->consumed = &consumed_.slot(0);
+  if (runs_back_to_back(p_) && cc_->kind != "none") {
+    // Back-to-back: the consumer thread produces each batch after draining the last one.
+    if (!(cc_->trigger = make_trigger(pc_, err))) return Error(err);
+    h_.producers = 0;
+  }
+  consumer_ = make_consumer(*cc_, err);
+  if (!consumer_ && !err.empty()) return Error(err);
+  return {};
+}
+
+// Kernel threads whose CPU time is a metric; a missing thread skips the point.
+Result<> PointRunner::watch_kernel_threads() {
+  for (const auto &m : metrics_) {
+    if (m.source.rfind(kKthread, 0) != 0) continue;
+    if (auto watched = kthreads_[m.name].init(m.source.substr(kKthread.size())); !watched)
+      return end_as(PointResult::Status::Skipped, watched.error().message);
+  }
+  return {};
+}
+
+// One interval's counts, metric by metric, from wherever each metric's source is.
+std::map<std::string, uint64_t> PointRunner::read_interval(uint64_t producer_ops) {
+  std::vector<uint64_t> vals(counter_vars_.size());
+  for (size_t i = 0; i < vals.size(); ++i) vals[i] = counters_.take(i);
+  uint64_t consumer_ops = consumed_.take();
+  std::map<std::string, uint64_t> d;
+  for (const auto &m : metrics_) {
+    if (m.source == "producer")
+      d[m.name] = producer_ops;
+    else if (m.source == "consumer")
+      d[m.name] = consumer_ops;
+    else if (m.source.rfind(kCounter, 0) == 0)
+      d[m.name] = vals[counter_index_.at(m.source.substr(kCounter.size()))];
+    else if (auto k = kthreads_.find(m.name); k != kthreads_.end())
+      d[m.name] = k->second.take();
+  }
+  return d;
+}
+
+// The harness run and the summary of its measured intervals.
+void PointRunner::measure() {
+  const int warm_n = warmup_intervals(h_);
+  SampleFn on_sample = [&](int iter, const Sample &s, bool warm) {
+    // Per-CPU rates cover the measured intervals: mark where warmup ends.
+    if (warm && iter + 1 == warm_n && f_.per_cpu.enabled()) per_cpu_.snapshot();
+    if (opts_.on_sample) opts_.on_sample(p_, iter, s, warm);
+  };
+  MeasureFn read = [this](uint64_t producer_ops) { return read_interval(producer_ops); };
+  HarnessResult hr = run_harness(h_, *producer_, consumer_.get(), read, stop_, on_sample);
+
+  r_.warmup = std::move(hr.warmup);
+  r_.samples = std::move(hr.samples);
+  r_.precision_reached = hr.enough;
+  r_.summary = summarize(r_.samples, metrics_, p_.producers, r_.report);
+  if (f_.per_cpu.enabled()) r_.per_cpu = per_cpu_.rates();
+  if (hr.error) {
+    fail(*hr.error);
+  } else if (hr.interrupted) {
+    r_.status = PointResult::Status::Interrupted;
+    r_.reason = "interrupted";
+  }
 }
 
 }  // namespace
@@ -89,187 +329,7 @@ std::vector<std::string> attached_extra_programs(const FamilyManifest &f, const 
 PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
                       const std::vector<uint8_t> &object, const RunOptions &opts,
                       StopSource &stop) {
-  PointResult r;
-  r.producers = p.producers;
-  r.report = p.report.empty() ? f.default_report : p.report;
-
-  const ProgramSpec *prog = f.program(p.program.empty() ? f.default_program : p.program);
-  if (!prog) return failed(r, "family '" + f.name + "' has no program '" + p.program + "'");
-
-  // 1. Kernel features, before anything is loaded.
-  FeatureProber local;
-  FeatureProber &prober = opts.prober ? *opts.prober : local;
-  for (const auto &req : prog->requires_features) {
-    FeatureStatus st = prober.check(req);
-    if (!st.available && st.environment) return failed(r, st.reason);
-    if (!st.available) {
-      r.status = PointResult::Status::Skipped;
-      r.reason = FeatureProber::describe(req) + " not supported by this kernel (" + st.reason + ")";
-      return r;
-    }
-  }
-  if (stop.stop_requested()) {
-    r.status = PointResult::Status::Interrupted;
-    r.reason = "stopped before start";
-    return r;
-  }
-
-  // 2. Harness options (cheap checks first, so a bad cpuset fails before any load).
-  HarnessOptions h;
-  h.warmup_ns = p.warmup_ns;
-  h.duration_ns = p.duration_ns;
-  h.interval_ns = effective_interval_ns(p, opts);
-  h.producers = p.producers;
-  h.consumers = p.consumers;
-  h.affinity = p.affinity;
-  std::vector<MetricSpec> adaptive_metrics;  // set below; `enough` summarizes with them
-  if (p.precision_pct > 0) {
-    r.precision_pct = p.precision_pct;
-    int64_t iv = h.interval_ns > 0 ? h.interval_ns : 1'000'000'000;
-    PrecisionRule rule{p.precision_pct, size_t(std::max<int64_t>(2, (p.min_duration_ns + iv - 1) / iv)),
-                       size_t(std::max<int64_t>(1, (p.max_duration_ns + iv - 1) / iv))};
-    h.max_duration_ns = p.max_duration_ns;
-    h.enough = [&, rule](const std::vector<Sample> &s) {
-      Summary sum = summarize(s, adaptive_metrics, p.producers, r.report);
-      const MetricSummary *m = sum.find(sum.primary);
-      return m && adaptive_state(*m, rule) == AdaptiveState::Reached;
-    };
-  }
-  std::string err;
-  using CpuField = std::pair<const std::string *, std::vector<int> *>;
-  for (const CpuField &cf : {CpuField{&p.prod_cpus, &h.prod_cpus}, CpuField{&p.cons_cpus, &h.cons_cpus}}) {
-    if (cf.first->empty()) continue;
-    auto cpus = parse_cpuset(*cf.first, err);
-    if (!cpus) return failed(r, err);
-    *cf.second = *cpus;
-  }
-
-  // 3. Which programs load, and which counters are read.
-  std::vector<MetricSpec> metrics = effective_metrics(f, *prog);
-  adaptive_metrics = metrics;
-  std::vector<std::string> counter_vars;
-  std::map<std::string, size_t> counter_index;  // var -> index in counter_vars
-  for (const auto &m : metrics) {
-    if (m.source.rfind(kCounter, 0) != 0) continue;
-    std::string var = m.source.substr(kCounter.size());
-    if (counter_index.emplace(var, counter_vars.size()).second) counter_vars.push_back(var);
-  }
-  std::vector<std::string> functions;
-  if (!prog->function.empty()) functions.push_back(prog->function);
-  for (const auto &x : prog->extra_programs) functions.push_back(x);
-
-  // 4. Open, configure, load, attach. Destruction order (counters, then object) is the
-  // reverse of construction: the mapping goes before the links and the object.
-  SetupState setup;  // forked children outlive the run, reaped when this goes
-  BpfObject obj;
-  BssCounters counters;
-  PerCpuReader per_cpu;
-  if (!functions.empty() || !counter_vars.empty()) {
-    if (auto e = obj.open(object, object_name_for(f))) return failed(r, e->to_string(), e);
-    if (auto e = configure(obj, p, f, functions)) return failed(r, e->to_string(), e);
-    // Setup actions (family.json `setup`): prepared before load (libbpf forgets inner
-    // map definitions at load), run after it (maps exist), before attach.
-    const std::vector<SetupActionSpec> actions = setup_actions_for(f, *prog);
-    if (std::string why = prepare_setup_actions(actions, obj, setup); !why.empty())
-      return failed(r, "setup: " + why);
-    if (auto e = obj.load(opts.verbose)) return failed(r, e->to_string(), e);
-    std::string why = run_setup_actions(actions, obj, p, stop, setup);
-    r.setup_s = setup.seconds;
-    if (!why.empty()) {
-      if (!stop.stop_requested()) return failed(r, "setup: " + why);
-      r.status = PointResult::Status::Interrupted;
-      r.reason = "interrupted during setup";
-      return r;
-    }
-    if (f.per_cpu.enabled())
-      if (auto e = per_cpu.init(obj, f.per_cpu)) return failed(r, e->to_string(), e);
-    if (!prog->function.empty() && prog->attach != "none" && prog->attach != "test_run") {
-      if (section_needs_tracefs(prog->section))
-        if (auto t = ensure_tracefs(); !t.empty()) return failed(r, t);
-      AttachSpec as{prog->attach, prog->target, opts.uprobe_binary};
-      if (auto e = obj.attach(prog->function, as)) return failed(r, e->to_string(), e);
-    }
-    // Extra programs work alongside (gp-latency's fexit-side program, a load generator):
-    // attached from their SEC(), all but the test_run driver, which is run, not attached.
-    for (const auto &x : attached_extra_programs(f, *prog)) {
-      const char *sec = obj.program(x) ? bpf_program__section_name(obj.program(x)) : nullptr;
-      if (sec && section_needs_tracefs(sec))
-        if (auto t = ensure_tracefs(); !t.empty()) return failed(r, t);
-      if (auto e = obj.attach(x, AttachSpec{})) return failed(r, e->to_string(), e);
-    }
-    if (auto e = counters.init(obj, counter_vars)) return failed(r, e->to_string(), e);
-  }
-
-  // 5. Components.
-  ProducerConfig pc;
-  pc.kind = prog->producer.empty() ? f.producer : prog->producer;
-  if (pc.kind == "test_run") {
-    pc.test_run_fd = obj.program_fd(test_run_driver(f, *prog));
-    if (const ParamValue *b = p.param("batch_iters"); b && b->is_int && b->i > 0)
-      pc.ops_per_run = static_cast<uint64_t>(b->i);
-  }
-  std::unique_ptr<Producer> producer = make_producer(pc, err);
-  if (!producer) return failed(r, err);
-  ProducerCounters consumed(1);  // records consumers took: the `consumer` metric source
-  auto cc = consumer_config_for(p, prog->consumer.empty() ? f.consumer : prog->consumer, obj, err);
-  if (!cc) return failed(r, err);
-  cc->consumed = &consumed.slot(0);
-  if (runs_back_to_back(p) && cc->kind != "none") {
-    // Back-to-back: the consumer thread produces each batch after draining the last one.
-    if (!(cc->trigger = make_trigger(pc, err))) return failed(r, err);
-    h.producers = 0;
-  }
-  std::unique_ptr<Consumer> consumer = make_consumer(*cc, err);
-  if (!consumer && !err.empty()) return failed(r, err);
-
-  // Kernel threads whose CPU time is a metric.
-  std::map<std::string, KthreadStime> kthreads;  // metric name -> reader
-  for (const auto &m : metrics) {
-    if (m.source.rfind(kKthread, 0) != 0) continue;
-    if (std::string why = kthreads[m.name].init(m.source.substr(kKthread.size())); !why.empty()) {
-      r.status = PointResult::Status::Skipped;
-      r.reason = why;
-      return r;
-    }
-  }
-
-  // 6. Run.
-  MeasureFn measure = [&](uint64_t producer_ops) {
-    std::vector<uint64_t> vals(counter_vars.size());
-    for (size_t i = 0; i < vals.size(); ++i) vals[i] = counters.take(i);
-    uint64_t consumer_ops = consumed.take();
-    std::map<std::string, uint64_t> d;
-    for (const auto &m : metrics) {
-      if (m.source == "producer")
-        d[m.name] = producer_ops;
-      else if (m.source == "consumer")
-        d[m.name] = consumer_ops;
-      else if (m.source.rfind(kCounter, 0) == 0)
-        d[m.name] = vals[counter_index.at(m.source.substr(kCounter.size()))];
-      else if (auto k = kthreads.find(m.name); k != kthreads.end())
-        d[m.name] = k->second.take();
-    }
-    return d;
-  };
-  const int warm_n = warmup_intervals(h);
-  SampleFn on_sample = [&](int iter, const Sample &s, bool warm) {
-    // Per-CPU rates cover the measured intervals: mark where warmup ends.
-    if (warm && iter + 1 == warm_n && f.per_cpu.enabled()) per_cpu.snapshot();
-    if (opts.on_sample) opts.on_sample(p, iter, s, warm);
-  };
-  HarnessResult hr = run_harness(h, *producer, consumer.get(), measure, stop, on_sample);
-
-  r.warmup = std::move(hr.warmup);
-  r.samples = std::move(hr.samples);
-  r.precision_reached = hr.enough;
-  r.summary = summarize(r.samples, metrics, p.producers, r.report);
-  if (f.per_cpu.enabled()) r.per_cpu = per_cpu.rates();
-  if (!hr.error.empty()) return failed(std::move(r), hr.error);
-  if (hr.interrupted) {
-    r.status = PointResult::Status::Interrupted;
-    r.reason = "interrupted";
-  }
-  return r;
+  return PointRunner(p, f, opts, stop).run(object);
 }
 
 }  // namespace bpfbench

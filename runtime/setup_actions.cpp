@@ -95,9 +95,9 @@ std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint
       return "inner_maps: creating inner map " + std::to_string(i) + " failed: " + errno_text(e);
     }
     fds.push_back(fd);
-    if (std::string why = fill ? prefill_map(fd, fill) : ""; !why.empty()) {
+    if (Result<> filled = fill ? prefill_map(fd, fill) : Result<>(); !filled) {
       close_all();
-      return "inner_maps: " + why;
+      return "inner_maps: " + filled.error().message;
     }
   }
   std::vector<uint32_t> keys(count);
@@ -124,8 +124,8 @@ std::string prefill(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p
   std::string err;
   uint64_t n = arg_value(a, "keys", p, bpf_map__max_entries(m), err).value_or(0);
   if (!err.empty()) return err;
-  std::string why = prefill_map(bpf_map__fd(m), n);
-  return why.empty() ? "" : "prefill '" + name + "': " + why;
+  Result<> filled = prefill_map(bpf_map__fd(m), n);
+  return filled ? "" : "prefill '" + name + "': " + filled.error().message;
 }
 
 // Async-signal-safe work only: the parent may have other threads.
@@ -142,12 +142,12 @@ std::string prefill(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p
 
 }  // namespace
 
-std::string prefill_map(int fd, uint64_t n) {
+Result<> prefill_map(int fd, uint64_t n) {
   bpf_map_info info{};
   uint32_t len = sizeof(info);
-  if (bpf_obj_get_info_by_fd(fd, &info, &len) != 0) return "cannot read map info: " + errno_text(errno);
+  if (bpf_obj_get_info_by_fd(fd, &info, &len) != 0) return Error("cannot read map info: " + errno_text(errno));
   if (n > info.max_entries)
-    return std::to_string(n) + " keys do not fit (max_entries " + std::to_string(info.max_entries) + ")";
+    return Error(std::to_string(n) + " keys do not fit (max_entries " + std::to_string(info.max_entries) + ")");
   const size_t ks = info.key_size, vs = info.value_size;
   // Batches of 64K elements: one syscall each instead of one per key (4M keys ~ 1 s less).
   constexpr uint64_t kChunk = 65536;
@@ -164,29 +164,30 @@ std::string prefill_map(int fd, uint64_t n) {
       uint32_t done = cnt;
       if (bpf_map_update_batch(fd, keys.data(), vals.data(), &done, &bo) == 0) continue;
       int e = errno;
-      if (e != EINVAL && e != ENOTSUP && e != EOPNOTSUPP) return "batch update failed: " + errno_text(e);
+      if (e != EINVAL && e != ENOTSUP && e != EOPNOTSUPP) return Error("batch update failed: " + errno_text(e));
       batch = false;  // map type without batch ops: one key at a time
     }
     for (uint32_t i = 0; i < cnt; ++i)
       if (bpf_map_update_elem(fd, &keys[i * ks], &vals[i * vs], BPF_ANY) != 0)
-        return "update of key " + std::to_string(start + i) + " failed: " + errno_text(errno);
+        return Error("update of key " + std::to_string(start + i) + " failed: " + errno_text(errno));
   }
-  return "";
+  return {};
 }
 
-std::string ChildProcesses::spawn(size_t count, int pause_max_s, const StopSource &stop) {
+Result<> ChildProcesses::spawn(size_t count, int pause_max_s, const StopSource &stop) {
   pid_t parent = getpid();
   pids_.reserve(pids_.size() + count);
   for (size_t i = 0; i < count; ++i) {
-    if ((i & 255) == 0 && stop.stop_requested()) return "fork: stopped after " + std::to_string(i) + " children";
+    if ((i & 255) == 0 && stop.stop_requested())
+      return Error("fork: stopped after " + std::to_string(i) + " children");
     pid_t pid = fork();
     if (pid < 0)
-      return "fork: child " + std::to_string(i + 1) + " of " + std::to_string(count) + " failed: " +
-             errno_text(errno);
+      return Error("fork: child " + std::to_string(i + 1) + " of " + std::to_string(count) +
+                   " failed: " + errno_text(errno));
     if (pid == 0) child_loop(parent, pause_max_s);
     pids_.push_back(pid);
   }
-  return "";
+  return {};
 }
 
 void ChildProcesses::reap() {
@@ -203,14 +204,14 @@ std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const Pr
   return out;
 }
 
-std::string prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj,
-                                  SetupState &state) {
+Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj,
+                               SetupState &state) {
   for (const auto &a : actions) {
     if (a.action != "inner_maps") continue;
     const std::string &name = a.args.at("outer");
     bpf_map *outer = obj.map(name);
     bpf_map *inner = outer ? bpf_map__inner_map(outer) : nullptr;
-    if (!inner) return "inner_maps: '" + name + "' is not a map of maps in the object";
+    if (!inner) return Error("inner_maps: '" + name + "' is not a map of maps in the object");
     InnerMapDef d;
     d.type = bpf_map__type(inner);
     d.key_size = bpf_map__key_size(inner);
@@ -221,11 +222,11 @@ std::string prepare_setup_actions(const std::vector<SetupActionSpec> &actions, c
     d.btf_value_type_id = bpf_map__btf_value_type_id(inner);
     state.inner[name] = d;
   }
-  return "";
+  return {};
 }
 
-std::string run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj,
-                              const PlanPoint &p, const StopSource &stop, SetupState &state) {
+Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj, const PlanPoint &p,
+                           const StopSource &stop, SetupState &state) {
   auto t0 = std::chrono::steady_clock::now();
   std::string why;
   for (const auto &a : actions) {
@@ -235,14 +236,16 @@ std::string run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfOb
       std::string err;
       uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);
       uint64_t pause = arg_value(a, "pause_max", p, 0, err).value_or(4);
-      why = err.empty() ? state.children.spawn(n, static_cast<int>(pause), stop) : err;
+      Result<> spawned = err.empty() ? state.children.spawn(n, static_cast<int>(pause), stop) : Error(err);
+      why = spawned ? "" : spawned.error().message;
     } else {
       why = "unknown setup action '" + a.action + "'";
     }
     if (!why.empty()) break;
   }
   state.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return why;
+  if (!why.empty()) return Error(why);
+  return {};
 }
 
 }  // namespace bpfbench

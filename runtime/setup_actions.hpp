@@ -27,8 +27,8 @@ class ChildProcesses {
   ChildProcesses &operator=(const ChildProcesses &) = delete;
 
   // Forks `count` children that each loop { sleep(random % pause_max s); getpgid() }.
-  // Stops early (returning an error) when `stop` is requested. "" or why it failed.
-  std::string spawn(size_t count, int pause_max_s, const StopSource &stop);
+  // Stops early (returning an error) when `stop` is requested.
+  Result<> spawn(size_t count, int pause_max_s, const StopSource &stop);
   void reap();
   size_t size() const { return pids_.size(); }
 
@@ -55,22 +55,22 @@ struct SetupState {
 std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const ProgramSpec &prog);
 
 // Before load: records what `actions` will need that libbpf drops at load (inner map
-// definitions). "" or why an action cannot work with this object.
-std::string prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj,
-                                  SetupState &state);
+// definitions), or why an action cannot work with this object.
+Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj,
+                               SetupState &state);
 
 // Runs `actions` on a loaded object, in order. Integer arguments are numbers or names of
-// the point's params; "max_entries" is the map's size. Returns "" or why it failed.
+// the point's params; "max_entries" is the map's size.
 //   inner_maps: creates `count` maps like the inner map of array-of-maps `outer` (type,
 //     key/value size, flags, BTF; `max_entries` overrides the size), optionally fills each
 //     with keys 0..prefill-1, stores map i at index i and closes its fd (the outer map
 //     holds the only reference, so closing the object frees them all).
 //   prefill: inserts keys 0..keys-1 (value = key) into hash/array map `map`, batched.
 //   fork: see ChildProcesses::spawn.
-std::string run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj,
-                              const PlanPoint &p, const StopSource &stop, SetupState &state);
+Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj, const PlanPoint &p,
+                           const StopSource &stop, SetupState &state);
 
 // Inserts keys 0..n-1 (value = key, little endian, zero-extended) into map `fd`.
-std::string prefill_map(int fd, uint64_t n);
+Result<> prefill_map(int fd, uint64_t n);
 
 }  // namespace bpfbench

@@ -66,7 +66,7 @@ TEST_CASE("harness takes exactly warmup + measured samples", "[runtime][harness]
         return std::map<std::string, uint64_t>{{"hits", ops}};
       },
       stop, [&](int iter, const Sample &, bool warm) { seen.emplace_back(iter, warm); });
-  REQUIRE(r.error.empty());
+  REQUIRE_FALSE(r.error);
   CHECK_FALSE(r.interrupted);
   CHECK(r.warmup.size() == 2);
   REQUIRE(r.samples.size() == 3);
@@ -133,7 +133,8 @@ TEST_CASE("a failing producer stops the run with its reason", "[runtime][harness
   HarnessResult r = run_harness(
       fast_opts(1, 50), prod, nullptr, [](uint64_t) { return std::map<std::string, uint64_t>{}; },
       stop);
-  CHECK(r.error == "driver went away");
+  REQUIRE(r.error);
+  CHECK(r.error->message == "driver went away");
   CHECK_FALSE(r.interrupted);
   CHECK(Clock::now() - t0 < std::chrono::seconds(2));
 }
@@ -158,33 +159,32 @@ TEST_CASE("SIGINT and SIGTERM become a stop request and an exit code", "[runtime
 }
 
 TEST_CASE("cpusets parse like the kernel bench's", "[runtime][cpuset]") {
-  std::string err;
-  auto v = parse_cpuset("0-3,8,10-11", err);
+  auto v = parse_cpuset("0-3,8,10-11");
   REQUIRE(v);
   CHECK(*v == std::vector<int>{0, 1, 2, 3, 8, 10, 11});
-  CHECK(*parse_cpuset("5,1,1", err) == std::vector<int>{1, 5});
+  CHECK(*parse_cpuset("5,1,1") == std::vector<int>{1, 5});
   for (const char *bad : {"", "3-1", "a", "1,", ",1", "1-", "1--2", "1 2"}) {
     INFO(bad);
-    err.clear();
-    CHECK_FALSE(parse_cpuset(bad, err));
-    CHECK(err.find("invalid CPU set") == 0);
+    auto r = parse_cpuset(bad);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message.find("invalid CPU set") == 0);
   }
 }
 
 TEST_CASE("CPU assignment follows the kernel bench's -a", "[runtime][cpuset]") {
-  std::string err;
-  auto none = assign_cpus(2, 1, false, {}, {}, 4, err);
+  auto none = assign_cpus(2, 1, false, {}, {}, 4);
   REQUIRE(none);
   CHECK(none->producers == std::vector<int>{-1, -1});
-  auto a = assign_cpus(2, 1, true, {}, {}, 2, err);
+  auto a = assign_cpus(2, 1, true, {}, {}, 2);
   REQUIRE(a);
   CHECK(a->consumers == std::vector<int>{0});
   CHECK(a->producers == std::vector<int>{1, 0});  // wraps at nr_cpus
-  auto e = assign_cpus(2, 0, false, {4, 6}, {}, 8, err);
+  auto e = assign_cpus(2, 0, false, {4, 6}, {}, 8);
   REQUIRE(e);
   CHECK(e->producers == std::vector<int>{4, 6});
-  CHECK_FALSE(assign_cpus(3, 0, true, {4, 6}, {}, 8, err));
-  CHECK(err == "not enough CPUs for producers: 2 listed, need 3");
+  auto short_list = assign_cpus(3, 0, true, {4, 6}, {}, 8);
+  REQUIRE_FALSE(short_list);
+  CHECK(short_list.error().message == "not enough CPUs for producers: 2 listed, need 3");
 }
 
 TEST_CASE("stats: mean, n-1 stddev, per-producer, latency", "[runtime][stats]") {

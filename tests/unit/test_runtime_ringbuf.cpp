@@ -33,9 +33,9 @@ struct Loaded {
     const ProgramSpec *prog = f.program(p.program);
     auto elf = test::compile_point(p, fams, error);
     if (elf.empty()) return;
-    auto fail = [&](const MaybeError &e) {
-      if (e) error = e->to_string();
-      return bool(e);
+    auto fail = [&](const Result<> &r) {
+      if (!r) error = r.error().message;
+      return !r;
     };
     if (fail(obj.open(elf, "bb_ringbuf")) || fail(obj.set_rodata("bb_tgid", getpid(), true))) return;
     for (const char *n : {"batch", "sample_rate", "sampled"})
@@ -43,10 +43,7 @@ struct Loaded {
     if (fail(obj.set_map_size("ringbuf", static_cast<uint32_t>(p.param("ring_size")->i))) ||
         fail(obj.set_autoload_only({prog->function})) || fail(obj.load()))
       return;
-    if (std::string t = ensure_tracefs(); !t.empty()) {
-      error = t;
-      return;
-    }
+    if (fail(ensure_tracefs())) return;
     if (fail(obj.attach(prog->function, AttachSpec{})) || fail(drops.init(obj, {"bb_drops"}))) return;
   }
 };
