@@ -424,7 +424,7 @@ class Checker {
     for (const auto &[name, offset] : refs) {
       if (std::find(names.begin(), names.end(), name) != names.end()) continue;
       SourceRange r = cb.label_range;
-      // +2 skips the opening quote and the brace; labels are single-line strings.
+      // The range covers `{name}`: +1 skips the opening quote; labels are single-line strings.
       if (r.line == r.end_line) {
         r.col = cb.label_range.col + static_cast<uint32_t>(offset) + 1;
         r.end_col = r.col + static_cast<uint32_t>(name.size()) + 1;

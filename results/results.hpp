@@ -60,7 +60,7 @@ struct ResultSet {
   bool complete = false;
 };
 
-// Validates the schema tag and the fields compare/plot need; "" on success.
+// Validates the schema tag and the fields compare/plot need; nullopt and `err` on failure.
 std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err);
 std::optional<ResultSet> load_results(const std::string &path, std::string &err);
 

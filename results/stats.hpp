@@ -40,12 +40,12 @@ struct Summary {
 constexpr double kNoisyCv = 0.05;          // CV above 5%
 constexpr double kFirstOffRelative = 0.05; // first interval >5% and >3 sd off the rest
 
-// Per-sample values of a metric: counts become M/s; `ratio:a/b` sources become a/b of
-// the same interval. "total_ops" is hits + drops. Empty when the metric is unknown.
 // Ratios and kernel-thread ticks are reported as they are, in the spec's unit; every other
 // metric is a count per interval, reported as a rate in M/s.
 bool reported_as_is(const MetricSpec &m);
 
+// Per-sample values of a metric: counts become M/s; `ratio:a/b` sources become a/b of
+// the same interval. "total_ops" is hits + drops. Empty when the metric is unknown.
 std::vector<double> metric_values(const std::vector<Sample> &samples, const MetricSpec &m);
 
 // Summaries of every family metric, plus "total_ops" (hits + drops) and, when `report`
