@@ -11,7 +11,7 @@ bool run_frontend(const std::string &path, const FrontendOptions &opts, Frontend
   fe.families = FamilyRegistry::load(
       opts.template_dirs.empty() ? template_dir_paths(template_search_path(opts.extra_template_dirs, path))
                                  : opts.template_dirs,
-      fe.diags);
+      fe.sources, fe.diags);
   if (fe.diags.has_errors()) return false;
 
   fe.ast = parse_file(path, fe.sources, fe.diags);

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "compiler/kinds.hpp"
 #include <vector>
 
 struct bpf_object;
@@ -36,7 +38,7 @@ std::string errno_text(int err);
 // `uretprobe` (on function `target` of `binary`, all processes), `none`/`test_run`
 // (loaded only).
 struct AttachSpec {
-  std::string kind = "auto";
+  AttachKind kind = AttachKind::Auto;
   std::string target;
   std::string binary = "/proc/self/exe";
 };

@@ -34,9 +34,6 @@ std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const Program
 
 namespace {
 
-constexpr std::string_view kCounter = "counter:";
-constexpr std::string_view kKthread = "kthread_stime:";
-
 PointResult failed(PointResult r, std::string reason, std::optional<BpfError> e = {}) {
   r.status = PointResult::Status::Failed;
   r.reason = std::move(reason);
@@ -83,8 +80,7 @@ int64_t effective_interval_ns(const PlanPoint &p, const RunOptions &opts) {
 }
 
 std::string test_run_driver(const FamilyManifest &f, const ProgramSpec &prog) {
-  const std::string &kind = prog.producer.empty() ? f.producer : prog.producer;
-  if (kind != "test_run") return "";
+  if (f.producer_of(prog) != ProducerKind::TestRun) return "";
   return prog.extra_programs.empty() ? prog.function : prog.extra_programs.front();
 }
 
@@ -160,8 +156,8 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
   std::vector<std::string> counter_vars;
   std::map<std::string, size_t> counter_index;  // var -> index in counter_vars
   for (const auto &m : metrics) {
-    if (m.source.rfind(kCounter, 0) != 0) continue;
-    std::string var = m.source.substr(kCounter.size());
+    if (m.source.kind != MetricSourceKind::Counter) continue;
+    const std::string &var = m.source.operand;
     if (counter_index.emplace(var, counter_vars.size()).second) counter_vars.push_back(var);
   }
   std::vector<std::string> functions;
@@ -193,7 +189,7 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
     }
     if (f.per_cpu.enabled())
       if (auto e = per_cpu.init(obj, f.per_cpu)) return failed(r, e->to_string(), e);
-    if (!prog->function.empty() && prog->attach != "none" && prog->attach != "test_run") {
+    if (!prog->function.empty() && prog->attach != AttachKind::None && prog->attach != AttachKind::TestRun) {
       if (section_needs_tracefs(prog->section))
         if (auto t = ensure_tracefs(); !t.empty()) return failed(r, t);
       AttachSpec as{prog->attach, prog->target, opts.uprobe_binary};
@@ -212,8 +208,8 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
 
   // 5. Components.
   ProducerConfig pc;
-  pc.kind = prog->producer.empty() ? f.producer : prog->producer;
-  if (pc.kind == "test_run") {
+  pc.kind = f.producer_of(*prog);
+  if (pc.kind == ProducerKind::TestRun) {
     pc.test_run_fd = obj.program_fd(test_run_driver(f, *prog));
     if (const ParamValue *b = p.param("batch_iters"); b && b->is_int && b->i > 0)
       pc.ops_per_run = static_cast<uint64_t>(b->i);
@@ -221,10 +217,10 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
   std::unique_ptr<Producer> producer = make_producer(pc, err);
   if (!producer) return failed(r, err);
   ProducerCounters consumed(1);  // records consumers took: the `consumer` metric source
-  auto cc = consumer_config_for(p, prog->consumer.empty() ? f.consumer : prog->consumer, obj, err);
+  auto cc = consumer_config_for(p, f.consumer_of(*prog), obj, err);
   if (!cc) return failed(r, err);
   cc->consumed = &consumed.slot(0);
-  if (runs_back_to_back(p) && cc->kind != "none") {
+  if (runs_back_to_back(p) && cc->kind != ConsumerKind::None) {
     // Back-to-back: the consumer thread produces each batch after draining the last one.
     if (!(cc->trigger = make_trigger(pc, err))) return failed(r, err);
     h.producers = 0;
@@ -235,8 +231,8 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
   // Kernel threads whose CPU time is a metric.
   std::map<std::string, KthreadStime> kthreads;  // metric name -> reader
   for (const auto &m : metrics) {
-    if (m.source.rfind(kKthread, 0) != 0) continue;
-    if (std::string why = kthreads[m.name].init(m.source.substr(kKthread.size())); !why.empty()) {
+    if (m.source.kind != MetricSourceKind::KthreadStime) continue;
+    if (std::string why = kthreads[m.name].init(m.source.operand); !why.empty()) {
       r.status = PointResult::Status::Skipped;
       r.reason = why;
       return r;
@@ -250,14 +246,13 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
     uint64_t consumer_ops = consumed.take();
     std::map<std::string, uint64_t> d;
     for (const auto &m : metrics) {
-      if (m.source == "producer")
-        d[m.name] = producer_ops;
-      else if (m.source == "consumer")
-        d[m.name] = consumer_ops;
-      else if (m.source.rfind(kCounter, 0) == 0)
-        d[m.name] = vals[counter_index.at(m.source.substr(kCounter.size()))];
-      else if (auto k = kthreads.find(m.name); k != kthreads.end())
-        d[m.name] = k->second.take();
+      switch (m.source.kind) {
+        case MetricSourceKind::Producer: d[m.name] = producer_ops; break;
+        case MetricSourceKind::Consumer: d[m.name] = consumer_ops; break;
+        case MetricSourceKind::Counter: d[m.name] = vals[counter_index.at(m.source.operand)]; break;
+        case MetricSourceKind::KthreadStime: d[m.name] = kthreads.at(m.name).take(); break;
+        case MetricSourceKind::Ratio: break;  // derived from two others when summarized
+      }
     }
     return d;
   };
