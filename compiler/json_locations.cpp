@@ -46,6 +46,10 @@ struct Span {
   size_t begin = 0, end = 0;          // [begin, end) of the value token
 };
 
+// Paths grow with depth, so a hostile document nested 100k deep would cost O(depth^2):
+// values deeper than any manifest goes (4 levels) get no position.
+constexpr size_t kMaxDepth = 32;
+
 bool number_char(char c) {
   return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
@@ -123,6 +127,7 @@ class Recorder {
   }
 
   std::string record(size_t begin, size_t end) {
+    if (stack_.size() > kMaxDepth) return {};
     Span s;
     s.begin = begin;
     s.end = end;
@@ -184,9 +189,14 @@ JsonLocations JsonLocations::build(const std::string &text, const json &root, ui
 
   // Walk the DOM with an explicit stack: a deeply nested document must not overflow ours.
   LineIndex lines(text);
-  std::vector<std::pair<const json *, std::string>> todo = {{&root, ""}};
+  struct Todo {
+    const json *node;
+    std::string path;
+    size_t depth;
+  };
+  std::vector<Todo> todo = {{&root, "", 0}};
   while (!todo.empty()) {
-    auto [node, path] = std::move(todo.back());
+    auto [node, path, depth] = std::move(todo.back());
     todo.pop_back();
     auto it = rec.spans.find(path);
     if (it != rec.spans.end()) {
@@ -196,10 +206,13 @@ JsonLocations JsonLocations::build(const std::string &text, const json &root, ui
       w.key = s.key_end ? lines.range(file, s.key_begin, s.key_end) : w.value;
       out.at_[node] = w;
     }
+    if (depth >= kMaxDepth) continue;
     if (node->is_object())
-      for (auto m = node->begin(); m != node->end(); ++m) todo.emplace_back(&m.value(), path + segment(m.key()));
+      for (auto m = node->begin(); m != node->end(); ++m)
+        todo.push_back({&m.value(), path + segment(m.key()), depth + 1});
     else if (node->is_array())
-      for (size_t i = 0; i < node->size(); ++i) todo.emplace_back(&(*node)[i], path + segment(std::to_string(i)));
+      for (size_t i = 0; i < node->size(); ++i)
+        todo.push_back({&(*node)[i], path + segment(std::to_string(i)), depth + 1});
   }
   return out;
 }

@@ -146,3 +146,12 @@ TEST_CASE("metric sources are parsed once into kind and operands", "[manifest][k
   CHECK(default_report_of(MetricSourceKind::KthreadStime) == MetricReport::AsIs);
   CHECK(default_report_of(MetricSourceKind::Counter) == MetricReport::Rate);
 }
+
+TEST_CASE("a deeply nested document is located near the top, quickly", "[manifest][locations]") {
+  const size_t depth = 100000;
+  std::string text = "{\"a\": " + std::string(depth, '[') + std::string(depth, ']') + "}";
+  nlohmann::json root = nlohmann::json::parse(text);
+  JsonLocations at = JsonLocations::build(text, root, 0);
+  CHECK(at.key(root, "a").col == 2);
+  CHECK(at.value(root["a"]).col == 7);
+}
