@@ -45,13 +45,13 @@ nlohmann::json param_json(const ParamSpec &p) {
 int cmd_list(const ListArgs &a) {
   Diagnostics diags;
   std::vector<TemplateDir> search = template_search_path(a.template_dirs, a.file);
-  FamilyRegistry reg = FamilyRegistry::load(template_dir_paths(search), diags);
+  SourceManager sources;  // the manifests with problems, for the renderer
+  FamilyRegistry reg = FamilyRegistry::load(template_dir_paths(search), sources, diags);
   auto origin = [&](const FamilyManifest &f) {
     const TemplateDir *d = template_dir_of(search, f.dir);
     return d ? d->origin : std::string("?");
   };
-  SourceManager none;
-  std::string errors = render_all(diags, none);
+  std::string errors = render_all(diags, sources);
   if (!errors.empty()) std::fputs(errors.c_str(), stderr);
   if (diags.has_errors()) return kExitBadInput;
 
@@ -62,7 +62,7 @@ int cmd_list(const ListArgs &a) {
                      metrics = nlohmann::json::array();
       for (const auto &p : f.params) params.push_back(param_json(p));
       for (const auto &p : f.programs)
-        programs.push_back({{"name", p.name}, {"section", p.section}, {"attach", p.attach},
+        programs.push_back({{"name", p.name}, {"section", p.section}, {"attach", kind_name(p.attach)},
                             {"requires", p.requires_features}, {"doc", p.doc}});
       for (const auto &m : f.metrics) metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"doc", m.doc}});
       nlohmann::json hooks = nlohmann::json::array();
@@ -92,7 +92,10 @@ int cmd_list(const ListArgs &a) {
     fmt::print("\n");
   }
   fmt::print("settings every bench has:\n");
+  // The defaults of a family with a consumer (`consumers` is 0 in one without), as this
+  // list has always shown them.
   FamilyManifest any;
+  any.consumer = ConsumerKind::Ringbuf;
   for (const auto &p : builtin_settings(any))
     if (p.name != "prog")
       fmt::print("    {:<18} {:<8} default {:<8} {}\n", p.name, to_string(p.type),

@@ -32,7 +32,7 @@ std::vector<ParamSpec> builtin_settings(const FamilyManifest &family) {
   out.push_back(make("duration", ParamType::Duration, int_value(5 * kSecond), kSecond,
                      24 * 3600 * kSecond, "measured time (one sample per second)"));
   out.push_back(make("producers", ParamType::Int, int_value(1), 1, 1024, "producer threads"));
-  out.push_back(make("consumers", ParamType::Int, int_value(family.consumer == "none" ? 0 : 1), 0,
+  out.push_back(make("consumers", ParamType::Int, int_value(family.consumer == ConsumerKind::None ? 0 : 1), 0,
                      64, "consumer threads"));
   out.push_back(make("affinity", ParamType::Bool, int_value(0), 0, 1,
                      "pin consumers to CPUs 0.. and producers after them (the kernel bench's -a)"));

@@ -364,8 +364,9 @@ class Checker {
     std::vector<std::string> names;
     for (const auto &m : f.metrics) names.push_back(m.name);
     for (const auto &n : s.names) {
-      // latency is derived from hits (1000 / hits per producer, runtime/stats.cpp).
-      bool derived = n.text == "latency" && f.metric("hits") && !f.metric("latency");
+      // latency is derived from the throughput metric (1000 / its rate per producer,
+      // runtime/stats.cpp).
+      bool derived = n.text == "latency" && f.derives_latency();
       if (!f.metric(n.text) && !derived) {
         if (from_defaults) continue;  // a defaults report lists metrics of several families
         std::vector<std::string> hints;

@@ -44,9 +44,9 @@ bool contains(const SourceRange &r, const SourceRange &loc) {
 
 }  // namespace
 
-void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<std::string> &errors) {
+void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<ManifestProblem> &errors) {
   if (!arr.is_array()) {
-    errors.push_back("'hooks' must be an array of names or {\"name\", \"doc\"} objects");
+    errors.push_back({&arr, "", "'hooks' must be an array of names or {\"name\", \"doc\"} objects"});
     return;
   }
   for (size_t i = 0; i < arr.size(); ++i) {
@@ -59,35 +59,35 @@ void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<std::s
       bool ok = true;
       for (const auto &[k, v] : j.items()) {
         if ((k != "name" && k != "doc") || !v.is_string()) {
-          errors.push_back(where + (k == "name" || k == "doc" ? "'" + k + "' must be a string"
-                                                              : "unknown key '" + k + "' (name, doc)"));
+          errors.push_back({&j, k, where + (k == "name" || k == "doc" ? "'" + k + "' must be a string"
+                                                                      : "unknown key '" + k + "' (name, doc)")});
           ok = false;
         }
       }
       if (!ok) continue;
       if (!j.contains("name")) {
-        errors.push_back(where + "missing 'name'");
+        errors.push_back({&j, "", where + "missing 'name'"});
         continue;
       }
       h.name = j["name"].get<std::string>();
       if (j.contains("doc")) h.doc = j["doc"].get<std::string>();
     } else {
-      errors.push_back(where + "expected a hook name or a {\"name\", \"doc\"} object");
+      errors.push_back({&j, "", where + "expected a hook name or a {\"name\", \"doc\"} object"});
       continue;
     }
     if (!is_c_identifier(h.name)) {
-      errors.push_back(where + "hook name '" + h.name + "' is not a C identifier");
+      errors.push_back({&j, "", where + "hook name '" + h.name + "' is not a C identifier"});
       continue;
     }
     bool dup = false;
     for (const auto &o : f.hooks) dup = dup || o.name == h.name;
     if (dup) {
-      errors.push_back(where + "hook '" + h.name + "' is declared twice");
+      errors.push_back({&j, "", where + "hook '" + h.name + "' is declared twice"});
       continue;
     }
     if (!f.template_text.empty() && !template_uses(f.template_text, "code_" + h.name)) {
-      errors.push_back(where + "hook '" + h.name + "' is declared but the template never writes {{code_" +
-                       h.name + "}}");
+      errors.push_back({&j, "", where + "hook '" + h.name + "' is declared but the template never writes {{code_" +
+                                    h.name + "}}"});
       continue;
     }
     f.hooks.push_back(std::move(h));

@@ -17,7 +17,7 @@ namespace bpfbench {
 
 // Reads family.json `hooks`: names (C identifiers) or {"name", "doc"} objects. The template
 // (already read into `f`) must use each as {{code_<name>}}. Problems go to `errors`.
-void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<std::string> &errors);
+void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<ManifestProblem> &errors);
 
 // The bench's blocks, each for a hook its family declares; others become diagnostics.
 std::vector<PlanCode> check_code_blocks(const std::vector<ast::CodeBlock> &blocks, const FamilyManifest &f,

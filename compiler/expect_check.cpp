@@ -18,12 +18,9 @@ bool reported(const CheckedBench &cb, const std::string &m) {
 // The unit `metric` is reported in, or "" when the bench has no such metric.
 std::string metric_unit(const CheckedBench &cb, const std::string &name) {
   const FamilyManifest &f = *cb.family;
-  if (const MetricSpec *m = f.metric(name)) {
-    bool raw = m->source.rfind("ratio:", 0) == 0 || m->source.rfind("kthread_stime:", 0) == 0;
-    return raw ? m->unit : "M/s";
-  }
+  if (const MetricSpec *m = f.metric(name)) return reported_unit(*m);
   if (name == "total_ops") return "M/s";
-  if (name == "latency" && f.metric("hits")) return "ns/op";
+  if (name == "latency" && f.throughput_metric()) return "ns/op";
   // runtime/baseline.cpp adds `<m>_adj` for reported ns/op metrics of benches with a baseline.
   const std::string adj = "_adj";
   if (cb.baseline && name.size() > adj.size() && name.compare(name.size() - adj.size(), adj.size(), adj) == 0) {
@@ -37,7 +34,7 @@ std::vector<std::string> metric_names(const CheckedBench &cb) {
   std::vector<std::string> out;
   for (const auto &m : cb.family->metrics) out.push_back(m.name);
   out.push_back("total_ops");
-  if (cb.family->metric("hits") && !cb.family->metric("latency")) out.push_back("latency");
+  if (cb.family->derives_latency()) out.push_back("latency");
   return out;
 }
 

@@ -54,7 +54,26 @@ const ParamSpec *FamilyManifest::param(const std::string &n) const { return find
 const ProgramSpec *FamilyManifest::program(const std::string &n) const { return find_named(programs, n); }
 const MetricSpec *FamilyManifest::metric(const std::string &n) const { return find_named(metrics, n); }
 
-FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Diagnostics &diags) {
+const MetricSpec *FamilyManifest::throughput_metric() const {
+  auto it = std::find_if(metrics.begin(), metrics.end(), is_throughput);
+  return it == metrics.end() ? nullptr : &*it;
+}
+
+MetricReport report_of(const MetricSpec &m) { return m.reported.value_or(default_report_of(m.source.kind)); }
+
+std::string reported_unit(const MetricSpec &m) { return report_of(m) == MetricReport::AsIs ? m.unit : "M/s"; }
+
+bool higher_is_better(const MetricSpec &m) {
+  return m.higher_is_better.value_or(default_higher_is_better(m.name, reported_unit(m)));
+}
+
+// The names are the kernel bench's: what its reports and ours have always called them.
+bool is_throughput(const MetricSpec &m) { return m.throughput.value_or(m.name == "hits"); }
+
+bool counts_in_total_ops(const MetricSpec &m) { return m.in_total_ops.value_or(m.name == "hits" || m.name == "drops"); }
+
+FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, SourceManager &sources,
+                                    Diagnostics &diags) {
   FamilyRegistry reg;
   std::vector<std::string> manifest_paths;  // parallel to families_: for duplicate messages
   for (const auto &d : dirs) {
@@ -72,7 +91,7 @@ FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Diagno
         diags.error(SourceRange{}, path + ": cannot read the manifest");
         continue;
       }
-      auto f = parse_manifest(path, text, diags);
+      auto f = parse_manifest(path, text, sources, diags);
       if (!f) continue;
       auto it = std::find_if(reg.families_.begin(), reg.families_.end(),
                              [&](const FamilyManifest &g) { return g.name == f->name; });

@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "compiler/diagnostics.hpp"
+#include "compiler/kinds.hpp"
 
 namespace bpfbench {
 
@@ -56,7 +59,7 @@ struct ParamSpec {
 // `args` hold the manifest values as text (numbers as decimal); compiler/setup_spec.cpp
 // checks them per action.
 struct SetupActionSpec {
-  std::string action;  // inner_maps | prefill | fork
+  SetupActionKind action = SetupActionKind::Prefill;
   std::map<std::string, std::string> args;
 };
 
@@ -72,25 +75,42 @@ struct ProgramSpec {
   std::string name;      // the variant name users write: `prog tp;`
   std::string section;   // e.g. "?tp/syscalls/sys_enter_getpgid"
   std::string function;  // the C function name in the template
-  std::string attach;    // auto | uprobe | uretprobe | test_run | none
+  AttachKind attach = AttachKind::Auto;
   std::string target;    // attach target (uprobe function name, ...), "" when none
-  std::string producer;  // runtime producer kind, "" = the family default
-  std::string consumer;  // runtime consumer kind, "" = the family default
+  std::optional<ProducerKind> producer;  // unset = the family default
+  std::optional<ConsumerKind> consumer;  // unset = the family default
   std::vector<std::string> extra_programs;  // other functions loaded with it (drivers)
   std::vector<std::string> requires_features;  // probed before load; skipped if missing
-  std::map<std::string, std::string> metric_sources;  // per-program overrides
+  std::map<std::string, MetricSource> metric_sources;  // per-program overrides
   std::vector<SetupActionSpec> setup;  // after the family's setup actions
   std::string doc;
 };
 
-// source: "counter:<var>" (per-CPU aligned counters in BPF .bss), "producer" (user-side
-// count of producer operations), "ratio:<num>/<den>" (derived).
+// A metric (compiler/kinds.hpp has the sources). The rules the summary and `compare`
+// follow are fields; unset, each takes the default that the accessor below documents.
 struct MetricSpec {
   std::string name;
-  std::string source;
+  MetricSource source;
   std::string unit;  // how it is reported: "M/s", "ns/op", ...
   std::string doc;
+  std::optional<MetricReport> reported;  // `reported`: "rate" | "as_is"
+  std::optional<bool> higher_is_better;  // `better`: "higher" | "lower"
+  std::optional<bool> throughput;        // `throughput`: true | false
+  std::optional<bool> in_total_ops;      // `total_ops`: true | false
 };
+
+// Rate or as it is; default: by source kind (ratios and kthread ticks as they are).
+MetricReport report_of(const MetricSpec &m);
+// The unit a summary carries: "M/s" for rates, the metric's own unit otherwise.
+std::string reported_unit(const MetricSpec &m);
+// Default: default_higher_is_better(name, reported unit) (lower for ns/op or "latency").
+bool higher_is_better(const MetricSpec &m);
+// The throughput metric derives `latency` (1000 / its M/s per producer, in ns/op, when a
+// bench reports latency and the family declares none) and is the summary's primary metric
+// when the report names none it has. Default: the metric named "hits".
+bool is_throughput(const MetricSpec &m);
+// Summed into the `total_ops` summary. Default: the metrics named "hits" and "drops".
+bool counts_in_total_ops(const MetricSpec &m);
 
 // A rule every plan point of the family must satisfy (family.json `constraints`): when
 // `when` holds (always, when empty), `require` must hold, else the checker reports
@@ -119,8 +139,8 @@ struct FamilyManifest {
   std::string default_program;
   std::vector<MetricSpec> metrics;
   std::vector<std::string> default_report;
-  std::string producer;  // default producer kind
-  std::string consumer;  // consumer kind ("none" when the family has none)
+  ProducerKind producer = ProducerKind::None;  // default producer kind
+  ConsumerKind consumer = ConsumerKind::None;  // default consumer kind
   std::vector<ConstraintSpec> constraints;
   std::vector<SetupActionSpec> setup;  // every program's setup actions, in order
   PerCpuSpec per_cpu;
@@ -129,13 +149,29 @@ struct FamilyManifest {
   const ParamSpec *param(const std::string &n) const;
   const ProgramSpec *program(const std::string &n) const;
   const MetricSpec *metric(const std::string &n) const;
+  ProducerKind producer_of(const ProgramSpec &p) const { return p.producer.value_or(producer); }
+  ConsumerKind consumer_of(const ProgramSpec &p) const { return p.consumer.value_or(consumer); }
+  // The metric is_throughput() picks (at most one; the manifest reader checks), or nullptr.
+  const MetricSpec *throughput_metric() const;
+  // Whether a report may name `latency` without the family declaring it.
+  bool derives_latency() const { return throughput_metric() && !metric("latency"); }
+};
+
+// A problem a family.json block reader (setup, per_cpu, hooks) found: at node `at` (or
+// the key `key` of object `at`, when set); the manifest reader gives it its place.
+struct ManifestProblem {
+  const nlohmann::json *at = nullptr;
+  std::string key;
+  std::string message;
 };
 
 class FamilyRegistry {
  public:
   // Reads every <dir>/<family>/family.json below each dir. Problems become diagnostics
-  // (without a .bdsl location: they name the manifest file).
-  static FamilyRegistry load(const std::vector<std::string> &dirs, Diagnostics &diags);
+  // located in the manifest; a manifest with diagnostics is added to `sources` (and only
+  // then, so the files of a clean load are not there) for the renderer.
+  static FamilyRegistry load(const std::vector<std::string> &dirs, SourceManager &sources,
+                             Diagnostics &diags);
 
   const FamilyManifest *find(const std::string &name) const;
   std::vector<std::string> names() const;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "compiler/builtins.hpp"
 #include "compiler/code_hooks.hpp"
 #include "compiler/constraints.hpp"
+#include "compiler/manifest_fields.hpp"
 #include "compiler/resolve_value.hpp"
 #include "compiler/setup_spec.hpp"
 #include "compiler/units.hpp"
@@ -23,13 +25,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-using Names = std::vector<std::string>;
+using Names = ManifestFields::Names;
 
 const Names kTypes = {"int", "size", "duration", "bool", "enum", "cpuset"};
 const Names kDests = {"rodata", "map_size", "template", "runtime"};
-const Names kAttach = {"auto", "uprobe", "uretprobe", "test_run", "none"};
-const Names kProducers = {"syscall", "test_run", "uprobe_nop", "uprobe_push", "uprobe_ret", "none"};
-const Names kConsumers = {"none", "ringbuf", "perfbuf"};
 const Names kFeatureKinds = {"prog_type", "attach", "helper", "kfunc"};
 
 struct CType {
@@ -44,14 +43,7 @@ constexpr CType kCTypes[] = {
     {"__s32", INT32_MIN, INT32_MAX}, {"__s64", INT64_MIN, INT64_MAX},
 };
 
-std::string join(const Names &v, const char *last = " or ") {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) out += (i + 1 == v.size()) ? last : ", ";
-    out += v[i];
-  }
-  return out;
-}
+std::string join(const Names &v, const char *last = " or ") { return join_names(v, last); }
 
 bool contains(const Names &v, const std::string &s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -89,22 +81,24 @@ bool defines_function(const std::string &text, const std::string &name) {
   return false;
 }
 
-class Reader {
+class Reader : public ManifestFields {
  public:
-  Reader(std::string path, Diagnostics &diags) : path_(std::move(path)), diags_(diags) {}
+  using ManifestFields::ManifestFields;
 
   std::optional<FamilyManifest> read(const std::string &text) {
-    json root;
+    json parsed;
     try {
       // Comments are allowed: a manifest is documentation as much as data.
-      root = json::parse(text, nullptr, true, true);
+      parsed = json::parse(text, nullptr, true, true);
     } catch (const json::parse_error &e) {
       bad_json(text, e);
       return std::nullopt;
     }
+    const json &root = parsed;  // const: a lookup must never insert
+    locate(text, root);
     FamilyManifest f;
     if (!root.is_object()) {
-      error("", std::string("the manifest must be a JSON object, got ") + root.type_name());
+      error(at(root), "", std::string("the manifest must be a JSON object, got ") + root.type_name());
       return std::nullopt;
     }
     if (!keys(root, "",
@@ -116,46 +110,44 @@ class Reader {
     get_string(root, "description", "", f.description);
     std::string tpl;
     get_string(root, "template", "", tpl);
-    f.producer = "none";
-    f.consumer = "none";
-    get_enum(root, "producer", "", "producer", kProducers, f.producer);
-    get_enum(root, "consumer", "", "consumer", kConsumers, f.consumer);
-    if (!ok_) return std::nullopt;
+    get_kind(root, "producer", "", "producer", f.producer);
+    get_kind(root, "consumer", "", "consumer", f.consumer);
+    if (!ok()) return std::nullopt;
 
-    fs::path dir = fs::absolute(fs::path(path_)).lexically_normal().parent_path();
+    fs::path dir = fs::absolute(fs::path(path())).lexically_normal().parent_path();
     f.dir = dir.string();
-    if (!is_name(f.name)) error("", "bad family name '" + f.name + "' (letters, digits, '_', '-')");
+    if (!is_name(f.name)) error(at(root["family"]), "", "bad family name '" + f.name + "' (letters, digits, '_', '-')");
     else if (f.name != dir.filename().string())
-      error("", "family '" + f.name + "' must be in a folder of the same name, not '" +
+      error(at(root["family"]), "", "family '" + f.name + "' must be in a folder of the same name, not '" +
                     dir.filename().string() + "'");
-    read_template(dir, tpl, f);
+    read_template(dir, tpl, root["template"], f);
 
     read_array(root, "params", "", [&](const json &j, const std::string &where) {
       ParamSpec p;
-      if (read_param(j, where, p)) add_unique(f.params, std::move(p), "param");
+      if (read_param(j, where, p)) add_unique(f.params, std::move(p), "param", j);
     });
     read_setup(root, "", f, f.setup);
     if (root.contains("per_cpu")) {
-      std::vector<std::string> errs;
+      std::vector<ManifestProblem> errs;
       read_per_cpu(root["per_cpu"], f.per_cpu, errs);
-      for (const auto &e : errs) error("", e);
+      report("", errs);
     }
     if (root.contains("hooks")) {  // after read_template: each hook must be used there
-      std::vector<std::string> errs;
+      std::vector<ManifestProblem> errs;
       read_hooks(root["hooks"], f, errs);
-      for (const auto &e : errs) error("", e);
+      report("", errs);
     }
     read_array(root, "metrics", "", [&](const json &j, const std::string &where) {
       MetricSpec m;
-      if (read_metric(j, where, m)) add_unique(f.metrics, std::move(m), "metric");
+      if (read_metric(j, where, m)) add_unique(f.metrics, std::move(m), "metric", j);
     });
     read_array(root, "programs", "", [&](const json &j, const std::string &where) {
       ProgramSpec p;
-      if (read_program(j, where, f, p)) add_unique(f.programs, std::move(p), "program");
+      if (read_program(j, where, f, p)) add_unique(f.programs, std::move(p), "program", j);
     });
     if (root.contains("programs") && root["programs"].is_array() && root["programs"].empty())
-      error("", "'programs' must list at least one program");
-    check_metrics(f);
+      error(at(root["programs"]), "", "'programs' must list at least one program");
+    check_metrics(root, f);
     check_family_refs(root, f);
     read_array(root, "constraints", "", [&](const json &j, const std::string &where) {
       ConstraintSpec c;
@@ -164,27 +156,30 @@ class Reader {
           !get_string(j, "message", where, c.message))
         return;
       std::string why;  // the names exist and the literals fit (params and programs are read)
-      if (!parse_condition(c.when, f, why) || !parse_condition(c.require, f, why)) error(where, why);
+      if (!parse_condition(c.when, f, why)) error(at(j["when"]), where, why);
+      else if (!parse_condition(c.require, f, why)) error(at(j["require"]), where, why);
       else f.constraints.push_back(std::move(c));
     });
-    if (!ok_) return std::nullopt;
+    if (!ok()) return std::nullopt;
     return f;
   }
 
  private:
-  void error(const std::string &where, const std::string &msg, std::vector<std::string> hints = {}) {
-    diags_.error(SourceRange{}, path_ + ": " + (where.empty() ? "" : where + ": ") + msg,
-                 std::move(hints));
-    ok_ = false;
+  // Problems of a block reader, each at its node.
+  void report(const std::string &where, const std::vector<ManifestProblem> &errs) {
+    for (const auto &e : errs) {
+      SourceRange r = !e.at ? SourceRange{} : e.key.empty() ? at(*e.at) : at_key(*e.at, e.key);
+      error(r, where, e.message);
+    }
   }
 
   // `setup` of the family or of one program (compiler/setup_spec.cpp checks each action).
   void read_setup(const json &obj, const std::string &where, const FamilyManifest &f,
                   std::vector<SetupActionSpec> &out) {
     if (!obj.contains("setup")) return;
-    std::vector<std::string> errs;
+    std::vector<ManifestProblem> errs;
     read_setup_actions(obj["setup"], f, out, errs);
-    for (const auto &e : errs) error(where, e);
+    report(where, errs);
   }
 
   void bad_json(const std::string &text, const json::parse_error &e) {
@@ -198,160 +193,36 @@ class Reader {
     size_t cut = what.find("parse error");
     if (cut != std::string::npos) cut = what.find(": ", cut);
     std::string reason = cut == std::string::npos ? what : what.substr(cut + 2);
-    error("", "invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(col) +
-                  ": " + reason);
-  }
-
-  // `obj` must be an object holding every key of `required` and nothing outside `allowed`.
-  bool keys(const json &obj, const std::string &where, const Names &allowed, const Names &required) {
-    bool good = true;
-    for (const auto &item : obj.items()) {
-      if (contains(allowed, item.key())) continue;
-      std::string close = did_you_mean(item.key(), allowed);
-      error(where, "unknown key '" + item.key() + "'",
-            {close.empty() ? "allowed keys: " + join(allowed, ", ") : "did you mean '" + close + "'?"});
-      good = false;
-    }
-    for (const auto &k : required) {
-      if (obj.contains(k)) continue;
-      error(where, "missing required key '" + k + "'");
-      good = false;
-    }
-    return good;
-  }
-
-  void wrong_type(const std::string &where, const std::string &key, const char *expected,
-                  const json &v) {
-    error(where, "'" + key + "' must be " + expected + ", got " + v.type_name());
-  }
-
-  bool get_string(const json &obj, const std::string &key, const std::string &where, std::string &out) {
-    if (!obj.contains(key)) return true;
-    const json &v = obj[key];
-    if (!v.is_string()) {
-      wrong_type(where, key, "a string", v);
-      return false;
-    }
-    out = v.get<std::string>();
-    return true;
-  }
-
-  bool get_bool(const json &obj, const std::string &key, const std::string &where, bool &out) {
-    if (!obj.contains(key)) return true;
-    const json &v = obj[key];
-    if (!v.is_boolean()) {
-      wrong_type(where, key, "true or false", v);
-      return false;
-    }
-    out = v.get<bool>();
-    return true;
-  }
-
-  bool get_string_list(const json &obj, const std::string &key, const std::string &where, Names &out) {
-    if (!obj.contains(key)) return true;
-    const json &v = obj[key];
-    bool good = v.is_array();
-    if (good)
-      for (const auto &e : v) good = good && e.is_string();
-    if (!good) {
-      wrong_type(where, key, "an array of strings", v);
-      return false;
-    }
-    for (const auto &e : v) out.push_back(e.get<std::string>());
-    return true;
-  }
-
-  // A string that must be one of `choices` ("unknown attach 'uprobes' (expected ...)").
-  bool get_enum(const json &obj, const std::string &key, const std::string &where,
-                const std::string &noun, const Names &choices, std::string &out) {
-    std::string s;
-    if (!obj.contains(key)) return true;
-    if (!get_string(obj, key, where, s)) return false;
-    if (!contains(choices, s)) {
-      std::string close = did_you_mean(s, choices);
-      std::vector<std::string> hints;
-      if (!close.empty()) hints.push_back("did you mean '" + close + "'?");
-      error(where, "unknown " + noun + " '" + s + "' (expected " + join(choices) + ")", hints);
-      return false;
-    }
-    out = s;
-    return true;
-  }
-
-  template <typename Fn>
-  void read_array(const json &obj, const std::string &key, const std::string &where, Fn &&fn) {
-    if (!obj.contains(key)) return;
-    const json &arr = obj[key];
-    if (!arr.is_array()) {
-      wrong_type(where, key, "an array", arr);
-      return;
-    }
-    for (size_t i = 0; i < arr.size(); ++i) {
-      const json &e = arr[i];
-      std::string fallback = key + "[" + std::to_string(i) + "]";
-      if (!e.is_object()) {
-        error("", fallback + " must be an object, got " + e.type_name());
-        continue;
-      }
-      std::string where_e = fallback;
-      if (e.contains("name") && e["name"].is_string()) {
-        // "params" -> "param 'batch'": messages name the entry the way people think of it.
-        where_e = key.substr(0, key.size() - 1) + " '" + e["name"].get<std::string>() + "'";
-      }
-      fn(e, where_e);
-    }
+    SourceRange r{file(), static_cast<uint32_t>(line), static_cast<uint32_t>(col), static_cast<uint32_t>(line),
+                  static_cast<uint32_t>(col)};
+    error(r, "", "invalid JSON: " + reason);
   }
 
   template <typename T>
-  void add_unique(std::vector<T> &v, T x, const char *noun) {
+  void add_unique(std::vector<T> &v, T x, const char *noun, const json &at_node) {
     for (const auto &y : v)
       if (y.name == x.name) {
-        error("", std::string("duplicate ") + noun + " '" + x.name + "'");
+        error(at_key(at_node, "name"), "", std::string("duplicate ") + noun + " '" + x.name + "'");
         return;
       }
     v.push_back(std::move(x));
   }
 
-  void read_template(const fs::path &dir, const std::string &tpl, FamilyManifest &f) {
+  void read_template(const fs::path &dir, const std::string &tpl, const json &node, FamilyManifest &f) {
     if (tpl.empty()) {
-      error("", "'template' must name the BPF C template file");
+      error(at(node), "", "'template' must name the BPF C template file");
       return;
     }
     fs::path p = (dir / tpl).lexically_normal();
     std::ifstream in(p, std::ios::binary);
     if (!in) {
-      error("", "cannot read template '" + p.string() + "'");
+      error(at(node), "", "cannot read template '" + p.string() + "'");
       return;
     }
     std::ostringstream ss;
     ss << in.rdbuf();
     f.template_path = p.string();
     f.template_text = ss.str();
-  }
-
-  // A bound or default of a numeric param: a JSON integer or a string with a unit.
-  bool read_number(const json &v, ParamType type, const std::string &where, const std::string &key,
-                   int64_t &out) {
-    if (v.is_number_integer()) {
-      if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
-        error(where, "'" + key + "' is too large");
-        return false;
-      }
-      out = v.get<int64_t>();
-      return true;
-    }
-    if (v.is_string()) {
-      std::string err;
-      auto x = parse_quantity(v.get<std::string>(), type, &err);
-      if (!x) {
-        error(where, "bad '" + key + "': " + err);
-        return false;
-      }
-      out = *x;
-      return true;
-    }
-    wrong_type(where, key, v.is_number_float() ? "an integer" : "a number or a string like \"512K\"", v);
-    return false;
   }
 
   bool read_param(const json &j, const std::string &where, ParamSpec &p) {
@@ -370,14 +241,14 @@ class Reader {
     if (!good) return false;
     p.type = static_cast<ParamType>(std::find(kTypes.begin(), kTypes.end(), type) - kTypes.begin());
     p.dest = static_cast<ParamDest>(std::find(kDests.begin(), kDests.end(), dest) - kDests.begin());
-    if (!check_param_name(p.name, where)) return false;
+    if (!check_param_name(p.name, at(j["name"]), where)) return false;
     const bool numeric = p.type == ParamType::Int || p.type == ParamType::Size ||
                          p.type == ParamType::Duration;
 
     // Keys that only make sense for some types/dests: misplaced ones are mistakes.
     auto only = [&](const char *key, bool allowed, const char *what) {
       if (j.contains(key) && !allowed) {
-        error(where, std::string("'") + key + "' applies only to " + what);
+        error(at_key(j, key), where, std::string("'") + key + "' applies only to " + what);
         good = false;
       }
     };
@@ -391,16 +262,17 @@ class Reader {
     if (!good) return false;
 
     if (p.dest == ParamDest::Rodata && !numeric && p.type != ParamType::Bool) {
-      error(where, "a rodata param must be int, size, duration or bool (it becomes a C integer)");
+      error(at(j["dest"]), where, "a rodata param must be int, size, duration or bool (it becomes a C integer)");
       return false;
     }
     if (p.dest == ParamDest::MapSize) {
       if (p.type != ParamType::Int && p.type != ParamType::Size) {
-        error(where, "a map_size param must be int or size");
+        error(at(j["type"]), where, "a map_size param must be int or size");
         return false;
       }
       if (!is_identifier(p.map)) {
-        error(where, p.map.empty() ? "missing required key 'map' (the map whose size it sets)"
+        error(p.map.empty() ? at(j) : at(j["map"]), where,
+              p.map.empty() ? "missing required key 'map' (the map whose size it sets)"
                                    : "bad map name '" + p.map + "'");
         return false;
       }
@@ -414,23 +286,24 @@ class Reader {
     }
     if (p.dest == ParamDest::Rodata && !apply_c_type(j, where, p)) return false;
     if (p.min > p.max) {
-      error(where, "min " + std::to_string(p.min) + " is greater than max " + std::to_string(p.max));
+      error(at(j.contains("min") ? j["min"] : j), where,
+            "min " + std::to_string(p.min) + " is greater than max " + std::to_string(p.max));
       return false;
     }
     return read_default(j, where, numeric, p);
   }
 
-  bool check_param_name(const std::string &name, const std::string &where) {
+  bool check_param_name(const std::string &name, SourceRange r, const std::string &where) {
     if (!is_identifier(name)) {
-      error(where, "bad param name '" + name + "' (it becomes a C identifier)");
+      error(r, where, "bad param name '" + name + "' (it becomes a C identifier)");
       return false;
     }
     if (contains(builtin_names(), name) || name == "family") {
-      error(where, "param name '" + name + "' is reserved (a builtin setting)");
+      error(r, where, "param name '" + name + "' is reserved (a builtin setting)");
       return false;
     }
     if (name.rfind("bb_", 0) == 0) {
-      error(where, "param names starting with 'bb_' are reserved for bpfbench globals");
+      error(r, where, "param names starting with 'bb_' are reserved for bpfbench globals");
       return false;
     }
     return true;
@@ -447,13 +320,14 @@ class Reader {
       if (p.c_type == c.name) ct = &c;
     }
     if (!ct) {
-      error(where, "unknown c_type '" + p.c_type + "' (expected " + join(names) + ")");
+      error(at(j["c_type"]), where, "unknown c_type '" + p.c_type + "' (expected " + join(names) + ")");
       return false;
     }
     if (!j.contains("min")) p.min = std::max(p.min, ct->min);
     if (!j.contains("max")) p.max = std::min(p.max, ct->max);
     if (p.min < ct->min || p.max > ct->max) {
-      error(where, "[" + std::to_string(p.min) + ", " + std::to_string(p.max) + "] does not fit c_type " +
+      error(at(j.contains("c_type") ? j["c_type"] : j), where,
+            "[" + std::to_string(p.min) + ", " + std::to_string(p.max) + "] does not fit c_type " +
                        p.c_type);
       return false;
     }
@@ -464,7 +338,7 @@ class Reader {
     const bool has = j.contains("default");
     if (numeric || p.type == ParamType::Enum) {
       if (!has) {
-        error(where, "missing required key 'default'");
+        error(at(j), where, "missing required key 'default'");
         return false;
       }
     }
@@ -473,12 +347,12 @@ class Reader {
       if (!read_number(j["default"], p.type, where, "default", v)) return false;
       p.default_value = ParamValue{true, v, {}};
       if (v < p.min || v > p.max) {
-        error(where, "default " + std::to_string(v) + " is out of range [" + std::to_string(p.min) +
+        error(at(j["default"]), where, "default " + std::to_string(v) + " is out of range [" + std::to_string(p.min) +
                          ", " + std::to_string(p.max) + "]");
         return false;
       }
       if (p.power_of_two && (v <= 0 || (v & (v - 1)) != 0)) {
-        error(where, "default " + std::to_string(v) + " is not a power of two");
+        error(at(j["default"]), where, "default " + std::to_string(v) + " is not a power of two");
         return false;
       }
       return true;
@@ -493,27 +367,27 @@ class Reader {
       case ParamType::Enum: {
         std::string s;
         if (p.choices.empty()) {
-          error(where, "an enum param needs a non-empty 'choices' list");
+          error(j.contains("choices") ? at(j["choices"]) : at(j), where, "an enum param needs a non-empty 'choices' list");
           return false;
         }
         std::set<std::string> seen;
         for (const auto &c : p.choices) {
-          if (!is_name(c)) error(where, "bad choice '" + c + "' (letters, digits, '_', '-')");
-          if (!seen.insert(c).second) error(where, "duplicate choice '" + c + "'");
+          if (!is_name(c)) error(at(j["choices"]), where, "bad choice '" + c + "' (letters, digits, '_', '-')");
+          if (!seen.insert(c).second) error(at(j["choices"]), where, "duplicate choice '" + c + "'");
         }
         if (!get_string(j, "default", where, s)) return false;
         if (!contains(p.choices, s)) {
-          error(where, "default '" + s + "' is not one of its choices (" + join(p.choices, ", ") + ")");
+          error(at(j["default"]), where, "default '" + s + "' is not one of its choices (" + join(p.choices, ", ") + ")");
           return false;
         }
         p.default_value = ParamValue{false, 0, s};
-        return ok_;
+        return ok();
       }
       case ParamType::Cpuset: {
         std::string s;
         if (!get_string(j, "default", where, s)) return false;
         if (!s.empty() && !cpuset_error(s).empty()) {
-          error(where, "bad default CPU set '" + s + "': " + cpuset_error(s));
+          error(at(j["default"]), where, "bad default CPU set '" + s + "': " + cpuset_error(s));
           return false;
         }
         p.default_value = ParamValue{false, 0, s};
@@ -529,50 +403,41 @@ class Reader {
                "extra_programs", "requires", "metric_sources", "setup", "doc"},
               {"name"}))
       return false;
-    p.attach = "auto";
     bool good = get_string(j, "name", where, p.name) && get_string(j, "section", where, p.section) &&
                 get_string(j, "function", where, p.function) &&
-                get_enum(j, "attach", where, "attach", kAttach, p.attach) &&
-                get_string(j, "target", where, p.target) &&
-                get_enum(j, "producer", where, "producer", kProducers, p.producer) &&
-                get_enum(j, "consumer", where, "consumer", kConsumers, p.consumer) &&
+                get_kind(j, "attach", where, "attach", p.attach) && get_string(j, "target", where, p.target) &&
+                get_optional_kind(j, "producer", where, "producer", p.producer) &&
+                get_optional_kind(j, "consumer", where, "consumer", p.consumer) &&
                 get_string_list(j, "extra_programs", where, p.extra_programs) &&
                 get_string_list(j, "requires", where, p.requires_features) &&
                 get_string(j, "doc", where, p.doc);
     if (!good) return false;
     read_setup(j, where, f, p.setup);
     if (!is_name(p.name)) {
-      error(where, "bad program name '" + p.name + "' (letters, digits, '_', '-')");
+      error(at(j["name"]), where, "bad program name '" + p.name + "' (letters, digits, '_', '-')");
       return false;
     }
-    if (p.attach != "none" && (p.function.empty() || p.section.empty())) {
-      error(where, "attach '" + p.attach + "' needs both 'function' and 'section'");
+    const std::string attach = kind_name(p.attach);
+    if (p.attach != AttachKind::None && (p.function.empty() || p.section.empty())) {
+      error(j.contains("attach") ? at(j["attach"]) : at(j), where,
+            "attach '" + attach + "' needs both 'function' and 'section'");
       good = false;
     }
-    if ((p.attach == "uprobe" || p.attach == "uretprobe") && p.target.empty()) {
-      error(where, "attach '" + p.attach + "' needs a 'target' function");
+    if ((p.attach == AttachKind::Uprobe || p.attach == AttachKind::Uretprobe) && p.target.empty()) {
+      error(at(j["attach"]), where, "attach '" + attach + "' needs a 'target' function");
       good = false;
     }
-    Names funcs = p.extra_programs;
-    if (!p.function.empty()) funcs.insert(funcs.begin(), p.function);
-    for (const auto &fn : funcs) {
-      if (!is_identifier(fn)) {
-        error(where, "bad function name '" + fn + "'");
-        good = false;
-      } else if (!f.template_path.empty() && !defines_function(f.template_text, fn)) {
-        error(where, "function '" + fn + "' is not defined in template " + f.template_path);
-        good = false;
+    good = check_functions(j, where, f, p) && good;
+    if (j.contains("requires"))
+      for (const auto &req : p.requires_features) {
+        size_t colon = req.find(':');
+        if (colon == std::string::npos || colon + 1 == req.size() ||
+            !contains(kFeatureKinds, req.substr(0, colon))) {
+          error(at(j["requires"]), where, "bad requirement '" + req + "' (expected <kind>:<name>, kind one of " +
+                                              join(kFeatureKinds) + ")");
+          good = false;
+        }
       }
-    }
-    for (const auto &req : p.requires_features) {
-      size_t colon = req.find(':');
-      if (colon == std::string::npos || colon + 1 == req.size() ||
-          !contains(kFeatureKinds, req.substr(0, colon))) {
-        error(where, "bad requirement '" + req + "' (expected <kind>:<name>, kind one of " +
-                         join(kFeatureKinds) + ")");
-        good = false;
-      }
-    }
     if (j.contains("metric_sources")) {
       const json &ms = j["metric_sources"];
       bool strings = ms.is_object();
@@ -582,55 +447,117 @@ class Reader {
         wrong_type(where, "metric_sources", "an object of strings", ms);
         return false;
       }
-      for (const auto &item : ms.items()) p.metric_sources[item.key()] = item.value().get<std::string>();
+      for (const auto &item : ms.items())
+        if (auto src = read_source(item.value(), where)) p.metric_sources[item.key()] = *src;
+      program_nodes_[p.name] = &j;
     }
     return good;
+  }
+
+  // Unset stays unset: the program then takes the family's kind.
+  template <typename Kind>
+  bool get_optional_kind(const json &obj, const std::string &key, const std::string &where, const std::string &noun,
+                         std::optional<Kind> &out) {
+    if (!obj.contains(key)) return true;
+    Kind k{};
+    if (!get_kind(obj, key, where, noun, k)) return false;
+    out = k;
+    return true;
+  }
+
+  bool check_functions(const json &j, const std::string &where, const FamilyManifest &f, const ProgramSpec &p) {
+    bool good = true;
+    Names funcs = p.extra_programs;
+    if (!p.function.empty()) funcs.insert(funcs.begin(), p.function);
+    for (const auto &fn : funcs) {
+      const json &node = fn == p.function && j.contains("function") ? j["function"] : j["extra_programs"];
+      if (!is_identifier(fn)) {
+        error(at(node), where, "bad function name '" + fn + "'");
+        good = false;
+      } else if (!f.template_path.empty() && !defines_function(f.template_text, fn)) {
+        error(at(node), where, "function '" + fn + "' is not defined in template " + f.template_path);
+        good = false;
+      }
+    }
+    return good;
+  }
+
+  // The shape of a source, at once; ratio operands are checked once every metric is read.
+  std::optional<MetricSource> read_source(const json &v, const std::string &where) {
+    std::string why;
+    auto src = parse_metric_source(v.get<std::string>(), why);
+    if (!src) error(at(v), where, why);
+    return src;
   }
 
   bool read_metric(const json &j, const std::string &where, MetricSpec &m) {
-    if (!keys(j, where, {"name", "source", "unit", "doc"}, {"name", "source"})) return false;
-    bool good = get_string(j, "name", where, m.name) && get_string(j, "source", where, m.source) &&
-                get_string(j, "unit", where, m.unit) && get_string(j, "doc", where, m.doc);
-    if (good && !is_identifier(m.name)) {
-      error(where, "bad metric name '" + m.name + "'");
+    if (!keys(j, where, {"name", "source", "unit", "doc", "reported", "better", "throughput", "total_ops"},
+              {"name", "source"}))
+      return false;
+    std::string reported, better;
+    bool throughput = false, total = false;
+    bool good = get_string(j, "name", where, m.name) && get_string(j, "unit", where, m.unit) &&
+                get_string(j, "doc", where, m.doc) &&
+                get_enum(j, "reported", where, "report mode", {"rate", "as_is"}, reported) &&
+                get_enum(j, "better", where, "direction", {"higher", "lower"}, better) &&
+                get_bool(j, "throughput", where, throughput) && get_bool(j, "total_ops", where, total);
+    std::string src;
+    if (!good || !get_string(j, "source", where, src)) return false;
+    if (!is_identifier(m.name)) {
+      error(at(j["name"]), where, "bad metric name '" + m.name + "'");
       return false;
     }
-    return good;
-  }
-
-  void check_source(const std::string &src, const std::string &where, const FamilyManifest &f) {
-    auto is_metric = [&](const std::string &n) {
-      return std::any_of(f.metrics.begin(), f.metrics.end(), [&](const MetricSpec &m) { return m.name == n; });
-    };
-    if (src == "producer" || src == "consumer") return;
-    if (src.rfind("counter:", 0) == 0 && is_identifier(src.substr(8))) return;
-    // stime ticks of a kernel thread found by its comm (runtime/kthread_stat.cpp).
-    if (src.rfind("kthread_stime:", 0) == 0 && is_name(src.substr(14))) return;
-    if (src.rfind("ratio:", 0) == 0) {
-      std::string rest = src.substr(6);
-      size_t slash = rest.find('/');
-      if (slash != std::string::npos) {
-        std::string a = rest.substr(0, slash), b = rest.substr(slash + 1);
-        for (const auto &n : {a, b})
-          if (!is_metric(n)) error(where, "source '" + src + "' names unknown metric '" + n + "'");
-        return;
-      }
+    auto source = read_source(j["source"], where);
+    if (!source) return false;
+    m.source = *source;
+    if (!reported.empty()) m.reported = reported == "rate" ? MetricReport::Rate : MetricReport::AsIs;
+    if (m.source.kind == MetricSourceKind::Ratio && report_of(m) == MetricReport::Rate) {
+      error(at(j["reported"]), where, "a ratio is reported as it is, not as a rate");
+      return false;
     }
-    error(where, "bad metric source '" + src + "' (expected counter:<var>, producer, consumer, ratio:<a>/<b> or kthread_stime:<comm>)");
+    if (!better.empty()) m.higher_is_better = better == "higher";
+    if (j.contains("throughput")) m.throughput = throughput;
+    if (j.contains("total_ops")) m.in_total_ops = total;
+    metric_nodes_[m.name] = &j;
+    return true;
   }
 
-  void check_metrics(const FamilyManifest &f) {
-    for (const auto &m : f.metrics) check_source(m.source, "metric '" + m.name + "'", f);
-    Names metric_names;
-    for (const auto &m : f.metrics) metric_names.push_back(m.name);
+  void check_ratio(const MetricSource &src, const json &node, const std::string &where, const FamilyManifest &f) {
+    if (src.kind != MetricSourceKind::Ratio) return;
+    for (const auto &n : {src.operand, src.denominator})
+      if (!f.metric(n)) error(at(node), where, "source '" + src.text() + "' names unknown metric '" + n + "'");
+  }
+
+  void check_metrics(const json &root, FamilyManifest &f) {
+    for (const auto &m : f.metrics) check_ratio(m.source, (*metric_nodes_.at(m.name))["source"], "metric '" + m.name + "'", f);
     for (const auto &p : f.programs)
       for (const auto &[metric, src] : p.metric_sources) {
         std::string where = "program '" + p.name + "'";
-        if (!contains(metric_names, metric))
-          error(where, "metric_sources names unknown metric '" + metric + "'");
+        const json &ms = (*program_nodes_.at(p.name))["metric_sources"];
+        if (!f.metric(metric))
+          error(at_key(ms, metric), where, "metric_sources names unknown metric '" + metric + "'");
         else
-          check_source(src, where, f);
+          check_ratio(src, ms[metric], where, f);
       }
+    check_throughput(root, f);
+  }
+
+  // One metric may say `"throughput": true`; the others then are not (whatever their name).
+  void check_throughput(const json &root, FamilyManifest &f) {
+    const MetricSpec *chosen = nullptr;
+    for (const auto &m : f.metrics)
+      if (m.throughput == true) {
+        if (chosen) {
+          error(at((*metric_nodes_.at(m.name))["throughput"]), "metric '" + m.name + "'",
+                "metric '" + chosen->name + "' is the throughput metric already");
+          return;
+        }
+        chosen = &m;
+      }
+    (void)root;
+    if (chosen)
+      for (auto &m : f.metrics)
+        if (!m.throughput) m.throughput = false;
   }
 
   void check_family_refs(const json &root, FamilyManifest &f) {
@@ -640,33 +567,38 @@ class Reader {
     if (get_string(root, "default_program", "", f.default_program)) {
       if (f.default_program.empty() && !programs.empty()) f.default_program = programs.front();
       else if (!f.default_program.empty() && !contains(programs, f.default_program))
-        error("", "default_program '" + f.default_program + "' is not one of its programs (" +
-                      join(programs, ", ") + ")");
+        error(at(root["default_program"]), "", "default_program '" + f.default_program +
+                                                   "' is not one of its programs (" + join(programs, ", ") + ")");
     }
     if (!root.contains("report")) {
       f.default_report = metrics;
     } else if (get_string_list(root, "report", "", f.default_report)) {
       for (const auto &r : f.default_report)
-        if (!contains(metrics, r)) error("", "report names unknown metric '" + r + "'");
+        if (!contains(metrics, r)) error(at(root["report"]), "", "report names unknown metric '" + r + "'");
     }
   }
 
-  std::string path_;
-  Diagnostics &diags_;
-  bool ok_ = true;
+  // Where the entries are, for checks that run after all of them are read.
+  std::map<std::string, const json *> metric_nodes_, program_nodes_;
 };
 
 }  // namespace
 
 std::optional<FamilyManifest> parse_manifest(const std::string &path, const std::string &text,
-                                             Diagnostics &diags) {
+                                             SourceManager &sources, Diagnostics &diags) {
+  const size_t before = diags.all().size();
+  const uint32_t file = static_cast<uint32_t>(sources.size());
+  std::optional<FamilyManifest> f;
   try {
-    return Reader(path, diags).read(text);
+    f = Reader(path, file, diags).read(text);
   } catch (const std::exception &e) {
     // Belt and braces: a json accessor we did not guard must not take the tool down.
     diags.error(SourceRange{}, path + ": cannot read manifest: " + e.what());
-    return std::nullopt;
+    f.reset();
   }
+  // The ranges name `file`: the manifest goes into `sources` if anything points into it.
+  if (diags.all().size() > before) sources.add(path, text);
+  return f;
 }
 
 }  // namespace bpfbench

@@ -9,10 +9,11 @@
 
 namespace bpfbench {
 
-// `path` is the manifest file (named in every diagnostic), `text` its contents. The
-// template named by the manifest is read from the manifest's folder. Returns nullopt
-// after reporting at least one error.
+// `path` is the manifest file, `text` its contents. The template named by the manifest is
+// read from the manifest's folder. Diagnostics are located in `text`, which is added to
+// `sources` (as file `sources.size()`) when there are any. Returns nullopt after
+// reporting at least one error.
 std::optional<FamilyManifest> parse_manifest(const std::string &path, const std::string &text,
-                                             Diagnostics &diags);
+                                             SourceManager &sources, Diagnostics &diags);
 
 }  // namespace bpfbench

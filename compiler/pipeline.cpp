@@ -29,7 +29,7 @@ bool load_families(const std::string &path, const FrontendOptions &opts, Fronten
   fe.families = FamilyRegistry::load(
       opts.template_dirs.empty() ? template_dir_paths(template_search_path(opts.extra_template_dirs, path))
                                  : opts.template_dirs,
-      fe.diags);
+      fe.sources, fe.diags);
   return !fe.diags.has_errors();
 }
 

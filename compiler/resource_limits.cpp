@@ -95,18 +95,18 @@ PointCost point_cost(const PlanPoint &p, const FamilyManifest &f) {
   std::vector<SetupActionSpec> actions = f.setup;  // as runtime/setup_actions.cpp runs them
   if (prog) actions.insert(actions.end(), prog->setup.begin(), prog->setup.end());
   for (const auto &a : actions) {
-    if (a.action == "fork") {
+    if (a.action == SetupActionKind::Fork) {
       auto count = arg(a, "count", p);
       if (!count) continue;
       c.tasks = saturating_add(c.tasks, count->value);
       if (!c.tasks_at.valid()) c.tasks_at = blame(p, {&count});
-    } else if (a.action == "inner_maps") {
+    } else if (a.action == SetupActionKind::InnerMaps) {
       // Preallocated inner maps take max_entries each whether or not they are filled.
       auto count = arg(a, "count", p), size = arg(a, "max_entries", p);
       if (!count || !size) continue;
       c.map_entries = saturating_add(c.map_entries, saturating_mul(count->value, size->value));
       if (!c.entries_at.valid()) c.entries_at = blame(p, {&count, &size});
-    } else if (a.action == "prefill") {
+    } else if (a.action == SetupActionKind::Prefill) {
       auto keys = arg(a, "keys", p);
       if (!keys) continue;
       c.map_entries = saturating_add(c.map_entries, keys->value);

@@ -18,12 +18,13 @@ struct ActionKeys {
   std::map<std::string, Arg> required, optional;
 };
 
-const std::map<std::string, ActionKeys> &actions() {
-  static const std::map<std::string, ActionKeys> a = {
-      {"inner_maps", {{{"outer", Arg::Map}, {"count", Arg::Count}},
-                      {{"prefill", Arg::Keys}, {"max_entries", Arg::Count}}}},
-      {"prefill", {{{"map", Arg::Map}, {"keys", Arg::Keys}}, {}}},
-      {"fork", {{{"count", Arg::Count}}, {{"pause_max", Arg::Count}}}},
+// The keys of each action (its name, doc and implementation: compiler/kinds.cpp).
+const std::map<SetupActionKind, ActionKeys> &actions() {
+  static const std::map<SetupActionKind, ActionKeys> a = {
+      {SetupActionKind::InnerMaps, {{{"outer", Arg::Map}, {"count", Arg::Count}},
+                                    {{"prefill", Arg::Keys}, {"max_entries", Arg::Count}}}},
+      {SetupActionKind::Prefill, {{{"map", Arg::Map}, {"keys", Arg::Keys}}, {}}},
+      {SetupActionKind::Fork, {{{"count", Arg::Count}}, {{"pause_max", Arg::Count}}}},
   };
   return a;
 }
@@ -65,38 +66,31 @@ std::string read_count(const json &v, Arg kind, const FamilyManifest &f, std::st
 
 }  // namespace
 
-const std::vector<std::string> &setup_action_kinds() {
-  static const std::vector<std::string> k = [] {
-    std::vector<std::string> v;
-    for (const auto &[name, _] : actions()) v.push_back(name);
-    return v;
-  }();
-  return k;
-}
-
 void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<SetupActionSpec> &out,
-                        std::vector<std::string> &errors) {
+                        std::vector<ManifestProblem> &errors) {
   if (!arr.is_array()) {
-    errors.push_back(std::string("'setup' must be an array, got ") + arr.type_name());
+    errors.push_back({&arr, "", std::string("'setup' must be an array, got ") + arr.type_name()});
     return;
   }
   for (size_t i = 0; i < arr.size(); ++i) {
     const json &e = arr[i];
     std::string where = "setup[" + std::to_string(i) + "]";
     if (!e.is_object() || !e.contains("action") || !e["action"].is_string()) {
-      errors.push_back(where + ": must be an object with a string 'action'");
+      errors.push_back({&e, "", where + ": must be an object with a string 'action'"});
       continue;
     }
     SetupActionSpec a;
-    a.action = e["action"].get<std::string>();
-    auto it = actions().find(a.action);
-    if (it == actions().end()) {
-      std::string close = did_you_mean(a.action, setup_action_kinds());
-      errors.push_back(where + ": unknown action '" + a.action + "'" +
-                       (close.empty() ? "" : " (did you mean '" + close + "'?)"));
+    const std::string name = e["action"].get<std::string>();
+    auto kind = parse_kind<SetupActionKind>(name);
+    if (!kind) {
+      std::string close = did_you_mean(name, kind_names<SetupActionKind>());
+      errors.push_back({&e["action"], "", where + ": unknown action '" + name + "'" +
+                                              (close.empty() ? "" : " (did you mean '" + close + "'?)")});
       continue;
     }
-    where += " (" + a.action + ")";
+    a.action = *kind;
+    auto it = actions().find(a.action);
+    where += " (" + name + ")";
     const ActionKeys &keys = it->second;
     bool good = true;
     for (const auto &item : e.items()) {
@@ -109,8 +103,8 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         for (const auto &[n, _] : keys.required) allowed.push_back(n);
         for (const auto &[n, _] : keys.optional) allowed.push_back(n);
         std::string close = did_you_mean(k, allowed);
-        errors.push_back(where + ": unknown key '" + k + "'" +
-                         (close.empty() ? "" : " (did you mean '" + close + "'?)"));
+        errors.push_back({&e, k, where + ": unknown key '" + k + "'" +
+                                     (close.empty() ? "" : " (did you mean '" + close + "'?)")});
         good = false;
         continue;
       }
@@ -122,7 +116,7 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         value = read_count(item.value(), kt->second, f, err);
       }
       if (!err.empty()) {
-        errors.push_back(where + ": '" + k + "' " + err);
+        errors.push_back({&item.value(), "", where + ": '" + k + "' " + err});
         good = false;
         continue;
       }
@@ -130,35 +124,35 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
     }
     for (const auto &[k, _] : keys.required)
       if (!e.contains(k)) {
-        errors.push_back(where + ": missing required key '" + k + "'");
+        errors.push_back({&e, "", where + ": missing required key '" + k + "'"});
         good = false;
       }
     if (good) out.push_back(std::move(a));
   }
 }
 
-void read_per_cpu(const json &obj, PerCpuSpec &out, std::vector<std::string> &errors) {
+void read_per_cpu(const json &obj, PerCpuSpec &out, std::vector<ManifestProblem> &errors) {
   if (!obj.is_object()) {
-    errors.push_back(std::string("'per_cpu' must be an object, got ") + obj.type_name());
+    errors.push_back({&obj, "", std::string("'per_cpu' must be an object, got ") + obj.type_name()});
     return;
   }
   for (const auto &item : obj.items()) {
     const std::string &k = item.key();
     std::string *dst = k == "ops" ? &out.ops : k == "ns" ? &out.ns : k == "line" ? &out.line : nullptr;
     if (!dst) {
-      errors.push_back("per_cpu: unknown key '" + k + "' (allowed keys: ops, ns, line)");
+      errors.push_back({&obj, k, "per_cpu: unknown key '" + k + "' (allowed keys: ops, ns, line)"});
       continue;
     }
     if (!item.value().is_string()) {
-      errors.push_back("per_cpu: '" + k + "' must be a string");
+      errors.push_back({&item.value(), "", "per_cpu: '" + k + "' must be a string"});
       continue;
     }
     *dst = item.value().get<std::string>();
   }
   if (!is_ident(out.ops) || !is_ident(out.ns))
-    errors.push_back("per_cpu: 'ops' and 'ns' must name bb_counter arrays (C identifiers)");
+    errors.push_back({&obj, "", "per_cpu: 'ops' and 'ns' must name bb_counter arrays (C identifiers)"});
   if (out.line.find("{rate}") == std::string::npos)
-    errors.push_back("per_cpu: 'line' must contain {rate}");
+    errors.push_back({&obj, obj.contains("line") ? "line" : "", "per_cpu: 'line' must contain {rate}"});
   if (!errors.empty()) out = PerCpuSpec{};
 }
 

@@ -20,10 +20,6 @@ const char *to_string(Verdict v) {
   return "?";
 }
 
-bool lower_is_better(const std::string &metric, const std::string &unit) {
-  return unit == "ns/op" || metric.find("latency") != std::string::npos;
-}
-
 double CompareReport::worst_regression_pct() const {
   double worst = 0;
   for (const auto &p : points)
@@ -58,7 +54,7 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
     return c;
   }
   c.unit = ma->unit;
-  c.higher_is_better = !lower_is_better(c.metric, c.unit);
+  c.higher_is_better = ma->higher_is_better;  // the family's `better`, kept in the results
   c.mean_a = ma->mean, c.mean_b = mb->mean, c.ci_a = ma->ci95, c.ci_b = mb->ci95;
   c.n_a = ma->n, c.n_b = mb->n;
   if (c.mean_a == 0) {

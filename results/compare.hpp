@@ -47,9 +47,6 @@ struct CompareReport {
   double worst_regression_pct() const;  // largest slowdown among "slower" points, 0 if none
 };
 
-// Lower is better for latency-like metrics (ns/op, or "latency" in the name).
-bool lower_is_better(const std::string &metric, const std::string &unit);
-
 // Points match by suite, label and params.
 CompareReport compare_results(const ResultSet &a, const ResultSet &b, const CompareOptions &o);
 

@@ -35,7 +35,7 @@ std::string format_progress(int iter, const Sample &s, int producers, int64_t in
     if (specs)
       for (const auto &x : *specs)
         if (x.name == m) spec = &x;
-    if (spec && reported_as_is(*spec))
+    if (spec && report_of(*spec) == MetricReport::AsIs)
       out += fmt::sprintf(", %s %8.3lf%s", m, metric_values({s}, *spec).at(0),
                           spec->unit.empty() ? "" : " " + spec->unit);
     else if (s.deltas.count(m))

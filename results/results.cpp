@@ -22,6 +22,9 @@ nlohmann::json metric_to_json(const MetricSummary &m) {
                       {"ci95_rel", m.rel_ci()}, {"per_prod", m.per_prod}, {"outliers", m.outliers},
                       {"values", m.values}};
   if (!m.round_means.empty()) j["round_means"] = m.round_means;
+  // Written only when the family overrides the default rule, which readers apply.
+  if (m.higher_is_better != default_higher_is_better(m.name, m.unit))
+    j["better"] = m.higher_is_better ? "higher" : "lower";
   return j;
 }
 
@@ -52,6 +55,8 @@ MetricSummary metric_from_json(const std::string &name, const nlohmann::json &j)
   m.outliers = get_or<std::vector<size_t>>(j, "outliers", {});
   m.values = get_or<std::vector<double>>(j, "values", {});
   m.round_means = get_or<std::vector<double>>(j, "round_means", {});
+  const std::string better = get_or<std::string>(j, "better", "");
+  m.higher_is_better = better.empty() ? default_higher_is_better(m.name, m.unit) : better == "higher";
   return m;
 }
 

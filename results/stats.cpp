@@ -100,6 +100,7 @@ MetricSummary summarize_metric(const std::string &name, const std::string &unit,
   MetricSummary m;
   m.name = name;
   m.unit = unit;
+  m.higher_is_better = default_higher_is_better(name, unit);
   m.n = v.size();
   m.mean = mean_of(v);
   m.stddev = stddev_of(v);
@@ -129,25 +130,17 @@ double rate(const Sample &s, const std::string &name) {
 
 }  // namespace
 
-bool reported_as_is(const MetricSpec &m) {
-  return m.source.rfind("ratio:", 0) == 0 || m.source.rfind("kthread_stime:", 0) == 0;
-}
-
 std::vector<double> metric_values(const std::vector<Sample> &samples, const MetricSpec &m) {
   std::vector<double> v;
-  if (m.source.rfind("ratio:", 0) == 0) {
-    std::string r = m.source.substr(6);
-    size_t slash = r.find('/');
-    if (slash == std::string::npos) return v;
-    std::string a = r.substr(0, slash), b = r.substr(slash + 1);
+  if (m.source.kind == MetricSourceKind::Ratio) {
     for (const auto &s : samples) {
-      double den = count_of(s, b);
-      v.push_back(den > 0 ? count_of(s, a) / den : 0.0);
+      double den = count_of(s, m.source.denominator);
+      v.push_back(den > 0 ? count_of(s, m.source.operand) / den : 0.0);
     }
     return v;
   }
-  // Kernel-thread CPU ticks: a few per second, reported per second as they are.
-  if (m.source.rfind("kthread_stime:", 0) == 0) {
+  // A count reported as it is (kernel-thread CPU ticks: a few per second): per second.
+  if (report_of(m) == MetricReport::AsIs) {
     for (const auto &s : samples) v.push_back(s.duration_s > 0 ? count_of(s, m.name) / s.duration_s : 0.0);
     return v;
   }
@@ -159,31 +152,42 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
                   int producers, const std::vector<std::string> &report) {
   Summary sum;
   bool has_latency = false;
+  const MetricSpec *throughput = nullptr;
+  std::vector<std::string> in_total;
   for (const auto &m : metrics) {
-    std::string unit = reported_as_is(m) ? m.unit : "M/s";
-    sum.metrics.push_back(summarize_metric(m.name, unit, metric_values(samples, m), producers));
+    MetricSummary x = summarize_metric(m.name, reported_unit(m), metric_values(samples, m), producers);
+    x.higher_is_better = higher_is_better(m);
+    sum.metrics.push_back(std::move(x));
     has_latency |= m.name == "latency";
+    if (is_throughput(m) && !throughput) throughput = &m;
+    if (counts_in_total_ops(m)) in_total.push_back(m.name);
   }
   std::vector<double> total;
-  for (const auto &s : samples) total.push_back(rate(s, "hits") + rate(s, "drops"));
+  for (const auto &s : samples) {
+    double t = 0;
+    for (const auto &n : in_total) t += rate(s, n);
+    total.push_back(t);
+  }
   sum.metrics.push_back(summarize_metric("total_ops", "M/s", total, producers));
 
   bool want_latency = std::find(report.begin(), report.end(), "latency") != report.end();
-  if (want_latency && !has_latency && sum.find("hits")) {
+  if (want_latency && !has_latency && throughput) {
     std::vector<double> lat;
     for (const auto &s : samples) {
-      double per_prod = rate(s, "hits") / std::max(producers, 1);
+      double per_prod = rate(s, throughput->name) / std::max(producers, 1);
       lat.push_back(per_prod > 0 ? 1000.0 / per_prod : 0.0);
     }
     MetricSummary l = summarize_metric("latency", "ns/op", lat, producers);
     // The kernel bench prints 1000 / (mean hits per producer), not the mean latency.
-    const MetricSummary *h = sum.find("hits");
+    const MetricSummary *h = sum.find(throughput->name);
     l.mean = h->mean > 0 ? 1000.0 / (h->mean / std::max(producers, 1)) : 0.0;
     l.per_prod = l.mean;
     if (l.mean != 0) l.cv = l.stddev / l.mean;
     sum.metrics.push_back(l);
   }
-  sum.primary = !report.empty() && sum.find(report.front()) ? report.front() : "hits";
+  // "hits" when no metric is the throughput: what results have always said then.
+  const std::string fallback = throughput ? throughput->name : "hits";
+  sum.primary = !report.empty() && sum.find(report.front()) ? report.front() : fallback;
   if (const MetricSummary *p = sum.find(sum.primary)) sum.warnings = summary_warnings(*p);
   return sum;
 }

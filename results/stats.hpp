@@ -17,6 +17,7 @@ namespace bpfbench {
 struct MetricSummary {
   std::string name;
   std::string unit;  // "M/s" for counts, "ns/op" for latency, manifest unit for ratios
+  bool higher_is_better = true;  // for `compare`: the metric's `better`
   double mean = 0, stddev = 0, min = 0, max = 0, median = 0, per_prod = 0;
   size_t n = 0;
   double cv = 0, ci95 = 0;
@@ -40,17 +41,15 @@ struct Summary {
 constexpr double kNoisyCv = 0.05;          // CV above 5%
 constexpr double kFirstOffRelative = 0.05; // first interval >5% and >3 sd off the rest
 
-// Ratios and kernel-thread ticks are reported as they are, in the spec's unit; every other
-// metric is a count per interval, reported as a rate in M/s.
-bool reported_as_is(const MetricSpec &m);
-
-// Per-sample values of a metric: counts become M/s; `ratio:a/b` sources become a/b of
-// the same interval. "total_ops" is hits + drops. Empty when the metric is unknown.
+// Per-sample values of a metric: `ratio:a/b` sources become a/b of the same interval;
+// counts reported as they are (report_of(), compiler/manifest.hpp) become counts per
+// second, in the spec's unit; every other count becomes a rate in M/s.
 std::vector<double> metric_values(const std::vector<Sample> &samples, const MetricSpec &m);
 
-// Summaries of every family metric, plus "total_ops" (hits + drops) and, when `report`
-// asks for it and the family declares none, "latency" = 1000 / (hits M/s per producer)
-// in ns/op (what the kernel bench prints).
+// Summaries of every family metric, plus "total_ops" (the sum of the metrics that count
+// in it, counts_in_total_ops()) and, when `report` asks for it and the family declares
+// none, "latency" = 1000 / (the throughput metric's M/s per producer) in ns/op (what the
+// kernel bench prints). `primary` is the report's first metric, else the throughput one.
 Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSpec> &metrics,
                   int producers, const std::vector<std::string> &report);
 

@@ -166,27 +166,25 @@ Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) 
   bpf_program *prog = program(function);
   if (!prog || bpf_program__fd(prog) < 0)
     return make_error(BpfPhase::Attach, ENOENT, "program '" + function + "' is not loaded");
-  if (spec.kind == "none" || spec.kind == "test_run") return {};
+  if (spec.kind == AttachKind::None || spec.kind == AttachKind::TestRun) return {};
   LibbpfLogCapture cap;
   bpf_link *link = nullptr;
-  if (spec.kind == "auto") {
+  if (spec.kind == AttachKind::Auto) {
     link = bpf_program__attach(prog);
-  } else if (spec.kind == "uprobe" || spec.kind == "uretprobe") {
-    LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == "uretprobe",
+  } else {  // uprobe | uretprobe
+    LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == AttachKind::Uretprobe,
                 .func_name = spec.target.c_str());
     // pid -1: every thread of every process running the binary; producers are threads
     // other than the one attaching, so "self" (pid 0 = this thread) would miss them.
     link = bpf_program__attach_uprobe_opts(prog, -1, spec.binary.c_str(), 0, &uo);
-  } else {
-    return make_error(BpfPhase::Attach, EINVAL, "unknown attach kind '" + spec.kind + "'");
   }
   long err = libbpf_get_error(link);
   if (!link || err) {
     int e = err ? static_cast<int>(-err) : errno;
-    std::string what = spec.kind == "auto" ? std::string(bpf_program__section_name(prog))
-                                           : spec.kind + " on " + spec.target;
+    std::string what = spec.kind == AttachKind::Auto ? std::string(bpf_program__section_name(prog))
+                                                     : std::string(kind_name(spec.kind)) + " on " + spec.target;
     std::string msg = "cannot attach program '" + function + "' (" + what + ")";
-    if (spec.kind != "auto" && cap.text().find("failed to find symbol") != std::string::npos)
+    if (spec.kind != AttachKind::Auto && cap.text().find("failed to find symbol") != std::string::npos)
       msg += ": " + spec.binary + (spec.binary == "/proc/self/exe" ? " (the bpfbench binary)" : "") +
              " has no function '" + spec.target + "'";
     return make_error(BpfPhase::Attach, e, msg, last_lines(cap.text(), 5));

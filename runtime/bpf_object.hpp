@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "compiler/kinds.hpp"
 #include <vector>
 
 #include "results/error.hpp"
@@ -20,7 +22,7 @@ namespace bpfbench {
 // `uretprobe` (on function `target` of `binary`, all processes), `none`/`test_run`
 // (loaded only).
 struct AttachSpec {
-  std::string kind = "auto";
+  AttachKind kind = AttachKind::Auto;
   std::string target;
   std::string binary = "/proc/self/exe";
 };

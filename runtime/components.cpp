@@ -68,44 +68,32 @@ class IdleProducer final : public Producer {
 
 }  // namespace
 
-const std::vector<std::string> &producer_kinds() {
-  static const std::vector<std::string> k = {"syscall", "test_run", "uprobe_nop",
-                                             "uprobe_push", "uprobe_ret", "none"};
-  return k;
-}
-
-const std::vector<std::string> &consumer_kinds() {
-  static const std::vector<std::string> k = {"none", "ringbuf", "perfbuf"};
-  return k;
-}
-
 std::unique_ptr<Producer> make_producer(const ProducerConfig &cfg, std::string &error) {
-  if (cfg.kind == "syscall") return std::make_unique<SyscallProducer>();
-  if (cfg.kind == "test_run") {
-    if (cfg.test_run_fd < 0) {
-      error = "producer test_run needs a loaded driver program";
-      return nullptr;
-    }
-    return std::make_unique<TestRunProducer>(cfg.test_run_fd, cfg.ops_per_run ? cfg.ops_per_run : 1);
+  switch (cfg.kind) {
+    case ProducerKind::Syscall: return std::make_unique<SyscallProducer>();
+    case ProducerKind::TestRun:
+      if (cfg.test_run_fd < 0) {
+        error = "producer test_run needs a loaded driver program";
+        return nullptr;
+      }
+      return std::make_unique<TestRunProducer>(cfg.test_run_fd, cfg.ops_per_run ? cfg.ops_per_run : 1);
+    case ProducerKind::UprobeNop: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>();
+    case ProducerKind::UprobePush: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>();
+    case ProducerKind::UprobeRet: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>();
+    case ProducerKind::None: return std::make_unique<IdleProducer>();
   }
-  if (cfg.kind == "uprobe_nop") return std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>();
-  if (cfg.kind == "uprobe_push") return std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>();
-  if (cfg.kind == "uprobe_ret") return std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>();
-  if (cfg.kind == "none" || cfg.kind.empty()) return std::make_unique<IdleProducer>();
-  error = "unknown producer kind '" + cfg.kind + "'";
+  error = "unknown producer kind";
   return nullptr;
 }
 
 std::unique_ptr<Consumer> make_consumer(const ConsumerConfig &cfg, std::string &error) {
-  if (cfg.kind == "none" || cfg.kind.empty()) return nullptr;
+  if (cfg.kind == ConsumerKind::None) return nullptr;
   if (!cfg.consumed) {
-    error = "consumer '" + cfg.kind + "' needs a counter for consumed records";
+    error = std::string("consumer '") + kind_name(cfg.kind) + "' needs a counter for consumed records";
     return nullptr;
   }
-  if (cfg.kind == "ringbuf") return make_ringbuf_consumer(cfg, error);
-  if (cfg.kind == "perfbuf") return make_perfbuf_consumer(cfg, error);
-  error = "unknown consumer kind '" + cfg.kind + "' (this runtime has: none, ringbuf, perfbuf)";
-  return nullptr;
+  if (cfg.kind == ConsumerKind::Ringbuf) return make_ringbuf_consumer(cfg, error);
+  return make_perfbuf_consumer(cfg, error);
 }
 
 }  // namespace bpfbench

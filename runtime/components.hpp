@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/kinds.hpp"
 #include "runtime/counters.hpp"
 
 namespace bpfbench {
@@ -28,22 +29,18 @@ class Consumer {
 };
 
 struct ProducerConfig {
-  std::string kind;         // syscall | test_run | uprobe_nop | uprobe_push | uprobe_ret | none
+  ProducerKind kind = ProducerKind::None;
   int test_run_fd = -1;     // test_run: the driver program
   uint64_t ops_per_run = 1; // test_run: operations one run stands for (batch_iters)
 };
 
-// The producer kinds this runtime knows.
-const std::vector<std::string> &producer_kinds();
-const std::vector<std::string> &consumer_kinds();
-
-// nullptr + `error` for an unknown kind or a bad config. Kind "none" yields a producer
-// that just waits for stop.
+// The component that serves `cfg.kind` (compiler/kinds.cpp lists them); nullptr + `error`
+// for a bad config. Kind "none" yields a producer that just waits for stop.
 std::unique_ptr<Producer> make_producer(const ProducerConfig &cfg, std::string &error);
 
 // What a consumer needs from a loaded point (runtime/consumer_setup.hpp builds it).
 struct ConsumerConfig {
-  std::string kind;               // none | ringbuf | perfbuf
+  ConsumerKind kind = ConsumerKind::None;
   std::string flavor = "libbpf";  // libbpf (libbpf's manager) | custom (own mmap reader)
   int map_fd = -1;                // the BPF_MAP_TYPE_RINGBUF / PERF_EVENT_ARRAY map
   uint64_t ring_size = 0;         // ringbuf: data bytes (the map's max_entries)

@@ -26,20 +26,20 @@ bpf_map *first_map_of_type(const BpfObject &obj, bpf_map_type type) {
 
 bool runs_back_to_back(const PlanPoint &p) { return int_param(p, "back2back", 0) != 0; }
 
-std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, const std::string &kind,
+std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind,
                                                   const BpfObject &obj, std::string &error) {
   ConsumerConfig c;
-  c.kind = kind.empty() ? "none" : kind;
-  if (c.kind == "none") return c;
+  c.kind = kind;
+  if (c.kind == ConsumerKind::None) return c;
   if (const ParamValue *v = p.param("consumer"); v && !v->is_int) c.flavor = v->s;
   c.sampled = int_param(p, "sampled", 0) != 0;
   c.sample_rate = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "sample_rate", 1)));
   c.perfbuf_pages = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "perfbuf_pages", 128)));
-  bpf_map_type type = c.kind == "ringbuf" ? BPF_MAP_TYPE_RINGBUF : BPF_MAP_TYPE_PERF_EVENT_ARRAY;
-  bpf_map *m = first_map_of_type(obj, type);
+  const bool ring = c.kind == ConsumerKind::Ringbuf;
+  bpf_map *m = first_map_of_type(obj, ring ? BPF_MAP_TYPE_RINGBUF : BPF_MAP_TYPE_PERF_EVENT_ARRAY);
   if (!m) {
-    error = "consumer '" + c.kind + "' found no " +
-            (c.kind == "ringbuf" ? "BPF_MAP_TYPE_RINGBUF" : "BPF_MAP_TYPE_PERF_EVENT_ARRAY") +
+    error = std::string("consumer '") + kind_name(c.kind) + "' found no " +
+            (ring ? "BPF_MAP_TYPE_RINGBUF" : "BPF_MAP_TYPE_PERF_EVENT_ARRAY") +
             " map in the program";
     return std::nullopt;
   }
@@ -49,20 +49,20 @@ std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, const std:
 }
 
 std::function<std::string()> make_trigger(const ProducerConfig &cfg, std::string &error) {
-  if (cfg.kind == "syscall") return [] {
+  if (cfg.kind == ProducerKind::Syscall) return [] {
     (void)syscall(__NR_getpgid);
     return std::string();
   };
-  if (cfg.kind == "test_run" && cfg.test_run_fd >= 0) return [fd = cfg.test_run_fd] {
+  if (cfg.kind == ProducerKind::TestRun && cfg.test_run_fd >= 0) return [fd = cfg.test_run_fd] {
     LIBBPF_OPTS(bpf_test_run_opts, opts);
     if (bpf_prog_test_run_opts(fd, &opts)) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
     return std::string();
   };
-  if (cfg.kind == "uprobe_nop") return [] {
+  if (cfg.kind == ProducerKind::UprobeNop) return [] {
     bpfbench_uprobe_target_nop();
     return std::string();
   };
-  error = "producer '" + cfg.kind + "' cannot run back-to-back";
+  error = std::string("producer '") + kind_name(cfg.kind) + "' cannot run back-to-back";
   return {};
 }
 

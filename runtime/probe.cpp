@@ -37,15 +37,20 @@ SEC("?uretprobe") int p_uretprobe(void *ctx) { return 0; }
 struct AttachProbe {
   const char *kind;      // the `attach:` name
   const char *function;  // in kProbeSource
-  const char *attach;    // AttachSpec kind
+  AttachKind attach;
 };
 constexpr AttachProbe kAttachProbes[] = {
-    {"tracepoint", "p_tracepoint", "auto"},     {"raw_tp", "p_raw_tp", "auto"},
-    {"kprobe", "p_kprobe", "auto"},             {"kretprobe", "p_kretprobe", "auto"},
-    {"kprobe.multi", "p_kprobe_multi", "auto"}, {"kretprobe.multi", "p_kretprobe_multi", "auto"},
-    {"fentry", "p_fentry", "auto"},             {"fexit", "p_fexit", "auto"},
-    {"fmod_ret", "p_fmod_ret", "auto"},         {"uprobe", "p_uprobe", "uprobe"},
-    {"uretprobe", "p_uretprobe", "uretprobe"},
+    {"tracepoint", "p_tracepoint", AttachKind::Auto},
+    {"raw_tp", "p_raw_tp", AttachKind::Auto},
+    {"kprobe", "p_kprobe", AttachKind::Auto},
+    {"kretprobe", "p_kretprobe", AttachKind::Auto},
+    {"kprobe.multi", "p_kprobe_multi", AttachKind::Auto},
+    {"kretprobe.multi", "p_kretprobe_multi", AttachKind::Auto},
+    {"fentry", "p_fentry", AttachKind::Auto},
+    {"fexit", "p_fexit", AttachKind::Auto},
+    {"fmod_ret", "p_fmod_ret", AttachKind::Auto},
+    {"uprobe", "p_uprobe", AttachKind::Uprobe},
+    {"uretprobe", "p_uretprobe", AttachKind::Uretprobe},
 };
 
 struct HelperId {

@@ -24,9 +24,6 @@ std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const Program
 
 namespace {
 
-constexpr std::string_view kCounter = "counter:";
-constexpr std::string_view kKthread = "kthread_stime:";
-
 // libbpf names internal maps "<first 8 chars of the object name>.bss": keep it readable.
 std::string object_name_for(const FamilyManifest &f) {
   std::string n = "bb_" + f.name;
@@ -190,8 +187,8 @@ Result<> PointRunner::harness_options() {
 void PointRunner::choose_counters() {
   metrics_ = effective_metrics(f_, *prog_);
   for (const auto &m : metrics_) {
-    if (m.source.rfind(kCounter, 0) != 0) continue;
-    std::string var = m.source.substr(kCounter.size());
+    if (m.source.kind != MetricSourceKind::Counter) continue;
+    const std::string &var = m.source.operand;
     if (counter_index_.emplace(var, counter_vars_.size()).second) counter_vars_.push_back(var);
   }
   if (!prog_->function.empty()) functions_.push_back(prog_->function);
@@ -217,7 +214,7 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
     return Error("setup: " + ran.error().message);
   }
   if (f_.per_cpu.enabled()) BB_TRY(per_cpu_.init(obj_, f_.per_cpu));
-  if (!prog_->function.empty() && prog_->attach != "none" && prog_->attach != "test_run")
+  if (!prog_->function.empty() && prog_->attach != AttachKind::None && prog_->attach != AttachKind::TestRun)
     BB_TRY(attach_program(obj_, prog_->function, prog_->section,
                           AttachSpec{prog_->attach, prog_->target, opts_.uprobe_binary}));
   // Extra programs work alongside (gp-latency's fexit-side program, a load generator):
@@ -232,17 +229,17 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
 // The producer, the consumer and, back-to-back, the consumer's trigger.
 Result<> PointRunner::make_components() {
   std::string err;
-  pc_.kind = prog_->producer.empty() ? f_.producer : prog_->producer;
-  if (pc_.kind == "test_run") {
+  pc_.kind = f_.producer_of(*prog_);
+  if (pc_.kind == ProducerKind::TestRun) {
     pc_.test_run_fd = obj_.program_fd(test_run_driver(f_, *prog_));
     if (const ParamValue *b = p_.param("batch_iters"); b && b->is_int && b->i > 0)
       pc_.ops_per_run = static_cast<uint64_t>(b->i);
   }
   if (!(producer_ = make_producer(pc_, err))) return Error(err);
-  cc_ = consumer_config_for(p_, prog_->consumer.empty() ? f_.consumer : prog_->consumer, obj_, err);
+  cc_ = consumer_config_for(p_, f_.consumer_of(*prog_), obj_, err);
   if (!cc_) return Error(err);
   cc_->consumed = &consumed_.slot(0);
-  if (runs_back_to_back(p_) && cc_->kind != "none") {
+  if (runs_back_to_back(p_) && cc_->kind != ConsumerKind::None) {
     // Back-to-back: the consumer thread produces each batch after draining the last one.
     if (!(cc_->trigger = make_trigger(pc_, err))) return Error(err);
     h_.producers = 0;
@@ -255,8 +252,8 @@ Result<> PointRunner::make_components() {
 // Kernel threads whose CPU time is a metric; a missing thread skips the point.
 Result<> PointRunner::watch_kernel_threads() {
   for (const auto &m : metrics_) {
-    if (m.source.rfind(kKthread, 0) != 0) continue;
-    if (auto watched = kthreads_[m.name].init(m.source.substr(kKthread.size())); !watched)
+    if (m.source.kind != MetricSourceKind::KthreadStime) continue;
+    if (auto watched = kthreads_[m.name].init(m.source.operand); !watched)
       return end_as(PointResult::Status::Skipped, watched.error().message);
   }
   return {};
@@ -269,14 +266,13 @@ std::map<std::string, uint64_t> PointRunner::read_interval(uint64_t producer_ops
   uint64_t consumer_ops = consumed_.take();
   std::map<std::string, uint64_t> d;
   for (const auto &m : metrics_) {
-    if (m.source == "producer")
-      d[m.name] = producer_ops;
-    else if (m.source == "consumer")
-      d[m.name] = consumer_ops;
-    else if (m.source.rfind(kCounter, 0) == 0)
-      d[m.name] = vals[counter_index_.at(m.source.substr(kCounter.size()))];
-    else if (auto k = kthreads_.find(m.name); k != kthreads_.end())
-      d[m.name] = k->second.take();
+    switch (m.source.kind) {
+      case MetricSourceKind::Producer: d[m.name] = producer_ops; break;
+      case MetricSourceKind::Consumer: d[m.name] = consumer_ops; break;
+      case MetricSourceKind::Counter: d[m.name] = vals[counter_index_.at(m.source.operand)]; break;
+      case MetricSourceKind::KthreadStime: d[m.name] = kthreads_.at(m.name).take(); break;
+      case MetricSourceKind::Ratio: break;  // derived from two others when summarized
+    }
   }
   return d;
 }
@@ -313,8 +309,7 @@ int64_t effective_interval_ns(const PlanPoint &p, const RunOptions &opts) {
 }
 
 std::string test_run_driver(const FamilyManifest &f, const ProgramSpec &prog) {
-  const std::string &kind = prog.producer.empty() ? f.producer : prog.producer;
-  if (kind != "test_run") return "";
+  if (f.producer_of(prog) != ProducerKind::TestRun) return "";
   return prog.extra_programs.empty() ? prog.function : prog.extra_programs.front();
 }
 

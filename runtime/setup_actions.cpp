@@ -28,7 +28,7 @@ std::optional<uint64_t> arg_value(const SetupActionSpec &a, const std::string &k
   if (!s.empty() && s[0] >= '0' && s[0] <= '9') return std::stoull(s);
   const ParamValue *v = p.param(s);
   if (!v || !v->is_int || v->i < 0) {
-    error = a.action + ": param '" + s + "' has no usable value at this point";
+    error = std::string(kind_name(a.action)) + ": param '" + s + "' has no usable value at this point";
     return std::nullopt;
   }
   return static_cast<uint64_t>(v->i);
@@ -207,7 +207,7 @@ std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const Pr
 Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj,
                                SetupState &state) {
   for (const auto &a : actions) {
-    if (a.action != "inner_maps") continue;
+    if (a.action != SetupActionKind::InnerMaps) continue;
     const std::string &name = a.args.at("outer");
     bpf_map *outer = obj.map(name);
     bpf_map *inner = outer ? bpf_map__inner_map(outer) : nullptr;
@@ -230,16 +230,17 @@ Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObjec
   auto t0 = std::chrono::steady_clock::now();
   std::string why;
   for (const auto &a : actions) {
-    if (a.action == "inner_maps") why = inner_maps(a, obj, p, state);
-    else if (a.action == "prefill") why = prefill(a, obj, p);
-    else if (a.action == "fork") {
-      std::string err;
-      uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);
-      uint64_t pause = arg_value(a, "pause_max", p, 0, err).value_or(4);
-      Result<> spawned = err.empty() ? state.children.spawn(n, static_cast<int>(pause), stop) : Error(err);
-      why = spawned ? "" : spawned.error().message;
-    } else {
-      why = "unknown setup action '" + a.action + "'";
+    switch (a.action) {
+      case SetupActionKind::InnerMaps: why = inner_maps(a, obj, p, state); break;
+      case SetupActionKind::Prefill: why = prefill(a, obj, p); break;
+      case SetupActionKind::Fork: {
+        std::string err;
+        uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);
+        uint64_t pause = arg_value(a, "pause_max", p, 0, err).value_or(4);
+        Result<> spawned = err.empty() ? state.children.spawn(n, static_cast<int>(pause), stop) : Error(err);
+        why = spawned ? "" : spawned.error().message;
+        break;
+      }
     }
     if (!why.empty()) break;
   }

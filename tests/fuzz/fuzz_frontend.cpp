@@ -64,7 +64,7 @@ const FamilyRegistry &families() {
   static const FamilyRegistry registry = [] {
     Diagnostics diags;
     SourceManager sm;
-    FamilyRegistry r = FamilyRegistry::load(default_template_dirs(), diags);
+    FamilyRegistry r = FamilyRegistry::load(default_template_dirs(), sm, diags);
     if (diags.has_errors() || r.all().empty()) {
       // A fuzz run against no families would only exercise "unknown family".
       std::fprintf(stderr, "fuzz_frontend: cannot load the families:\n%s",

@@ -13,7 +13,8 @@ using namespace bpfbench;
 namespace {
 
 FamilyRegistry shipped(Diagnostics &diags) {
-  return FamilyRegistry::load({std::string(BPFBENCH_SOURCE_DIR) + "/bpf_templates"}, diags);
+  SourceManager sources;
+  return FamilyRegistry::load({std::string(BPFBENCH_SOURCE_DIR) + "/bpf_templates"}, sources, diags);
 }
 
 // A copy of the ringbuf family whose `constraints` are replaced by `json`.
@@ -34,8 +35,9 @@ struct FamilyCopy {
   }
   ~FamilyCopy() { fs::remove_all(dir); }
   std::string load_error() {
+    SourceManager sources;
     Diagnostics diags;
-    FamilyRegistry::load({dir.string()}, diags);
+    FamilyRegistry::load({dir.string()}, sources, diags);
     return diags.has_errors() ? diags.all().front().message : "";
   }
 };

@@ -24,8 +24,9 @@ const std::string kTemplates = BPFBENCH_SOURCE_DIR "/bpf_templates";
 const std::string kFixtures = BPFBENCH_SOURCE_DIR "/tests/fixtures/families";
 
 FamilyRegistry load_families(std::vector<std::string> dirs = {kTemplates, kFixtures}) {
+  SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load(dirs, diags);
+  FamilyRegistry reg = FamilyRegistry::load(dirs, sources, diags);
   for (const auto &d : diags.all()) INFO(d.message);
   REQUIRE_FALSE(diags.has_errors());
   return reg;

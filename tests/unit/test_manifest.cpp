@@ -54,26 +54,32 @@ std::string param(const std::string &body) { return "[{ \"name\": \"p\", " + bod
 
 // Loads one family from `json` and returns the single error message (or "" if none).
 std::string load_error(const std::string &json, std::string *path_out = nullptr,
-                       std::string *hint = nullptr) {
+                       std::string *hint = nullptr, uint32_t line = 0, uint32_t col = 0) {
   TempDir dir;
   std::string path = dir.family("fam", json);
   if (path_out) *path_out = path;
+  SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load({dir.path()}, diags);
+  FamilyRegistry reg = FamilyRegistry::load({dir.path()}, sources, diags);
   if (!diags.has_errors()) return "";
   CHECK(reg.find("fam") == nullptr);
   const Diagnostic &d = diags.all().front();
-  CHECK_FALSE(d.range.valid());
+  // Located in the manifest, which the renderer then shows by its path.
+  REQUIRE(d.range.valid());
+  REQUIRE(d.range.file < sources.size());
+  CHECK(sources.file(d.range.file).path == path);
+  if (line) CHECK(d.range.line == line);
+  if (col) CHECK(d.range.col == col);
   if (hint) *hint = d.hints.empty() ? "" : d.hints.front();
-  REQUIRE(d.message.rfind(path + ": ", 0) == 0);
-  return d.message.substr(path.size() + 2);
+  return d.message;
 }
 
 }  // namespace
 
 TEST_CASE("the shipped ringbuf family loads", "[manifest]") {
+  SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load({BPFBENCH_SOURCE_DIR "/bpf_templates"}, diags);
+  FamilyRegistry reg = FamilyRegistry::load({BPFBENCH_SOURCE_DIR "/bpf_templates"}, sources, diags);
   for (const auto &d : diags.all()) INFO(d.message);
   REQUIRE_FALSE(diags.has_errors());
   CHECK(reg.include_dir() == BPFBENCH_SOURCE_DIR "/bpf_templates/include");
@@ -82,8 +88,8 @@ TEST_CASE("the shipped ringbuf family loads", "[manifest]") {
   REQUIRE(f);
   CHECK(f->template_path == BPFBENCH_SOURCE_DIR "/bpf_templates/ringbuf/prog.bpf.c");
   CHECK(f->template_text.find("bench_reserve_commit") != std::string::npos);
-  CHECK(f->producer == "syscall");
-  CHECK(f->consumer == "ringbuf");
+  CHECK(f->producer == ProducerKind::Syscall);
+  CHECK(f->consumer == ConsumerKind::Ringbuf);
   CHECK(f->default_program == "reserve_commit");
 
   const ParamSpec *batch = f->param("batch");
@@ -121,16 +127,17 @@ TEST_CASE("the shipped ringbuf family loads", "[manifest]") {
   CHECK(f->program("reserve_commit")->function == "bench_reserve_commit");
   CHECK(f->program("reserve_commit")->section == "?tp/syscalls/sys_enter_getpgid");
   REQUIRE(f->program("perfbuf"));
-  CHECK(f->program("perfbuf")->consumer == "perfbuf");
+  CHECK(f->program("perfbuf")->consumer == ConsumerKind::Perfbuf);
   CHECK(f->program("output"));
   REQUIRE(f->metric("drops"));
-  CHECK(f->metric("drops")->source == "counter:bb_drops");
+  CHECK(f->metric("drops")->source == MetricSource{MetricSourceKind::Counter, "bb_drops", ""});
   CHECK(f->default_report == std::vector<std::string>{"hits", "drops"});
 }
 
 TEST_CASE("every shipped family loads without errors", "[manifest]") {
+  SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load(default_template_dirs(), diags);
+  FamilyRegistry reg = FamilyRegistry::load(default_template_dirs(), sources, diags);
   for (const auto &d : diags.all()) INFO(d.message);
   CHECK_FALSE(diags.has_errors());
   CHECK_FALSE(reg.names().empty());
@@ -145,8 +152,9 @@ TEST_CASE("a manifest with defaults and units", "[manifest]") {
     { "name": "n", "type": "int", "default": "2K", "dest": "rodata", "c_type": "__s32" },
     { "name": "cpus", "type": "cpuset", "default": "0-1", "dest": "runtime" }
   ])"));
+  SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load({dir.path()}, diags);
+  FamilyRegistry reg = FamilyRegistry::load({dir.path()}, sources, diags);
   for (const auto &d : diags.all()) INFO(d.message);
   REQUIRE_FALSE(diags.has_errors());
   const FamilyManifest *f = reg.find("fam");
@@ -161,7 +169,7 @@ TEST_CASE("a manifest with defaults and units", "[manifest]") {
   CHECK(f->param("cpus")->default_value.s == "0-1");
   CHECK(f->default_program == "x");  // the first program when not given
   CHECK(f->default_report == std::vector<std::string>{"hits"});
-  CHECK(f->program("x")->attach == "auto");
+  CHECK(f->program("x")->attach == AttachKind::Auto);
   CHECK(f->dir == fs::path(dir.path()).lexically_normal().string() + "/fam");
   CHECK(reg.include_dir().empty());
 }
@@ -169,8 +177,9 @@ TEST_CASE("a manifest with defaults and units", "[manifest]") {
 TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
   std::string hint;
   SECTION("bad JSON reports line and column") {
-    CHECK(load_error("{\n  \"family\": \"fam\",\n  \"description\": }\n") ==
-          "invalid JSON at line 3, column 18: syntax error while parsing value - unexpected '}'; "
+    // The place is the diagnostic's range (rendered path:3:18), not words in the message.
+    CHECK(load_error("{\n  \"family\": \"fam\",\n  \"description\": }\n", nullptr, nullptr, 3, 18) ==
+          "invalid JSON: syntax error while parsing value - unexpected '}'; "
           "expected '[', '{', or a literal");
   }
   SECTION("not an object") {
@@ -308,10 +317,13 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     TempDir dir;
     dir.family("fam", manifest());
     fs::remove(fs::path(dir.path()) / "fam" / "prog.bpf.c");
+    SourceManager sources;
     Diagnostics diags;
-    FamilyRegistry::load({dir.path()}, diags);
+    FamilyRegistry::load({dir.path()}, sources, diags);
     REQUIRE(diags.has_errors());
-    CHECK(diags.all().front().message.find(": cannot read template '") != std::string::npos);
+    // At the "template" value (the renderer shows the manifest's path).
+    CHECK(diags.all().front().message.rfind("cannot read template '", 0) == 0);
+    CHECK(diags.all().front().range.line == 1);
   }
 }
 
@@ -319,8 +331,9 @@ TEST_CASE("a family defined in two template dirs names both manifests", "[manife
   TempDir a, b;
   std::string pa = a.family("fam", manifest());
   std::string pb = b.family("fam", manifest());
+  SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load({a.path(), b.path()}, diags);
+  FamilyRegistry reg = FamilyRegistry::load({a.path(), b.path()}, sources, diags);
   REQUIRE(diags.error_count() == 1);
   CHECK(diags.all().front().message == pb + ": family 'fam' is already defined by " + pa);
   REQUIRE(reg.find("fam"));
@@ -328,8 +341,9 @@ TEST_CASE("a family defined in two template dirs names both manifests", "[manife
 }
 
 TEST_CASE("a missing template dir is a warning", "[manifest]") {
+  SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load({"/nonexistent/bpfbench-dir"}, diags);
+  FamilyRegistry reg = FamilyRegistry::load({"/nonexistent/bpfbench-dir"}, sources, diags);
   CHECK_FALSE(diags.has_errors());
   REQUIRE(diags.all().size() == 1);
   CHECK(diags.all().front().severity == Severity::Warning);

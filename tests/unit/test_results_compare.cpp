@@ -18,6 +18,7 @@
 #include "results/results.hpp"
 #include "runtime/environment.hpp"
 #include "run_process.hpp"
+#include "metric_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -63,7 +64,7 @@ PointResult synthetic(double mean, double rel_sd, size_t n, unsigned seed) {
     r.samples.push_back(s);
   }
   r.warmup.push_back(r.samples.front());
-  r.summary = summarize(r.samples, {MetricSpec{"hits", "counter:hits", "events", ""}}, 1, r.report);
+  r.summary = summarize(r.samples, {test::counter_metric("hits", "hits", "events")}, 1, r.report);
   return r;
 }
 
@@ -194,8 +195,8 @@ TEST_CASE("compare: a 20% regression is found, 0.5% jitter is no change", "[comp
   CHECK(compare_to_markdown(c).find("| **geomean** (2 points)") != std::string::npos);
 
   // Latency: lower is better, so a 20% drop is "faster".
-  CHECK(lower_is_better("latency", "ns/op"));
-  CHECK_FALSE(lower_is_better("hits", "M/s"));
+  CHECK_FALSE(default_higher_is_better("latency", "ns/op"));
+  CHECK(default_higher_is_better("hits", "M/s"));
 }
 
 TEST_CASE("plot: one chart per suite, log x for a geometric sweep", "[plot]") {

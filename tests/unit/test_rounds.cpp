@@ -7,13 +7,14 @@
 #include "results/results.hpp"
 #include "results/rounds.hpp"
 #include "results/stat_math.hpp"
+#include "metric_support.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;
 
 namespace {
 
-const std::vector<MetricSpec> kHits = {MetricSpec{"hits", "counter:hits", "events", ""}};
+const std::vector<MetricSpec> kHits = {test::counter_metric("hits", "hits", "events")};
 
 // A run of one-second samples of hits at the given rates (M/s).
 PointResult run_of(const std::vector<double> &rates) {

@@ -11,6 +11,7 @@
 #include "results/report_text.hpp"
 #include "results/stats.hpp"
 #include "runtime/stop.hpp"
+#include "metric_support.hpp"
 
 using namespace bpfbench;
 using Clock = std::chrono::steady_clock;
@@ -96,7 +97,7 @@ TEST_CASE("warmup samples do not enter the summary", "[runtime][harness]") {
       },
       stop);
   REQUIRE(r.samples.size() == 2);
-  MetricSpec hits{"hits", "counter:bb_hits", "M/s", ""};
+  MetricSpec hits = test::counter_metric("hits", "bb_hits", "M/s");
   Summary s = summarize(r.samples, {hits}, 1, {"hits"});
   const MetricSummary *h = s.find("hits");
   REQUIRE(h);
@@ -189,7 +190,7 @@ TEST_CASE("CPU assignment follows the kernel bench's -a", "[runtime][cpuset]") {
 
 TEST_CASE("stats: mean, n-1 stddev, per-producer, latency", "[runtime][stats]") {
   std::vector<Sample> s = {sample(1.0, 10'000'000), sample(1.0, 12'000'000), sample(2.0, 28'000'000)};
-  MetricSpec hits{"hits", "counter:bb_hits", "M/s", ""};
+  MetricSpec hits = test::counter_metric("hits", "bb_hits", "M/s");
   Summary sum = summarize(s, {hits}, 2, {"hits", "latency"});
   const MetricSummary *h = sum.find("hits");
   REQUIRE(h);
@@ -203,7 +204,7 @@ TEST_CASE("stats: mean, n-1 stddev, per-producer, latency", "[runtime][stats]") 
   CHECK(sum.find("total_ops")->mean == Approx(12.0));
   CHECK(stddev_of({5.0}) == 0.0);
 
-  MetricSpec ratio{"ratio", "ratio:hits/drops", "x", ""};
+  MetricSpec ratio = test::metric("ratio", test::source(MetricSourceKind::Ratio, "hits", "drops"), "x");
   std::vector<Sample> rs = {sample(1.0, 10, 5), sample(1.0, 30, 10)};
   CHECK(metric_values(rs, ratio) == std::vector<double>{2.0, 3.0});
 }
@@ -219,8 +220,9 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
   k.deltas["kthread_ticks"] = 12;
   k.deltas["gp"] = 4;
   k.deltas["gp_us"] = 200;
-  std::vector<MetricSpec> specs = {{"kthread_ticks", "kthread_stime:rcu_tasks_trace_kthread", "ticks/s", ""},
-                                   {"gp_latency", "ratio:gp_us/gp", "us", ""}};
+  std::vector<MetricSpec> specs = {
+      test::metric("kthread_ticks", test::source(MetricSourceKind::KthreadStime, "rcu_tasks_trace_kthread"), "ticks/s"),
+      test::metric("gp_latency", test::source(MetricSourceKind::Ratio, "gp_us", "gp"), "us")};
   CHECK(format_progress(0, k, 1, 1'000'000'000, {"hits", "kthread_ticks", "gp_latency"}, &specs) ==
         "Iter   0 (  0.000us): hits    5.000M/s (  5.000M/prod), drops    0.000M/s, "
         "total operations    5.000M/s, kthread_ticks   12.000 ticks/s, gp_latency   50.000 us");
@@ -229,7 +231,7 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
   r.producers = 2;
   r.report = {"hits", "latency"};
   r.samples = {sample(1.0, 10'000'000), sample(1.0, 14'000'000)};
-  r.summary = summarize(r.samples, {MetricSpec{"hits", "counter:bb_hits", "M/s", ""}}, 2, r.report);
+  r.summary = summarize(r.samples, {test::counter_metric("hits", "bb_hits", "M/s")}, 2, r.report);
   CHECK(format_summary(r) ==
         "Summary: hits   12.000 \u00b1 2.828M/s (  6.000M/prod), drops    0.000 \u00b1 0.000M/s, "
         "total operations   12.000 \u00b1 2.828M/s, latency  166.667 ns/op");
@@ -240,8 +242,8 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
         "nr_loops-10-p2      :   12.000 \u00b1 2.828M/s (  6.000M/prod) (latency 166.667 ns/op)");
   PointResult rb = r;
   rb.samples = {sample(1.0, 10'000'000, 1'000'000), sample(1.0, 14'000'000, 1'000'000)};
-  rb.summary = summarize(rb.samples, {MetricSpec{"hits", "counter:bb_hits", "M/s", ""},
-                                      MetricSpec{"drops", "counter:bb_drops", "M/s", ""}}, 2, {"hits", "drops"});
+  rb.summary = summarize(rb.samples, {test::counter_metric("hits", "bb_hits", "M/s"),
+                                      test::counter_metric("drops", "bb_drops", "M/s")}, 2, {"hits", "drops"});
   CHECK(format_table_row("rb", rb, {"hits", "drops"}, false) ==
         "rb                  :   12.000 \u00b1 2.828M/s (drops 1.000 \u00b1 0.000M/s)");
 

@@ -123,12 +123,12 @@ TEST_CASE("ringbuf: back-to-back consumes batch x triggers exactly, no drops", "
         INFO(l.error);
         REQUIRE(l.error.empty());
         std::string err;
-        auto cc = consumer_config_for(p, f.program(v.prog)->consumer, l.obj, err);
+        auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l.obj, err);
         INFO(err);
         REQUIRE(cc);
         ProducerCounters consumed(1);
         cc->consumed = &consumed.slot(0);
-        cc->trigger = make_trigger(ProducerConfig{"syscall"}, err);
+        cc->trigger = make_trigger(ProducerConfig{ProducerKind::Syscall}, err);
         cc->max_triggers = kTriggers;
         auto c = make_consumer(*cc, err);
         REQUIRE(c);
@@ -158,7 +158,7 @@ TEST_CASE("ringbuf: sampled notification delivers every record by the end", "[ru
       INFO(l.error);
       REQUIRE(l.error.empty());
       std::string err;
-      auto cc = consumer_config_for(p, f.program(v.prog)->consumer, l.obj, err);
+      auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l.obj, err);
       REQUIRE(cc);
       ProducerCounters consumed(1);
       cc->consumed = &consumed.slot(0);

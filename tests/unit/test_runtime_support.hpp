@@ -32,12 +32,13 @@ inline bool have_root() { return geteuid() == 0; }
   } while (0)
 
 struct Families {
+  SourceManager sources;
   Diagnostics diags;
   FamilyRegistry reg;
   explicit Families(std::vector<std::string> extra_dirs = {}) {
     std::vector<std::string> dirs = {std::string(BPFBENCH_SOURCE_DIR) + "/bpf_templates"};
     dirs.insert(dirs.end(), extra_dirs.begin(), extra_dirs.end());
-    reg = FamilyRegistry::load(dirs, diags);
+    reg = FamilyRegistry::load(dirs, sources, diags);
   }
   const FamilyManifest &get(const std::string &name) const { return *reg.find(name); }
 };

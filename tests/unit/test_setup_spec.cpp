@@ -26,9 +26,9 @@ std::optional<FamilyManifest> load(const std::string &extra, std::string &errors
     "programs": [{"name": "x", "function": "bench_x", "section": "?raw_tp", "attach": "test_run"}])";
   json += extra + "}";
   Diagnostics diags;
-  auto f = parse_manifest((dir / "family.json").string(), json, diags);
-  SourceManager none;
-  errors = render_all(diags, none);
+  SourceManager sources;
+  auto f = parse_manifest((dir / "family.json").string(), json, sources, diags);
+  errors = render_all(diags, sources);
   fs::remove_all(dir.parent_path());
   return f;
 }
@@ -45,7 +45,7 @@ TEST_CASE("setup actions and per_cpu load with their arguments", "[manifest][set
   INFO(errors);
   REQUIRE(f);
   REQUIRE(f->setup.size() == 3);
-  CHECK(f->setup[0].action == "inner_maps");
+  CHECK(f->setup[0].action == SetupActionKind::InnerMaps);
   CHECK(f->setup[0].args.at("count") == "n");
   CHECK(f->setup[0].args.at("prefill") == "max_entries");
   CHECK(f->setup[1].args.at("keys") == "1000");

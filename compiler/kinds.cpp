@@ -1,0 +1,149 @@
+// The kind tables: the one place a kind's name, doc and serving component are written.
+#include "compiler/kinds.hpp"
+
+namespace bpfbench {
+
+namespace {
+
+constexpr KindInfo<ProducerKind> kProducers[] = {
+    {ProducerKind::Syscall, "syscall", "a getpgid() loop per producer thread",
+     "SyscallProducer (runtime/components.cpp)"},
+    {ProducerKind::TestRun, "test_run", "BPF_PROG_TEST_RUN of a driver program that loops in the kernel",
+     "TestRunProducer (runtime/components.cpp)"},
+    {ProducerKind::UprobeNop, "uprobe_nop", "calls of bpfbench_uprobe_target_nop()",
+     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)"},
+    {ProducerKind::UprobePush, "uprobe_push", "calls of bpfbench_uprobe_target_push()",
+     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)"},
+    {ProducerKind::UprobeRet, "uprobe_ret", "calls of bpfbench_uprobe_target_ret()",
+     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)"},
+    {ProducerKind::None, "none", "no producer: the threads wait for the end of the run",
+     "IdleProducer (runtime/components.cpp)"},
+};
+
+constexpr KindInfo<ConsumerKind> kConsumers[] = {
+    {ConsumerKind::None, "none", "no consumer threads", ""},
+    {ConsumerKind::Ringbuf, "ringbuf", "reads the program's BPF_MAP_TYPE_RINGBUF map",
+     "runtime/consumers/ringbuf_consumers.cpp"},
+    {ConsumerKind::Perfbuf, "perfbuf", "reads the program's BPF_MAP_TYPE_PERF_EVENT_ARRAY map",
+     "runtime/consumers/perfbuf_consumers.cpp"},
+};
+
+constexpr KindInfo<AttachKind> kAttach[] = {
+    {AttachKind::Auto, "auto", "bpf_program__attach(), from the SEC name", "BpfObject::attach (runtime/bpf_object.cpp)"},
+    {AttachKind::Uprobe, "uprobe", "a uprobe on `target` in the bpfbench binary",
+     "BpfObject::attach (runtime/bpf_object.cpp)"},
+    {AttachKind::Uretprobe, "uretprobe", "a uretprobe on `target` in the bpfbench binary",
+     "BpfObject::attach (runtime/bpf_object.cpp)"},
+    {AttachKind::TestRun, "test_run", "not attached: run by the test_run producer", ""},
+    {AttachKind::None, "none", "not attached (no program, or nothing to hook)", ""},
+};
+
+// Alphabetical: did_you_mean breaks ties by the first candidate.
+constexpr KindInfo<SetupActionKind> kSetupActions[] = {
+    {SetupActionKind::Fork, "fork", "fork `count` idle children that live until the run ends",
+     "ChildSet (runtime/setup_actions.cpp)"},
+    {SetupActionKind::InnerMaps, "inner_maps", "create `count` inner maps into the array-of-maps `outer`",
+     "inner_maps() (runtime/setup_actions.cpp)"},
+    {SetupActionKind::Prefill, "prefill", "insert keys 0..keys-1 into map `map`",
+     "prefill() (runtime/setup_actions.cpp)"},
+};
+
+constexpr KindInfo<MetricSourceKind> kMetricSources[] = {
+    {MetricSourceKind::Counter, "counter", "a per-CPU `struct bb_counter` array in .bss",
+     "BssCounters (runtime/counters.cpp)"},
+    {MetricSourceKind::Producer, "producer", "operations the producer threads counted",
+     "ProducerCounters (runtime/counters.cpp)"},
+    {MetricSourceKind::Consumer, "consumer", "records the consumer threads read",
+     "ProducerCounters (runtime/counters.cpp)"},
+    {MetricSourceKind::Ratio, "ratio", "one metric's count over another's, per interval", ""},
+    {MetricSourceKind::KthreadStime, "kthread_stime", "a kernel thread's CPU ticks (/proc/<pid>/stat)",
+     "KthreadStime (runtime/kthread_stat.cpp)"},
+};
+
+bool is_ident_char(char c, bool first) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
+}
+
+bool is_identifier(const std::string &s) {
+  if (s.empty()) return false;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (!is_ident_char(s[i], i == 0)) return false;
+  return true;
+}
+
+// A task comm: what .bdsl names may hold ("rcu_tasks_trace_kthread", "kworker-x").
+bool is_name(const std::string &s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!is_ident_char(c, false) && c != '-') return false;
+  return true;
+}
+
+}  // namespace
+
+template <>
+std::span<const KindInfo<ProducerKind>> kind_table<ProducerKind>() {
+  return kProducers;
+}
+template <>
+std::span<const KindInfo<ConsumerKind>> kind_table<ConsumerKind>() {
+  return kConsumers;
+}
+template <>
+std::span<const KindInfo<AttachKind>> kind_table<AttachKind>() {
+  return kAttach;
+}
+template <>
+std::span<const KindInfo<SetupActionKind>> kind_table<SetupActionKind>() {
+  return kSetupActions;
+}
+template <>
+std::span<const KindInfo<MetricSourceKind>> kind_table<MetricSourceKind>() {
+  return kMetricSources;
+}
+
+std::string MetricSource::text() const {
+  std::string out = kind_name(kind);
+  switch (kind) {
+    case MetricSourceKind::Counter:
+    case MetricSourceKind::KthreadStime: return out + ":" + operand;
+    case MetricSourceKind::Ratio: return out + ":" + operand + "/" + denominator;
+    case MetricSourceKind::Producer:
+    case MetricSourceKind::Consumer: return out;
+  }
+  return out;
+}
+
+std::optional<MetricSource> parse_metric_source(const std::string &text, std::string &why) {
+  why = "bad metric source '" + text +
+        "' (expected counter:<var>, producer, consumer, ratio:<a>/<b> or kthread_stime:<comm>)";
+  size_t colon = text.find(':');
+  auto kind = parse_kind<MetricSourceKind>(std::string_view(text).substr(0, colon));
+  if (!kind) return std::nullopt;
+  MetricSource s{*kind, {}, {}};
+  const bool bare = *kind == MetricSourceKind::Producer || *kind == MetricSourceKind::Consumer;
+  if (bare != (colon == std::string::npos)) return std::nullopt;
+  if (bare) return s;
+  std::string rest = text.substr(colon + 1);
+  if (*kind == MetricSourceKind::Ratio) {
+    size_t slash = rest.find('/');
+    if (slash == std::string::npos) return std::nullopt;
+    s.operand = rest.substr(0, slash);
+    s.denominator = rest.substr(slash + 1);
+    return s;
+  }
+  s.operand = rest;
+  if (*kind == MetricSourceKind::Counter ? !is_identifier(rest) : !is_name(rest)) return std::nullopt;
+  return s;
+}
+
+MetricReport default_report_of(MetricSourceKind k) {
+  return k == MetricSourceKind::Ratio || k == MetricSourceKind::KthreadStime ? MetricReport::AsIs
+                                                                               : MetricReport::Rate;
+}
+
+bool default_higher_is_better(const std::string &metric, const std::string &reported_unit) {
+  return !(reported_unit == "ns/op" || metric.find("latency") != std::string::npos);
+}
+
+}  // namespace bpfbench
