@@ -24,9 +24,9 @@ void check_adaptive_bounds(const PlanOverrides &o) {
   int64_t hi = o.max_duration_ns.value_or(defaults.max_duration_ns);
   if (lo > hi)
     throw CLI::ValidationError(o.min_duration_ns ? "--min-duration" : "--max-duration",
-                               fmt::format("the minimum {} is above the maximum {}{}", format_duration_ns(lo),
-                                           format_duration_ns(hi),
-                                           o.min_duration_ns && o.max_duration_ns ? "" : " (the default)"));
+                               fmt::format("the minimum {}{} is above the maximum {}{}", format_duration_ns(lo),
+                                           o.min_duration_ns ? "" : " (the default)", format_duration_ns(hi),
+                                           o.max_duration_ns ? "" : " (the default)"));
 }
 
 }  // namespace
