@@ -28,15 +28,16 @@ ValueParser<double> percent_in(double min, double max);
 // Any text but the empty one (a file name, a kernel name); `what` names it in the message.
 ValueParser<std::string> non_empty(const std::string &what);
 
-// The CLI11 validator of a parser (for options bound to plain variables).
+// The CLI11 validator of a parser (for options bound to plain variables). It has a name
+// but no description, so --help shows the option's own type name once ("FILE", not "FILE:FILE").
 template <typename T>
-CLI::Validator checked(ValueParser<T> parse, const std::string &type_name) {
+CLI::Validator checked(ValueParser<T> parse, const std::string &name) {
   return CLI::Validator(
       [parse](std::string &s) {
         std::string why;
         return parse(s, &why) ? std::string() : why;
       },
-      type_name);
+      "", name);
 }
 
 // Adds option `name` whose value is parsed once by `parse`: a bad value is a CLI11
