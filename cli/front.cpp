@@ -23,7 +23,8 @@ bool load_frontend(const FileArgs &args, Frontend &fe) {
   opts.allow_large = args.allow_large;
   bool ok = run_frontend(args.file, opts, fe);
   if (args.dump == "ast" && fe.ast) fmt::print("{}\n", ast_to_json(*fe.ast).dump(2));
-  if (args.dump == "plan" && fe.plan) fmt::print("{}", plan_to_text(*fe.plan));
+  if (args.dump == "plan" && fe.plan)
+    write_plan_text(*fe.plan, [](const std::string &s) { std::fwrite(s.data(), 1, s.size(), stdout); });
   if (args.dump == "c" && fe.plan) {
     for (const auto &u : emit_programs(*fe.plan, fe.families, fe.sources, fe.diags))
       fmt::print("// ==== {}\n{}\n", u.virtual_name, u.c_source);

@@ -32,8 +32,15 @@ int cmd_check(const CheckArgs &a) {
 int cmd_plan(const PlanArgs &a) {
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
-  if (a.json) fmt::print("{}\n", plan_to_json(*fe.plan, fe.sources).dump(2));
-  else fmt::print("{}", plan_to_text(*fe.plan));
+  // Streamed: a plan of a million points is ~600 MB of JSON, which as one nlohmann
+  // document took 8 GB (and aborted where that was not there).
+  auto to_stdout = [](const std::string &s) { std::fwrite(s.data(), 1, s.size(), stdout); };
+  if (a.json) {
+    write_plan_json(*fe.plan, fe.sources, to_stdout);
+    to_stdout("\n");
+  } else {
+    write_plan_text(*fe.plan, to_stdout);
+  }
   return kExitOk;
 }
 

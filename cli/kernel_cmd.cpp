@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/values.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/stop.hpp"
@@ -25,6 +26,8 @@ namespace bpfbench::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr double kDaySeconds = 24 * 3600;
 
 std::vector<std::string> own_command_line() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
@@ -89,14 +92,17 @@ nlohmann::json read_probe(const std::string &dir) {
 void add_vm_options(CLI::App *cmd, VmArgs &a) {
   cmd->add_option("--kernel", a.kernel,
                   "Run inside this kernel in qemu: 6.1, 6.12 (Debian's, downloaded once), a linux-image-* "
-                  "package, or a path to a vmlinux/bzImage");
-  cmd->add_option("--modules", a.modules, "Modules folder (lib/modules/<release>) of a --kernel given by path");
+                  "package, or a path to a vmlinux/bzImage")
+      ->check(checked(non_empty("a kernel name or path"), "KERNEL"));
+  cmd->add_option("--modules", a.modules, "Modules folder (lib/modules/<release>) of a --kernel given by path")
+      ->check(checked(non_empty("a folder name"), "DIR"));
   cmd->add_option("--accel", a.accel, "qemu accelerator: auto (KVM when usable), kvm or tcg")
       ->check(CLI::IsMember({"auto", "kvm", "tcg"}));
-  cmd->add_option("--boot-timeout", a.boot_timeout_s, "Seconds for the guest to come up before it is killed")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--vm-timeout", a.vm_timeout_s, "Seconds for the command in the guest (0 = no limit)")
-      ->check(CLI::NonNegativeNumber);
+  // CLI::PositiveNumber lets NaN and inf through: finite seconds, at most a day.
+  add_value<double>(cmd, "--boot-timeout", number_in(0, kDaySeconds, true), [&a](double s) { a.boot_timeout_s = s; },
+                    "Seconds for the guest to come up before it is killed", "SECONDS");
+  add_value<double>(cmd, "--vm-timeout", number_in(0, kDaySeconds), [&a](double s) { a.vm_timeout_s = s; },
+                    "Seconds for the command in the guest (0 = no limit)", "SECONDS");
 }
 
 int cmd_in_guest(const VmArgs &a, bool json_stdout) {
@@ -144,7 +150,8 @@ int cmd_in_guest(const VmArgs &a, bool json_stdout) {
 
 CLI::App *add_kernels_command(CLI::App &app, KernelsArgs &a) {
   auto *k = app.add_subcommand("kernels", "List the guest kernels (cached or known) and what probe found in each");
-  k->add_option("NAME", a.names, "Only these kernels (6.1, 6.12, a package name or a path)");
+  k->add_option("NAME", a.names, "Only these kernels (6.1, 6.12, a package name or a path)")
+      ->check(checked(non_empty("a kernel name or path"), "NAME"));
   k->add_flag("--fetch", a.fetch, "Download and unpack the kernels that are not cached yet");
   k->add_flag("--probe", a.probe, "Boot each kernel in qemu and record `bpfbench probe` there");
   k->add_option("--accel", a.accel, "qemu accelerator for --probe: auto, kvm or tcg")

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 
@@ -9,10 +10,27 @@
 #include "cli/options.hpp"
 #include "cli/results_cmds.hpp"
 #include "cli/run_commands.hpp"
+#include "cli/values.hpp"
+#include "compiler/diagnostics.hpp"
 
 namespace bpfbench::cli {
 
 namespace {
+
+// CLI11 reports `bpfbench frob` as an unexpected argument or a missing subcommand, never
+// naming it as a command: the first word that is not an option is the command.
+std::string unknown_command(CLI::App &app, int argc, char **argv) {
+  if (argc < 2 || argv[1][0] == '-') return "";
+  std::string word = argv[1];
+  std::vector<std::string> names;
+  for (const CLI::App *sub : app.get_subcommands({})) {
+    if (sub->check_name(word)) return "";
+    names.push_back(sub->get_name());
+  }
+  std::string close = did_you_mean(word, names);
+  return fmt::format("unknown command '{}'{} (commands: {})", word,
+                     close.empty() ? "" : fmt::format("; did you mean '{}'?", close), fmt::join(names, ", "));
+}
 
 int run(int argc, char **argv) {
   CLI::App app{"bpfbench: declarative BPF micro-benchmarks (.bdsl → BPF → numbers)", "bpfbench"};
@@ -32,14 +50,19 @@ int run(int argc, char **argv) {
   EmitArgs emit;
   auto *e = app.add_subcommand("emit", "Print the generated BPF C");
   add_file_options(e, emit.in);
-  e->add_option("--bench", emit.bench, "Only this bench (index from 0, or family name)");
-  e->add_option("--point", emit.point, "Only the program of this plan point (index from `plan`)");
+  e->add_option("--bench", emit.bench, "Only this bench (index from 0, or family name)")
+      ->check(checked(non_empty("a bench index or family name"), "BENCH"));
+  // Signed, so that "-1" is refused as typed instead of wrapping to 18446744073709551615.
+  add_value<int64_t>(e, "--point", integer_in(0, INT64_MAX), [&emit](int64_t i) { emit.point = size_t(i); },
+                     "Only the program of this plan point (index from `plan`)", "INDEX");
 
   ListArgs list;
   auto *l = app.add_subcommand("list", "List the benchmark families, their params and metrics");
-  l->add_option("FILE", list.file, "A .bdsl file: also list the families in bpf_templates/ next to it");
+  l->add_option("FILE", list.file, "A .bdsl file: also list the families in bpf_templates/ next to it")
+      ->check(checked(non_empty("a .bdsl file name"), "FILE"));
   l->add_option("--templates", list.template_dirs, "Also look for families in this folder (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->check(checked(non_empty("a folder name"), "DIR"));
   l->add_flag("--json", list.json, "Print as JSON");
 
   RunCommand runcmd;
@@ -47,6 +70,10 @@ int run(int argc, char **argv) {
   ResultsCommands results;
   add_results_commands(app, results);
 
+  if (std::string why = unknown_command(app, argc, argv); !why.empty()) {
+    fmt::print(stderr, "bpfbench: error: {}\nRun with --help for more information.\n", why);
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &ex) {

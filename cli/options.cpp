@@ -2,61 +2,49 @@
 
 #include <fmt/format.h>
 
+#include "cli/values.hpp"
 #include "compiler/resolve_value.hpp"
-#include "compiler/units.hpp"
 
 namespace bpfbench::cli {
 
 namespace {
 
-// "5" (seconds, like the kernel bench), "500ms", "2s".
-std::optional<int64_t> parse_duration(const std::string &text, std::string *err) {
-  size_t i = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-  if (i == 0 || i > 12) {
-    *err = "expected a duration like 5, 500ms or 2s";
-    return std::nullopt;
-  }
-  return apply_unit(std::stoll(text.substr(0, i)), text.substr(i), ParamType::Duration, err);
-}
-
-CLI::Validator duration_validator() {
-  return CLI::Validator(
-      [](std::string &s) {
-        std::string err;
-        return parse_duration(s, &err) ? std::string() : err;
-      },
-      "DURATION");
-}
-
 CLI::Validator cpuset_validator() {
   return CLI::Validator([](std::string &s) { return cpuset_error(s); }, "CPUSET");
+}
+
+// A duration option with the range of the builtin setting of the same name.
+ValueParser<int64_t> builtin_duration(const std::string &name) {
+  auto [lo, hi] = builtin_range(name);
+  return duration_in(lo, hi);
+}
+ValueParser<int64_t> builtin_integer(const std::string &name) {
+  auto [lo, hi] = builtin_range(name);
+  return integer_in(lo, hi);
 }
 
 }  // namespace
 
 void add_file_options(CLI::App *cmd, FileArgs &a) {
-  cmd->add_option("FILE", a.file, "The .bdsl file")->required();
+  cmd->add_option("FILE", a.file, "The .bdsl file")->required()->check(checked(non_empty("a .bdsl file name"), "FILE"));
   cmd->add_option("--templates", a.template_dirs, "Also look for families in this folder (repeatable; added to the shipped ones)")
-      ->allow_extra_args(false);  // one folder per --templates: `--templates D FILE` keeps FILE
+      ->allow_extra_args(false)  // one folder per --templates: `--templates D FILE` keeps FILE
+      ->check(checked(non_empty("a folder name"), "DIR"));
   cmd->add_option("--dump", a.dump, "Print a stage's output: ast, plan or c")
       ->check(CLI::IsMember({"ast", "plan", "c"}));
   cmd->add_flag("--allow-large", a.allow_large,
                 "Allow points whose forked tasks or map memory exceed what this machine can spare");
-  cmd->add_option_function<std::string>(
-         "-w,--warmup", [&a](const std::string &s) { std::string e; a.overrides.warmup_ns = parse_duration(s, &e); },
-         "Warmup before sampling (overrides the file), e.g. 1 or 500ms")
-      ->check(duration_validator());
-  cmd->add_option_function<std::string>(
-         "-d,--duration", [&a](const std::string &s) { std::string e; a.overrides.duration_ns = parse_duration(s, &e); },
-         "Measured duration (overrides the file), e.g. 5 or 3s")
-      ->check(duration_validator());
-  cmd->add_option_function<int>("-p,--producers", [&a](int n) { a.overrides.producers = n; },
-                                "Producer threads (overrides the file)")
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option_function<int>("-c,--consumers", [&a](int n) { a.overrides.consumers = n; },
-                                "Consumer threads (overrides the file)")
-      ->check(CLI::Range(0, 64));
+  PlanOverrides &o = a.overrides;
+  add_value<int64_t>(cmd, "-w,--warmup", builtin_duration("warmup"), [&o](int64_t ns) { o.warmup_ns = ns; },
+                     "Warmup before sampling (overrides the file), e.g. 1 or 500ms", "DURATION");
+  add_value<int64_t>(cmd, "-d,--duration", builtin_duration("duration"), [&o](int64_t ns) { o.duration_ns = ns; },
+                     "Measured duration (overrides the file), e.g. 5 or 3s", "DURATION");
+  add_value<int64_t>(cmd, "-p,--producers", builtin_integer("producers"),
+                     [&o](int64_t n) { o.producers = static_cast<int>(n); }, "Producer threads (overrides the file)",
+                     "N");
+  add_value<int64_t>(cmd, "-c,--consumers", builtin_integer("consumers"),
+                     [&o](int64_t n) { o.consumers = static_cast<int>(n); }, "Consumer threads (overrides the file)",
+                     "N");
   cmd->add_flag_function("-a,--affinity", [&a](int64_t) { a.overrides.affinity = true; },
                          "Pin consumers to CPUs 0.. and producers after them (like the kernel bench)");
   cmd->add_option_function<std::string>("--prod-affinity", [&a](const std::string &s) { a.overrides.prod_cpus = s; },

@@ -1,112 +1,93 @@
 #include "cli/results_cmds.hpp"
 
-#include <cstdlib>
+#include <fmt/format.h>
 
+#include "cli/values.hpp"
 #include "compiler/units.hpp"
 
 namespace bpfbench::cli {
 
 namespace {
 
-// "5" (seconds), "500ms", "2s".
-std::optional<int64_t> duration_arg(const std::string &text) {
-  size_t i = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-  if (i == 0 || i > 12) return std::nullopt;
-  std::string err;
-  return apply_unit(std::stoll(text.substr(0, i)), text.substr(i), ParamType::Duration, &err);
-}
-
-CLI::Validator percent_validator() {
-  return CLI::Validator(
-      [](std::string &s) { return parse_percent(s) ? std::string() : "expected a percentage like 1% or 0.5%"; },
-      "PCT");
-}
-
-CLI::Validator duration_check() {
-  return CLI::Validator(
-      [](std::string &s) { return duration_arg(s) ? std::string() : "expected a duration like 5, 500ms or 2s"; },
-      "DURATION");
-}
-
 // A sampling interval: 10ms .. 60s (shorter ones measure the sampler, not the kernel).
-CLI::Validator interval_check() {
-  return CLI::Validator(
-      [](std::string &s) {
-        auto ns = duration_arg(s);
-        if (!ns) return std::string("expected a duration like 250ms or 1s");
-        if (*ns < 10'000'000 || *ns > 60'000'000'000) return std::string("must be from 10ms to 60s");
-        return std::string();
-      },
-      "DURATION");
+constexpr int64_t kMinIntervalNs = 10'000'000, kMaxIntervalNs = 60'000'000'000;
+// The adaptive bounds: one interval at least; at most what `duration` allows.
+constexpr int64_t kMinAdaptiveNs = kMinIntervalNs, kMaxAdaptiveNs = 24 * 3600 * int64_t{1'000'000'000};
+// Percentages: the bounds of `until ci < X%` in a file.
+constexpr double kMinPct = 0.01, kMaxPct = 100;
+
+// --min-duration above --max-duration (either one given, the other its default) could
+// never be honoured: refused once both are known.
+void check_adaptive_bounds(const PlanOverrides &o) {
+  const PlanPoint defaults;
+  int64_t lo = o.min_duration_ns.value_or(defaults.min_duration_ns);
+  int64_t hi = o.max_duration_ns.value_or(defaults.max_duration_ns);
+  if (lo > hi)
+    throw CLI::ValidationError(o.min_duration_ns ? "--min-duration" : "--max-duration",
+                               fmt::format("the minimum {}{} is above the maximum {}{}", format_duration_ns(lo),
+                                           o.min_duration_ns ? "" : " (the default)", format_duration_ns(hi),
+                                           o.max_duration_ns ? "" : " (the default)"));
 }
 
 }  // namespace
 
-std::optional<double> parse_percent(const std::string &text) {
-  std::string t = text;
-  if (!t.empty() && t.back() == '%') t.pop_back();
-  if (t.empty()) return std::nullopt;
-  char *end = nullptr;
-  double v = std::strtod(t.c_str(), &end);
-  if (end != t.c_str() + t.size() || !(v > 0) || v > 100) return std::nullopt;
-  return v;
-}
-
 void add_export_options(CLI::App *run, RunArgs &a) {
+  auto path = checked(non_empty("a file name"), "FILE");
   run->add_option("--json", a.json_out, "Write results (plan, samples, stats, environment) as JSON to FILE")
+      ->check(path)
       ->type_name("FILE");
-  run->add_option("--csv", a.csv_out, "Write one CSV row per point and metric to FILE")->type_name("FILE");
-  run->add_option("--markdown", a.markdown_out, "Write Markdown tables to FILE")->type_name("FILE");
+  run->add_option("--csv", a.csv_out, "Write one CSV row per point and metric to FILE")->check(path)->type_name("FILE");
+  run->add_option("--markdown", a.markdown_out, "Write Markdown tables to FILE")->check(path)->type_name("FILE");
   PlanOverrides &o = a.in.overrides;
-  run->add_option_function<int>(
-         "--rounds", [&o](const int &n) { o.rounds = n; },
-         "Measure every point N times, a whole run each, round-robin over the plan (like `rounds N;`); "
-         "the CI is over the N round means, so it holds the run-to-run variation (with a precision "
-         "target: at least N rounds of min-duration each, more until the CI is reached)")
-      ->check(CLI::Range(1, 100))
-      ->type_name("N");
-  run->add_option_function<std::string>(
-         "--precision", [&o](const std::string &s) { o.precision_pct = parse_percent(s); },
-         "Sample until the 95% CI of the first reported metric is within PCT of its mean (like `until ci < PCT`)")
-      ->check(percent_validator());
-  run->add_option_function<std::string>(
-         "--min-duration", [&o](const std::string &s) { o.min_duration_ns = duration_arg(s); },
-         "With a precision target: measure at least this long (default 1500ms)")
-      ->check(duration_check());
-  run->add_option_function<std::string>(
-         "--max-duration", [&o](const std::string &s) { o.max_duration_ns = duration_arg(s); },
-         "With a precision target: measure at most this long (default 30s)")
-      ->check(duration_check());
-  run->add_option_function<std::string>(
-         "--interval", [&o](const std::string &s) { o.interval_ns = duration_arg(s); },
-         "Sampling interval (default 1s; 250ms with a precision target)")
-      ->check(interval_check());
+  auto [rounds_lo, rounds_hi] = builtin_range("rounds");
+  add_value<int64_t>(
+      run, "--rounds", integer_in(rounds_lo, rounds_hi), [&o](int64_t n) { o.rounds = static_cast<int>(n); },
+      "Measure every point N times, a whole run each, round-robin over the plan (like `rounds N;`); "
+      "the CI is over the N round means, so it holds the run-to-run variation (with a precision "
+      "target: at least N rounds of min-duration each, more until the CI is reached)",
+      "N");
+  add_value<double>(run, "--precision", percent_in(kMinPct, kMaxPct), [&o](double pct) { o.precision_pct = pct; },
+                    "Sample until the 95% CI of the first reported metric is within PCT of its mean (like `until ci < PCT`)",
+                    "PCT");
+  add_value<int64_t>(run, "--min-duration", duration_in(kMinAdaptiveNs, kMaxAdaptiveNs),
+                     [&o](int64_t ns) { o.min_duration_ns = ns; },
+                     "With a precision target: measure at least this long (default 1500ms)", "DURATION");
+  add_value<int64_t>(run, "--max-duration", duration_in(kMinAdaptiveNs, kMaxAdaptiveNs),
+                     [&o](int64_t ns) { o.max_duration_ns = ns; },
+                     "With a precision target: measure at most this long (default 30s)", "DURATION");
+  add_value<int64_t>(run, "--interval", duration_in(kMinIntervalNs, kMaxIntervalNs),
+                     [&o](int64_t ns) { o.interval_ns = ns; },
+                     "Sampling interval (default 1s; 250ms with a precision target)", "DURATION");
+  run->callback([&o] { check_adaptive_bounds(o); });
 }
 
 void add_results_commands(CLI::App &app, ResultsCommands &rc) {
   CompareArgs &c = rc.compare;
   rc.compare_cmd = app.add_subcommand("compare", "Compare two result files (before.json after.json)");
-  rc.compare_cmd->add_option("A", c.a, "Results before (bpfbench run --json)")->required();
-  rc.compare_cmd->add_option("B", c.b, "Results after")->required();
+  auto results_file = checked(non_empty("a results file name"), "FILE");
+  rc.compare_cmd->add_option("A", c.a, "Results before (bpfbench run --json)")->required()->check(results_file);
+  rc.compare_cmd->add_option("B", c.b, "Results after")->required()->check(results_file);
   rc.compare_cmd->add_option("--format", c.format, "text, markdown or json")
       ->check(CLI::IsMember({"text", "markdown", "json"}));
-  rc.compare_cmd->add_option("--metric", c.metric, "Metric to compare (default: each point's first reported)");
-  rc.compare_cmd->add_option("--threshold", c.threshold_pct,
-                             "Changes smaller than this percent are 'no change' (default 1)")
-      ->check(CLI::Range(0.0, 1000.0));
-  rc.compare_cmd->add_option("--alpha", c.alpha, "Significance level of the Welch t test (default 0.05)")
-      ->check(CLI::Range(0.0, 1.0));
-  rc.compare_cmd->add_option_function<std::string>(
-         "--fail-on-regression", [&c](const std::string &s) { c.fail_on_regression_pct = parse_percent(s); },
-         "Exit 1 when a point is significantly slower by at least PCT")
-      ->check(percent_validator());
+  // CLI::Range lets NaN through (every comparison with it is false): parsed as finite numbers.
+  add_value<double>(rc.compare_cmd, "--threshold", number_in(0, 1000), [&c](double v) { c.threshold_pct = v; },
+                    "Changes smaller than this percent are 'no change' (default 1)", "PCT");
+  add_value<double>(rc.compare_cmd, "--alpha", number_in(0, 1, true), [&c](double v) { c.alpha = v; },
+                    "Significance level of the Welch t test (default 0.05)", "P");
+  add_value<double>(rc.compare_cmd, "--fail-on-regression", percent_in(kMinPct, kMaxPct),
+                    [&c](double v) { c.fail_on_regression_pct = v; },
+                    "Exit 1 when a point is significantly slower by at least PCT", "PCT");
+  rc.compare_cmd->add_option("--metric", c.metric, "Metric to compare (default: each point's first reported)")
+      ->check(checked(non_empty("a metric name"), "METRIC"));
 
   rc.plot_cmd = app.add_subcommand("plot", "Plot sweeps of result files with gnuplot (svg or png)");
   rc.plot_cmd->add_option("RESULTS", rc.plot.inputs, "One result file, or two to overlay before/after")
       ->required()
-      ->expected(1, 2);
-  rc.plot_cmd->add_option("-o,--output", rc.plot.output, "Output file: .svg or .png")->required();
+      ->expected(1, 2)
+      ->check(results_file);
+  rc.plot_cmd->add_option("-o,--output", rc.plot.output, "Output file: .svg or .png")
+      ->required()
+      ->check(checked(non_empty("a file name"), "FILE"));
 }
 
 std::optional<int> dispatch_results_commands(const ResultsCommands &rc) {

@@ -42,7 +42,4 @@ std::optional<int> dispatch_results_commands(const ResultsCommands &rc);
 int cmd_compare(const CompareArgs &a);
 int cmd_plot(const PlotArgs &a);
 
-// "1%", "0.5%", "2" -> percent; nullopt when not a number in (0, 100].
-std::optional<double> parse_percent(const std::string &text);
-
 }  // namespace bpfbench::cli

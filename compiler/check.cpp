@@ -454,9 +454,25 @@ class Checker {
       diags_.error(b.family.range, fmt::format("the plan has more than {} points", kMaxPlanPoints));
       return;
     }
+    if (!within_memory_budget(cb, b)) return;
     if (n > kManyPointsWarning)
       diags_.warning(b.family.range, fmt::format("bench '{}' expands to {} points", b.family.text, n),
                      {"that is a long run; narrow a sweep or use a step, '*k' or 'log n' range"});
+  }
+
+  // Every point carries its own copy of the bench's `code` text and label: refused when
+  // the copies would pass kMaxPlanBytes (n <= kMaxPlanPoints here, so nothing overflows).
+  bool within_memory_budget(const CheckedBench &cb, const ast::Bench &b) {
+    size_t per_point = kPointBytes + (cb.label ? cb.label->size() : 0);
+    for (const auto &c : cb.code) per_point += c.text.size();
+    plan_bytes_ += cb.point_count * per_point;
+    if (plan_bytes_ <= kMaxPlanBytes) return true;
+    diags_.error(b.family.range,
+                 fmt::format("bench '{}' makes the plan too large to hold: {} points of {} bytes each "
+                             "(the limit is {} MB)",
+                             b.family.text, cb.point_count, per_point, kMaxPlanBytes >> 20),
+                 {"each point holds its own copy of the bench's `code` blocks; sweep fewer values"});
+    return false;
   }
 
   const FamilyRegistry &families_;
@@ -465,6 +481,7 @@ class Checker {
   CheckedProgram out_;
   size_t bench_index_ = 0;
   size_t total_points_ = 0;
+  size_t plan_bytes_ = 0;  // estimated, see within_memory_budget
   std::set<std::string> declared_;
   std::map<std::string, std::string> let_scope_;
   std::vector<std::vector<ParamValue>> zipped_values_;

@@ -57,7 +57,15 @@ struct CheckedProgram {
 // Benches with more points than this get a warning (not an error).
 constexpr size_t kManyPointsWarning = 64;
 // A plan never holds more points than this (a product gone wrong must not exhaust memory).
-constexpr size_t kMaxPlanPoints = 1000000;
+// Every point is measured for at least 1 s (`duration`'s minimum), so 100,000 points are
+// more than 27 hours of measuring: no runnable plan is larger. In memory a point is about
+// 1.3 KB (measured: 1M points took 1.33 GB), so the plan stays near 130 MB.
+constexpr size_t kMaxPlanPoints = 100000;
+// What a plan may hold in memory, estimated before it is expanded: each point costs
+// kPointBytes plus a copy of its bench's `code` blocks and label template, so a 64 KB
+// `code` block swept over 100,000 points is refused instead of taking 6.4 GB.
+constexpr size_t kPointBytes = 2048;
+constexpr size_t kMaxPlanBytes = size_t{512} << 20;
 
 // `nproc` is predefined for `let`-style use: [1..nproc].
 std::optional<CheckedProgram> check(const ast::File &file, const FamilyRegistry &families,

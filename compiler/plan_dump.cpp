@@ -4,40 +4,38 @@
 
 namespace bpfbench {
 
-std::string format_duration_ns(int64_t ns) {
-  if (ns == 0) return "0s";
-  if (ns % 1'000'000'000 == 0) return fmt::format("{}s", ns / 1'000'000'000);
-  if (ns % 1'000'000 == 0) return fmt::format("{}ms", ns / 1'000'000);
-  if (ns % 1'000 == 0) return fmt::format("{}us", ns / 1'000);
-  return fmt::format("{}ns", ns);
-}
-
-std::string plan_to_text(const RunPlan &plan) {
-  std::string out = fmt::format("plan for {}: {} point{}\n", plan.file, plan.points.size(),
-                                plan.points.size() == 1 ? "" : "s");
+void write_plan_text(const RunPlan &plan, const PlanSink &out) {
+  out(fmt::format("plan for {}: {} point{}\n", plan.file, plan.points.size(), plan.points.size() == 1 ? "" : "s"));
   std::string suite;
+  std::string line;
   for (const auto &p : plan.points) {
     if (p.suite != suite) {
       suite = p.suite;
-      if (!suite.empty()) out += fmt::format("suite \"{}\"\n", suite);
+      if (!suite.empty()) out(fmt::format("suite \"{}\"\n", suite));
     }
-    out += fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}",
+    line = fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}",
                        p.index, p.label, p.family, p.program, format_duration_ns(p.warmup_ns),
                        format_duration_ns(p.duration_ns), p.producers, p.consumers);
     if (p.precision_pct > 0)
-      out += fmt::format(" until_ci<{}% (min {} max {})", p.precision_pct,
-                         format_duration_ns(p.min_duration_ns), format_duration_ns(p.max_duration_ns));
-    if (p.interval_ns != 1'000'000'000) out += fmt::format(" interval={}", format_duration_ns(p.interval_ns));
-    if (p.rounds > 1) out += fmt::format(" rounds={}", p.rounds);
-    if (p.affinity) out += " affinity";
-    if (!p.prod_cpus.empty()) out += fmt::format(" prod_cpus={}", p.prod_cpus);
-    if (!p.cons_cpus.empty()) out += fmt::format(" cons_cpus={}", p.cons_cpus);
-    for (const auto &[name, v] : p.params) out += fmt::format(" {}={}", name, v.to_string());
-    if (p.baseline) out += fmt::format(" baseline=[{}]", *p.baseline);
-    for (const auto &e : p.expectations) out += fmt::format(" expect({})", e.text);
-    for (const auto &c : p.code) out += fmt::format(" code:{}({} bytes)", c.hook, c.text.size());
-    out += fmt::format(" report={}\n", fmt::join(p.report, ","));
+      line += fmt::format(" until_ci<{}% (min {} max {})", p.precision_pct,
+                          format_duration_ns(p.min_duration_ns), format_duration_ns(p.max_duration_ns));
+    if (p.interval_ns != 1'000'000'000) line += fmt::format(" interval={}", format_duration_ns(p.interval_ns));
+    if (p.rounds > 1) line += fmt::format(" rounds={}", p.rounds);
+    if (p.affinity) line += " affinity";
+    if (!p.prod_cpus.empty()) line += fmt::format(" prod_cpus={}", p.prod_cpus);
+    if (!p.cons_cpus.empty()) line += fmt::format(" cons_cpus={}", p.cons_cpus);
+    for (const auto &[name, v] : p.params) line += fmt::format(" {}={}", name, v.to_string());
+    if (p.baseline) line += fmt::format(" baseline=[{}]", *p.baseline);
+    for (const auto &e : p.expectations) line += fmt::format(" expect({})", e.text);
+    for (const auto &c : p.code) line += fmt::format(" code:{}({} bytes)", c.hook, c.text.size());
+    line += fmt::format(" report={}\n", fmt::join(p.report, ","));
+    out(line);
   }
+}
+
+std::string plan_to_text(const RunPlan &plan) {
+  std::string out;
+  write_plan_text(plan, [&out](const std::string &s) { out += s; });
   return out;
 }
 
@@ -92,6 +90,26 @@ nlohmann::json plan_to_json(const RunPlan &plan, const SourceManager &sm) {
   nlohmann::json points = nlohmann::json::array();
   for (const auto &p : plan.points) points.push_back(point_to_json(p, sm));
   return {{"schema", "bpfbench-plan/1"}, {"file", plan.file}, {"points", points}};
+}
+
+// The layout of plan_to_json(...).dump(2), one point at a time: a point's own dump(2)
+// indented by two levels is exactly its text inside the document (JSON strings hold no
+// raw newline), so the whole plan never has to exist as one nlohmann document.
+void write_plan_json(const RunPlan &plan, const SourceManager &sm, const PlanSink &out) {
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;  // bad UTF-8 is not fatal
+  out("{\n  \"file\": " + nlohmann::json(plan.file).dump(-1, ' ', false, kReplace) + ",\n  \"points\": [");
+  std::string text;
+  for (size_t i = 0; i < plan.points.size(); ++i) {
+    std::string one = point_to_json(plan.points[i], sm).dump(2, ' ', false, kReplace);
+    text.assign(i == 0 ? "\n    " : ",\n    ");
+    for (char c : one) {
+      text.push_back(c);
+      if (c == '\n') text.append(4, ' ');
+    }
+    out(text);
+  }
+  out(plan.points.empty() ? "],\n" : "\n  ],\n");
+  out("  \"schema\": \"bpfbench-plan/1\"\n}");
 }
 
 }  // namespace bpfbench

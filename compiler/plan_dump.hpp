@@ -1,17 +1,25 @@
 // `bpfbench plan`: the RunPlan as text and as JSON.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "compiler/plan.hpp"
 #include "compiler/source.hpp"
+#include "compiler/units.hpp"  // format_duration_ns
 
 namespace bpfbench {
 
+// Where the streaming writers put their text, piece by piece (stdout, a string).
+using PlanSink = std::function<void(const std::string &)>;
+
 std::string plan_to_text(const RunPlan &plan);
+// plan_to_text / plan_to_json(...).dump(2) byte for byte, written point by point, so a
+// plan of a million points needs no second copy of itself as text or as a JSON tree.
+void write_plan_text(const RunPlan &plan, const PlanSink &out);
+void write_plan_json(const RunPlan &plan, const SourceManager &sm, const PlanSink &out);
 nlohmann::json plan_to_json(const RunPlan &plan, const SourceManager &sm);
 nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm);
-std::string format_duration_ns(int64_t ns);  // "1s", "500ms", "1.5s"
 
 }  // namespace bpfbench

@@ -118,8 +118,10 @@ class Resolver {
         hints.push_back(x < spec_.min ? fmt::format("max({}, {}) keeps it at least {}", spec_.min, text, spec_.min)
                                       : fmt::format("min({}, {}) keeps it at most {}", spec_.max, text, spec_.max));
       }
-      diags_.error(r, fmt::format("value {} for '{}' is out of range [{}, {}]", x, spec_.name,
-                                  spec_.min, spec_.max), hints);
+      // Durations in the units one types ("10ms ... [1s, 86400s]"), not in raw nanoseconds.
+      auto show = [&](int64_t v) { return spec_.type == ParamType::Duration ? format_duration_ns(v) : std::to_string(v); };
+      diags_.error(r, fmt::format("value {} for '{}' is out of range [{}, {}]", show(x), spec_.name,
+                                  show(spec_.min), show(spec_.max)), hints);
       return false;
     }
     if (spec_.power_of_two && (x <= 0 || (x & (x - 1)) != 0)) {

@@ -1,6 +1,8 @@
 // Unit suffixes: one table per numeric type, overflow-checked scaling.
 #include "compiler/units.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <string_view>
 
@@ -94,6 +96,14 @@ std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, Param
       return fail(error, "unit '" + unit + "' does not apply to " + noun(type));
   }
   return fail(error, "unknown type");
+}
+
+std::string format_duration_ns(int64_t ns) {
+  if (ns == 0) return "0s";
+  if (ns % 1'000'000'000 == 0) return fmt::format("{}s", ns / 1'000'000'000);
+  if (ns % 1'000'000 == 0) return fmt::format("{}ms", ns / 1'000'000);
+  if (ns % 1'000 == 0) return fmt::format("{}us", ns / 1'000);
+  return fmt::format("{}ns", ns);
 }
 
 std::optional<int64_t> parse_quantity(const std::string &text, ParamType type, std::string *error) {

@@ -23,4 +23,8 @@ std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, Param
 // applies the unit as above.
 std::optional<int64_t> parse_quantity(const std::string &text, ParamType type, std::string *error);
 
+// A duration in the largest unit that writes it exactly: "1s", "500ms", "86400s", "-1s"
+// (the units a .bdsl file and the command line accept, so a message can be typed back).
+std::string format_duration_ns(int64_t ns);
+
 }  // namespace bpfbench
