@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/front.hpp"
@@ -11,10 +12,16 @@
 #include "compiler/compile_diags.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/plan_dump.hpp"
+#include "runtime/stop.hpp"
 
 namespace bpfbench::cli {
 
 int cmd_check(const CheckArgs &a) {
+  // --compile polls the stop flag (main.cpp holds the signals for it): a signal kills
+  // the compile child and ends the check with the signal's exit code.
+  StopSource stop;
+  std::optional<SignalWatcher> signals;
+  if (a.compile) signals.emplace(stop);
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
   size_t programs = 0;
@@ -24,7 +31,13 @@ int cmd_check(const CheckArgs &a) {
       for (const auto &u : units) {
         CompileOptions opts;
         opts.virtual_name = u.virtual_name;
+        opts.stop = &stop.flag();
         CompileResult r = compile_bpf(u.c_source, opts);
+        if (stop.stop_requested()) {
+          print_diagnostics(fe);
+          fmt::print(stderr, "bpfbench: interrupted\n");
+          return exit_code_for(stop);
+        }
         add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.sources, fe.diags);
         programs += r.ok ? 1 : 0;
       }

@@ -10,6 +10,7 @@
 #include "cli/front.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/run_outputs.hpp"
+#include "cli/text_output.hpp"
 #include "compiler/clang_compile.hpp"
 #include "compiler/compile_diags.hpp"
 #include "compiler/emit_bpf.hpp"
@@ -37,7 +38,9 @@ bool compile_units(Frontend &fe, const StopSource &stop, std::map<size_t, std::v
     if (stop.stop_requested()) return true;
     CompileOptions opts;
     opts.virtual_name = u.virtual_name;
+    opts.stop = &stop.flag();  // a signal kills the compile child at once
     CompileResult r = compile_bpf(u.c_source, opts);
+    if (r.interrupted) return true;
     hashes.push_back(ProgramHash{u.virtual_name, u.family, sha256_hex(u.c_source), r.cache_key, u.points});
     add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.sources, fe.diags);
     if (!r.ok) continue;
@@ -127,6 +130,7 @@ int cmd_run(const RunArgs &a) {
   block_stop_signals();
   StopSource stop;
   SignalWatcher signals(stop);
+  TextOutputGuard text_output(stop);  // `| head`: EPIPE is a stop, the results are kept
 
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
