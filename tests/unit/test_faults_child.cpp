@@ -271,3 +271,24 @@ TEST_CASE("an address-space limit too low for 1024 producer threads: a clear mes
                  "`ulimit -v`, now 3.0 GiB))") != std::string::npos);
   CHECK_FALSE(has_exception_text(err));
 }
+
+TEST_CASE("a process limit too low for 64 producer threads: the thread and RLIMIT_NPROC named, exit 2",
+          "[runtime][faults][limits]") {
+  BB_REQUIRE_ROOT();
+  TestUser u = test_user();
+  REQUIRE(u.ok);
+  TempDir dir;
+  fs::path bdsl = dir.write("n.bdsl", "bench trigger as \"many\" < prog rawtp; producers 64; warmup 0s; duration 1s >\n");
+  // Root is exempt from RLIMIT_NPROC: an unprivileged user with CAP_BPF and CAP_PERFMON.
+  std::vector<std::string> argv = {"/usr/bin/prlimit", "--nproc=30", "--"};
+  for (const auto &a : as_user(u, {kBin, "run", bdsl.string()}, {"XDG_CACHE_HOME=" + (dir.path / "cache").string()},
+                               "+bpf,+perfmon"))
+    argv.push_back(a);
+  ProcessResult p = run_process(argv, 60);
+  INFO(p.err);
+  CHECK(p.exit_code == 2);
+  CHECK(p.err.find("error: bench 'many' failed: cannot create the thread of producer ") != std::string::npos);
+  CHECK(p.err.find(" of 64: Resource temporarily unavailable (raise the process limit (RLIMIT_NPROC, `ulimit -u`, "
+                   "now 30))") != std::string::npos);
+  CHECK_FALSE(has_exception_text(p.err));
+}
