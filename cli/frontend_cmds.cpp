@@ -3,23 +3,35 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/front.hpp"
 #include "compiler/ast_dump.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/plan_dump.hpp"
+#include "runtime/stop.hpp"
 
 namespace bpfbench::cli {
 
 int cmd_check(const CheckArgs &a) {
+  // --compile polls the stop flag (main.cpp holds the signals for it): a signal kills
+  // the compile child and ends the check with the signal's exit code.
+  StopSource stop;
+  std::optional<SignalWatcher> signals;
+  if (a.compile) signals.emplace(stop);
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
   size_t programs = 0;
   if (a.compile) {
     CompiledPrograms compiled;
-    compile_programs(fe, compiled);
+    compile_programs(fe, compiled, &stop.flag());
     programs = compiled.compiled;
+    if (compiled.interrupted) {
+      print_diagnostics(fe);
+      fmt::print(stderr, "bpfbench: interrupted\n");
+      return exit_code_for(stop);
+    }
     print_diagnostics(fe);
     if (fe.diags.has_errors()) return kExitBadInput;
   }

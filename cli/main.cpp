@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -12,6 +13,8 @@
 #include "cli/run_commands.hpp"
 #include "cli/values.hpp"
 #include "compiler/diagnostics.hpp"
+#include "compiler/resource_limits.hpp"
+#include "runtime/stop.hpp"
 
 namespace bpfbench::cli {
 
@@ -86,6 +89,9 @@ int run(int argc, char **argv) {
     fmt::print(stderr, "bpfbench: error: {}\nRun with --help for more information.\n", ex.what());
     return kExitBadInput;
   }
+  // The stop signals main() holds go to the commands that poll a stop flag (their
+  // SignalWatcher takes them over); the others end on a signal as any program does.
+  if (!(c->parsed() && check.compile) && !polls_stop_flag(runcmd)) unblock_stop_signals();
   if (c->parsed()) return cmd_check(check);
   if (p->parsed()) return cmd_plan(plan);
   if (e->parsed()) return cmd_emit(emit);
@@ -96,13 +102,30 @@ int run(int argc, char **argv) {
 
 }  // namespace
 
+// The dynamic loader runs the executable's .preinit_array after relocating the libraries
+// and before any of their constructors: LLVM's take tens of ms, a window in which a
+// SIGINT would otherwise kill bpfbench before main(). From here on a stop signal is held
+// for the command (main() blocks them again, for a static build). A constant loader
+// hook, not state.
+void hold_stop_signals(int, char **, char **) { bpfbench::block_stop_signals(); }
+[[gnu::section(".preinit_array"), gnu::used]] constexpr void (*kHoldStopSignals)(int, char **, char **) =
+    hold_stop_signals;
+
 }  // namespace bpfbench::cli
 
 int main(int argc, char **argv) {
+  // First, before any work: a SIGINT/SIGTERM/SIGHUP/SIGPIPE from now on is held pending
+  // for the command's SignalWatcher, never lost (runtime/stop.hpp).
+  bpfbench::block_stop_signals();
   // Stages report errors as values; this only catches what should never happen
-  // (bad_alloc, a library throwing), so the user sees one line, not a terminate().
+  // (a library throwing), so the user sees one line, not a terminate(), and what a
+  // machine limit kept from being created, with the limit to raise.
   try {
     return bpfbench::cli::run(argc, argv);
+  } catch (const bpfbench::ResourceError &ex) {
+    std::fprintf(stderr, "bpfbench: error: %s\n", ex.what());
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "bpfbench: error: out of memory (%s)\n", bpfbench::memory_limit_hint().c_str());
   } catch (const std::exception &ex) {
     std::fprintf(stderr, "bpfbench: internal error: %s\n", ex.what());
   } catch (...) {

@@ -6,6 +6,7 @@
 #include "cli/front.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/run_session.hpp"
+#include "cli/text_output.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/stop.hpp"
@@ -18,6 +19,7 @@ int cmd_run(const RunArgs &a) {
   block_stop_signals();
   StopSource stop;
   SignalWatcher signals(stop);
+  TextOutputGuard text_output(stop);  // `| head`: EPIPE is a stop, the results are kept
 
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
@@ -26,7 +28,7 @@ int cmd_run(const RunArgs &a) {
     return kExitBadInput;
   }
   CompiledPrograms programs;
-  bool compiled = compile_programs(fe, programs, [&stop] { return stop.stop_requested(); });
+  bool compiled = compile_programs(fe, programs, &stop.flag());
   print_diagnostics(fe);
   if (!compiled) return kExitBadInput;
 

@@ -21,6 +21,10 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
   rc.kernels_cmd = add_kernels_command(app, rc.kernels);
 }
 
+bool polls_stop_flag(const RunCommand &rc) {
+  return rc.run_cmd->parsed() || rc.kernels_cmd->parsed() || (rc.probe_cmd->parsed() && !rc.probe_vm.kernel.empty());
+}
+
 int dispatch_run_commands(const RunCommand &rc) {
   if (rc.run_cmd->parsed()) return rc.run_vm.kernel.empty() ? cmd_run(rc.run) : cmd_in_guest(rc.run_vm, false);
   if (rc.probe_cmd->parsed())

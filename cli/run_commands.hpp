@@ -32,6 +32,9 @@ struct RunCommand {
 
 void add_run_commands(CLI::App &app, RunCommand &rc);
 int dispatch_run_commands(const RunCommand &rc);
+// Whether the parsed command polls a stop flag (has a SignalWatcher): run, kernels,
+// probe --kernel.
+bool polls_stop_flag(const RunCommand &rc);
 
 int cmd_run(const RunArgs &a);
 int cmd_probe(const ProbeArgs &a);

@@ -1,7 +1,5 @@
 #include "compiler/clang_compile.hpp"
 
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -89,7 +87,8 @@ class CollectingConsumer final : public clang::DiagnosticConsumer {
 // u64 body length, then the body: magic, ok, error, diags, object. Integers are native
 // endian: both ends are the same process image.
 constexpr uint32_t kMagic = 0x43465042;  // "BPFC"
-constexpr uint64_t kMaxMessage = uint64_t{1} << 30;
+// A BPF object is kilobytes; this only bounds what a runaway child can make us hold.
+constexpr uint64_t kMaxMessage = uint64_t{256} << 20;
 
 class Writer {
  public:
@@ -192,19 +191,6 @@ bool write_all(int fd, const std::string &data) {
   return true;
 }
 
-// Reads until EOF (the child exiting or dying closes its end), bounded by kMaxMessage.
-bool read_all(int fd, std::string &out) {
-  char chunk[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, chunk, sizeof(chunk));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    if (n == 0) return true;
-    out.append(chunk, static_cast<size_t>(n));
-    if (out.size() > kMaxMessage + sizeof(uint64_t)) return false;
-  }
-}
-
 // --- the child --------------------------------------------------------------------------
 
 // report_fatal_error would print and exit(1); tell the parent why instead.
@@ -258,76 +244,69 @@ CompileResult compile_in_this_process(const std::string &c_source,
   return r;
 }
 
-[[noreturn]] void child_main(int fd, const std::string &c_source,
-                             const std::vector<std::string> &args,
+// Runs in the compile child (compiler/limited_child.cpp set it up): compile, send the
+// result, _exit (skipping LLVM's static destructors and the parent's atexit handlers).
+[[noreturn]] void child_main(int fd, const std::string &c_source, const std::vector<std::string> &args,
                              const std::string &virtual_name) {
-  // Drop inherited fds (e.g. a concurrent compile's pipe, whose reader would otherwise
-  // wait for our exit to see EOF). Nothing from LLVM may reach the user's terminal:
-  // results travel over the pipe.
-  if (fd > STDERR_FILENO + 1) ::close_range(STDERR_FILENO + 1, fd - 1, 0);
-  ::close_range(fd + 1, ~0U, 0);
-  int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  if (devnull >= 0) {
-    ::dup2(devnull, STDOUT_FILENO);
-    ::dup2(devnull, STDERR_FILENO);
-  }
   llvm::install_fatal_error_handler(on_llvm_fatal_error, &fd);
+  // LLVM's allocation failures (safe_malloc) end the child like operator new's do.
+  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { child_out_of_memory(); });
   CompileResult r = compile_in_this_process(c_source, args, virtual_name);
-  // _exit: skip LLVM's static destructors and the parent's atexit handlers.
   ::_exit(write_all(fd, encode(r)) ? 0 : 71);
 }
 
-// --- the parent -------------------------------------------------------------------------
+std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
-CompileResult compile_in_child(const std::string &c_source,
-                               const std::vector<std::string> &args,
-                               const std::string &virtual_name) {
+// What the child's end means for the compile of `virtual_name`.
+CompileResult result_of(const ChildEnd &end, const ChildLimits &limits, const std::string &virtual_name) {
   CompileResult r;
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
-    r.error = std::string("cannot create pipe for clang: ") + std::strerror(errno);
-    return r;
+  const std::string what = "the compile of " + virtual_name;
+  switch (end.how) {
+    case ChildEnd::How::NotStarted: r.error = end.error; return r;
+    case ChildEnd::How::Stopped:
+      r.interrupted = true;
+      r.error = "interrupted";
+      return r;
+    case ChildEnd::How::MemoryLimit:
+      r.error = what + " exceeded its memory limit (" +
+                (end.inherited_memory_limit ? "bpfbench's own address-space limit, `ulimit -v`, of " +
+                                                  mib(end.address_space_limit)
+                                            : mib(limits.memory_bytes) + " of address space") +
+                ")";
+      return r;
+    case ChildEnd::How::CpuLimit:
+      r.error = what + " exceeded its CPU limit (" + std::to_string(end.cpu_limit) + " s" +
+                (end.inherited_cpu_limit ? ", bpfbench's own, `ulimit -t`)" : ")");
+      return r;
+    case ChildEnd::How::WallLimit:
+      r.error = what + " exceeded its time limit (" + std::to_string(limits.wall_seconds) +
+                " s of wall-clock time; does it include a FIFO or a device?)";
+      return r;
+    case ChildEnd::How::Signaled: r.error = "clang crashed (signal " + std::to_string(end.code) + ")"; return r;
+    case ChildEnd::How::Exited: break;
   }
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    r.error = std::string("cannot fork clang child: ") + std::strerror(errno);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return r;
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    child_main(fds[1], c_source, args, virtual_name);
-  }
-  ::close(fds[1]);
-  std::string msg;
-  bool read_ok = read_all(fds[0], msg);
-  ::close(fds[0]);  // a child still writing now gets EPIPE and exits; we reap it below
-
-  int status = 0;
-  pid_t w;
-  do w = ::waitpid(pid, &status, 0);
-  while (w < 0 && errno == EINTR);
-  if (w < 0) {
-    r.error = std::string("cannot reap clang child: ") + std::strerror(errno);
-    return r;
-  }
-  if (WIFSIGNALED(status)) {
-    r.error = "clang crashed (signal " + std::to_string(WTERMSIG(status)) + ")";
+  if (!end.error.empty()) {
+    r.error = end.error;
     return r;
   }
   std::optional<CompileResult> got;
   uint64_t len = 0;
-  if (read_ok && msg.size() >= sizeof(len)) {
-    std::memcpy(&len, msg.data(), sizeof(len));
-    if (len == msg.size() - sizeof(len)) got = decode(msg.substr(sizeof(len)));
+  if (end.output.size() >= sizeof(len)) {
+    std::memcpy(&len, end.output.data(), sizeof(len));
+    if (len == end.output.size() - sizeof(len)) got = decode(end.output.substr(sizeof(len)));
   }
   if (!got) {
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.error = "clang child sent no valid result (exit status " + std::to_string(code) + ")";
+    r.error = "clang child sent no valid result (exit status " + std::to_string(end.code) + ")";
     return r;
   }
   return std::move(*got);
+}
+
+CompileResult compile_in_child(const std::string &c_source, const std::vector<std::string> &args,
+                               const CompileOptions &opts) {
+  ChildEnd end = run_limited_child([&](int fd) { child_main(fd, c_source, args, opts.virtual_name); },
+                                   opts.limits, opts.stop, kMaxMessage + sizeof(uint64_t));
+  return result_of(end, opts.limits, opts.virtual_name);
 }
 
 }  // namespace
@@ -338,18 +317,22 @@ CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opt
   std::vector<std::string> args = cc1_args(opts);
   std::string key = object_cache_key(c_source, clang_version_string(), args, opts.virtual_name);
   ObjectCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
+  CacheLookup hit;
   if (opts.use_cache) {
-    if (auto obj = cache.load(key)) {
+    hit = cache.load(key);
+    if (hit.object) {
       CompileResult r;
       r.ok = true;
-      r.object = std::move(*obj);
+      r.object = std::move(*hit.object);
       r.cached = true;
       r.cache_key = key;
       return r;
     }
   }
-  CompileResult r = compile_in_child(c_source, args, opts.virtual_name);
+  CompileResult r = compile_in_child(c_source, args, opts);
   r.cache_key = key;
+  // A file that failed its check is a miss; the store below replaces it.
+  if (!hit.problem.empty()) r.cache_repaired = hit.problem;
   // Only clean compiles are cached: a hit carries no diagnostics, so caching a compile
   // with warnings would make them vanish on the second run. A failed store costs only
   // time: the compile stands, the caller may warn.

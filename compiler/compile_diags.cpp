@@ -52,6 +52,11 @@ void add_compile_diags(const CompileResult &result, const PlanPoint &first_point
     for (const auto &d : diags.all()) said |= d.message == msg;
     if (!said) diags.warning({}, msg);
   }
+  if (!result.cache_repaired.empty())
+    // Once: the file is replaced by this compile (or left for the next one to replace).
+    diags.warning({}, fmt::format("cached BPF object {}; compiled it again{}", result.cache_repaired,
+                                  result.ok && result.cache_warning.empty() ? " and replaced it" : ""));
+  if (result.interrupted) return;  // a stop, not an error: the caller reports it
   if (!result.ok && !result.error.empty()) {
     Diagnostic d{Severity::Error, {}, fmt::format("compiling the BPF program failed: {}", result.error), {}, {}};
     d.notes.push_back(bench_note);

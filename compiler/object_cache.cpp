@@ -9,8 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <array>
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/SHA256.h>
@@ -20,7 +19,59 @@ namespace bpfbench {
 namespace {
 
 // Bumped when the cache file format or the meaning of a key changes.
-constexpr std::string_view kKeySalt = "bpfbench-object-cache-v1";
+// v2: a file holds a header with its key and the object's hash (load() checks both).
+constexpr std::string_view kKeySalt = "bpfbench-object-cache-v2";
+
+// `<key>.o`: kMagic, the key (64 hex chars), the SHA-256 of the object (32 bytes), the
+// object's size (u64 little endian), the object.
+constexpr std::string_view kMagic{"BPFBOBJ\0", 8};
+constexpr size_t kKeyLen = 64, kHashLen = 32;
+constexpr size_t kHeaderLen = kMagic.size() + kKeyLen + kHashLen + 8;
+constexpr uint64_t kMaxObject = uint64_t{256} << 20;  // as compile_bpf accepts from clang
+
+std::array<uint8_t, kHashLen> object_hash(const std::vector<uint8_t> &object) {
+  return llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(object.data(), object.size()));
+}
+
+std::string header_for(const std::string &key, const std::vector<uint8_t> &object) {
+  std::string h(kMagic);
+  h += key;
+  auto hash = object_hash(object);
+  h.append(reinterpret_cast<const char *>(hash.data()), hash.size());
+  uint64_t n = object.size();
+  for (int i = 0; i < 8; ++i) h.push_back(static_cast<char>(n >> (8 * i)));
+  return h;
+}
+
+// The cache read: a regular file only (a FIFO would block, a device never end), at most
+// `max` bytes. "" or why not; ENOENT in `err_no` for a plain miss. Kept to one call so the
+// project's checked input opener can replace it.
+std::string read_cache_file(const std::string &path, uint64_t max, std::vector<uint8_t> &out, int &err_no) {
+  err_no = 0;
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    err_no = errno;
+    return std::strerror(errno);
+  }
+  struct stat st{};
+  std::string why;
+  if (::fstat(fd, &st) != 0) why = std::strerror(errno);
+  else if (!S_ISREG(st.st_mode)) why = "not a regular file";
+  else if (static_cast<uint64_t>(st.st_size) > max) why = "larger than " + std::to_string(max >> 20) + " MiB";
+  if (why.empty()) {
+    out.resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    while (got < out.size()) {
+      ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    if (got != out.size()) why = "short read";
+  }
+  ::close(fd);
+  return why;
+}
 
 void hash_field(llvm::SHA256 &h, std::string_view field) {
   uint64_t len = field.size();
@@ -88,13 +139,31 @@ std::string ObjectCache::path_for(const std::string &key) const {
   return dir_ + "/" + key + ".o";
 }
 
-std::optional<std::vector<uint8_t>> ObjectCache::load(const std::string &key) const {
-  std::ifstream in(path_for(key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad() || !is_bpf_elf(bytes)) return std::nullopt;
-  return bytes;
+CacheLookup ObjectCache::load(const std::string &key) const {
+  CacheLookup r;
+  std::vector<uint8_t> file;
+  int err_no = 0;
+  std::string why = read_cache_file(path_for(key), kHeaderLen + kMaxObject, file, err_no);
+  if (err_no == ENOENT) return r;
+  auto bad = [&](const std::string &reason) {
+    r.problem = path_for(key) + ": " + reason;
+    return r;
+  };
+  if (!why.empty()) return bad(why);
+  const std::string_view bytes(reinterpret_cast<const char *>(file.data()), file.size());
+  if (bytes.size() < kHeaderLen || bytes.substr(0, kMagic.size()) != kMagic)
+    return bad("not a bpfbench cache file");
+  if (bytes.substr(kMagic.size(), kKeyLen) != key) return bad("holds the object of another program (its key differs)");
+  uint64_t size = 0;
+  for (int i = 0; i < 8; ++i) size |= uint64_t{file[kHeaderLen - 8 + i]} << (8 * i);
+  if (size != bytes.size() - kHeaderLen) return bad("truncated or padded (the object's size differs)");
+  std::vector<uint8_t> object(file.begin() + kHeaderLen, file.end());
+  auto hash = object_hash(object);
+  if (std::memcmp(hash.data(), file.data() + kMagic.size() + kKeyLen, kHashLen) != 0)
+    return bad("corrupted (the object's hash differs)");
+  if (!is_bpf_elf(object)) return bad("not a BPF object");
+  r.object = std::move(object);
+  return r;
 }
 
 std::string ObjectCache::store(const std::string &key, const std::vector<uint8_t> &object) const {
@@ -106,7 +175,9 @@ std::string ObjectCache::store(const std::string &key, const std::vector<uint8_t
   std::string tmp = path_for(key) + ".tmp.XXXXXX";
   int fd = ::mkstemp(tmp.data());
   if (fd < 0) return "cannot write in " + dir_ + ": " + std::strerror(errno);
-  bool ok = write_all(fd, object.data(), object.size());
+  const std::string header = header_for(key, object);
+  bool ok = write_all(fd, reinterpret_cast<const uint8_t *>(header.data()), header.size()) &&
+            write_all(fd, object.data(), object.size());
   ok = (::fchmod(fd, 0644) == 0) && ok;
   ok = (::close(fd) == 0) && ok;
   if (ok) ok = ::rename(tmp.c_str(), path_for(key).c_str()) == 0;

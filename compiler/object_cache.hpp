@@ -22,14 +22,23 @@ std::string object_cache_key(std::string_view c_source, std::string_view compile
 // header table and every section's contents lie inside the buffer (catches truncation).
 bool is_bpf_elf(const std::vector<uint8_t> &bytes);
 
-// A directory of `<key>.o` files. Every failure is soft: a cache that cannot be read or
+// A cache read: the object, or nothing; `problem` says why a file that was there was
+// not used ("<path>: holds the object of another program (its key differs)").
+struct CacheLookup {
+  std::optional<std::vector<uint8_t>> object;
+  std::string problem;  // "" for a hit or a plain miss (no file)
+};
+
+// A directory of `<key>.o` files, each holding its key and its object's hash. Every failure is soft: a cache that cannot be read or
 // written behaves like an empty one, it never fails a compile.
 class ObjectCache {
  public:
   explicit ObjectCache(std::string dir) : dir_(std::move(dir)) {}
 
-  // The cached object, or nullopt when absent, unreadable or not a valid BPF ELF.
-  std::optional<std::vector<uint8_t>> load(const std::string &key) const;
+  // The cached object when the file is there, a regular file, in the cache format, stored
+  // under this very key and its object matches the stored hash and is a BPF ELF; else a
+  // miss (with `problem` unless the file is absent).
+  CacheLookup load(const std::string &key) const;
   // Writes atomically (temp file in the same directory + rename); "" or why it failed
   // ("cannot create /x/bpfbench: Read-only file system").
   std::string store(const std::string &key, const std::vector<uint8_t> &object) const;

@@ -47,14 +47,18 @@ bool run_frontend_text(const std::string &path, std::string text, const Frontend
   return check_and_lower(path, opts, fe);
 }
 
-bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::function<bool()> &stop_requested) {
+bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop) {
   auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
   if (fe.diags.has_errors()) return false;
   for (const auto &u : units) {
-    if (stop_requested && stop_requested()) return true;
     CompileOptions opts;
     opts.virtual_name = u.virtual_name;
+    opts.stop = stop;  // a signal kills the compile child at once
     CompileResult r = compile_bpf(u.c_source, opts);
+    if (r.interrupted || (stop && stop->load())) {
+      out.interrupted = true;
+      return true;
+    }
     out.programs.push_back(ProgramHash{u.virtual_name, u.family, sha256_hex(u.c_source), r.cache_key, u.points});
     add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.sources, fe.diags);
     if (!r.ok) continue;

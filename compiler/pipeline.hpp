@@ -5,8 +5,8 @@
 // time) and the results code (results/) reports what came back.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -70,12 +70,14 @@ struct CompiledPrograms {
   std::map<size_t, std::vector<uint8_t>> objects;  // plan point index -> its BPF ELF
   std::vector<ProgramHash> programs;               // every program compiled (or tried)
   size_t compiled = 0;                             // how many compiled
+  bool interrupted = false;                        // `stop` ended the compiles early
 };
 
 // Emits every distinct program of `fe.plan` and compiles each once (cache-backed);
-// compile errors become diagnostics located in the .bdsl or the template. Stops early,
-// returning true, when `stop_requested` says so. False when any program failed.
-bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::function<bool()> &stop_requested = {});
+// compile errors become diagnostics located in the .bdsl or the template. When `stop`
+// is set (a signal), the compile child is killed and compiling ends, returning true with
+// `out.interrupted`. False when any program failed.
+bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop = nullptr);
 
 int64_t online_cpus();
 

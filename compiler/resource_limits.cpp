@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <vector>
 
 #include "compiler/constraints.hpp"
 
@@ -157,6 +158,30 @@ void check_resource_limits(const RunPlan &plan, const FamilyRegistry &families, 
                          p.label, bytes_text(c.bytes), what, bytes_text(m.mem_available)));
     }
   }
+}
+
+std::string task_limit_hint() {
+  std::vector<std::string> limits;
+  rlimit rl{};
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    limits.push_back(fmt::format("the address-space limit (RLIMIT_AS, `ulimit -v`, now {})",
+                                 bytes_text(static_cast<int64_t>(rl.rlim_cur))));
+  // Root is exempt from RLIMIT_NPROC (CAP_SYS_RESOURCE).
+  if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    limits.push_back(fmt::format("the process limit (RLIMIT_NPROC, `ulimit -u`, now {})", rl.rlim_cur));
+  if (limits.empty())
+    return "raise the kernel's task limits (kernel.threads-max, kernel.pid_max) or the cgroup's pids.max";
+  std::string out = "raise " + limits[0];
+  for (size_t i = 1; i < limits.size(); ++i) out += " or " + limits[i];
+  return out;
+}
+
+std::string memory_limit_hint() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    return fmt::format("raise the address-space limit (RLIMIT_AS, `ulimit -v`, now {})",
+                       bytes_text(static_cast<int64_t>(rl.rlim_cur)));
+  return "the machine has no memory left: free some or add swap";
 }
 
 }  // namespace bpfbench

@@ -7,8 +7,12 @@
 #include <algorithm>
 #include <ctime>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
+#include <fmt/format.h>
+
+#include "compiler/resource_limits.hpp"
 #include "runtime/cpuset.hpp"
 
 namespace bpfbench {
@@ -41,6 +45,18 @@ std::string pin_self(int cpu) {
   int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
   if (err) return "setting affinity to CPU #" + std::to_string(cpu) + " failed: " + std::to_string(err);
   return "";
+}
+
+// A thread that cannot be created (RLIMIT_NPROC, RLIMIT_AS for its stack) fails the run
+// with what it was for and the limit to raise, instead of an exception.
+template <class Fail, class Body>
+void start_thread(std::vector<std::thread> &threads, const char *what, int i, int n, const Fail &fail, Body body) {
+  try {
+    threads.emplace_back(std::move(body));
+  } catch (const std::system_error &e) {
+    fail(fmt::format("cannot create the thread of {} {} of {}: {} ({})", what, i + 1, n, e.code().message(),
+                     task_limit_hint()));
+  }
 }
 
 int intervals(int64_t ns, int64_t interval) {
@@ -88,19 +104,21 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
     }
   } joiner{stop, threads};
 
-  for (int i = 0; i < nr_consumers; ++i) {
+  // Starting many threads takes long when the started ones already compete for the CPUs
+  // (1024 uprobe producers on 2 CPUs): a stop or a failure is checked before each one.
+  auto go_on = [&] { return !stop.load() && !external.stop_requested(); };
+  for (int i = 0; i < nr_consumers && go_on(); ++i) {
     int cpu = cpus->consumers[static_cast<size_t>(i)];
-    threads.emplace_back([&, i, cpu] {
+    start_thread(threads, "consumer", i, nr_consumers, fail, [&, i, cpu] {
       if (auto e = pin_self(cpu); !e.empty()) return fail(e);
       if (auto e = consumer->run(i, stop); !e.empty()) fail(e);
     });
   }
-  for (int i = 0; i < opts.producers; ++i) {
+  for (int i = 0; i < opts.producers && go_on(); ++i) {
     int cpu = cpus->producers[static_cast<size_t>(i)];
-    threads.emplace_back([&, i, cpu] {
+    start_thread(threads, "producer", i, opts.producers, fail, [&, i, cpu] {
       if (auto e = pin_self(cpu); !e.empty()) return fail(e);
-      if (auto e = producer.run(i, counters.slot(static_cast<size_t>(i)), stop); !e.empty())
-        fail(e);
+      if (auto e = producer.run(i, counters.slot(static_cast<size_t>(i)), stop); !e.empty()) fail(e);
     });
   }
 

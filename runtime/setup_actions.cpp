@@ -15,6 +15,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "compiler/resource_limits.hpp"
+
 namespace bpfbench {
 namespace {
 
@@ -181,9 +183,11 @@ Result<> ChildProcesses::spawn(size_t count, int pause_max_s, const StopSource &
     if ((i & 255) == 0 && stop.stop_requested())
       return Error("fork: stopped after " + std::to_string(i) + " children");
     pid_t pid = fork();
-    if (pid < 0)
-      return Error("fork: child " + std::to_string(i + 1) + " of " + std::to_string(count) +
-                   " failed: " + errno_text(errno));
+    if (pid < 0) {
+      int e = errno;
+      return Error("fork: child " + std::to_string(i + 1) + " of " + std::to_string(count) + " failed: " +
+                   errno_text(e) + (e == EAGAIN || e == ENOMEM ? " (" + task_limit_hint() + ")" : ""));
+    }
     if (pid == 0) child_loop(parent, pause_max_s);
     pids_.push_back(pid);
   }

@@ -4,6 +4,10 @@
 
 #include <cerrno>
 #include <ctime>
+#include <string>
+#include <system_error>
+
+#include "compiler/resource_limits.hpp"
 
 namespace bpfbench {
 
@@ -15,6 +19,8 @@ sigset_t stop_signals() {
   sigemptyset(&s);
   sigaddset(&s, SIGINT);
   sigaddset(&s, SIGTERM);
+  sigaddset(&s, SIGHUP);   // the terminal went away: keep what was measured
+  sigaddset(&s, SIGPIPE);  // `kill -PIPE`; a write to a closed pipe is EPIPE (cli/text_output)
   return s;
 }
 }  // namespace
@@ -24,17 +30,28 @@ void block_stop_signals() {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
+void unblock_stop_signals() {
+  sigset_t set = stop_signals();
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+}
+
 SignalWatcher::SignalWatcher(StopSource &stop) : stop_(stop) {
   sigset_t set = stop_signals();
   pthread_sigmask(SIG_BLOCK, &set, &old_mask_);
-  thread_ = std::thread([this, set] {
+  try {
+    thread_ = std::thread([this, set] {
     // Short timeouts so the destructor never waits long for this thread.
     const timespec tick{0, 100 * 1000 * 1000};
-    while (!done_.load()) {
-      int sig = sigtimedwait(&set, nullptr, &tick);
-      if (sig > 0) stop_.request_stop(sig);
-    }
-  });
+      while (!done_.load()) {
+        int sig = sigtimedwait(&set, nullptr, &tick);
+        if (sig > 0) stop_.request_stop(sig);
+      }
+    });
+  } catch (const std::system_error &e) {
+    pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
+    throw ResourceError(std::string("cannot create the signal-watching thread: ") + e.code().message() + " (" +
+                        task_limit_hint() + ")");
+  }
 }
 
 SignalWatcher::~SignalWatcher() {

@@ -1,8 +1,10 @@
-// Cooperative stop: a flag every runtime loop polls, set by the caller or by SIGINT/SIGTERM.
+// Cooperative stop: a flag every runtime loop polls, set by the caller or by a stop signal
+// (SIGINT, SIGTERM, SIGHUP, SIGPIPE).
 #pragma once
 
 #include <atomic>
 #include <csignal>
+#include <stdexcept>
 #include <thread>
 
 namespace bpfbench {
@@ -24,19 +26,30 @@ class StopSource {
   std::atomic<int> signal_{0};
 };
 
-// 130 for SIGINT, 143 for SIGTERM (128 + signal), 0 when no signal stopped the run.
+// What could not be created for lack of a resource (a thread, a process), with the limit
+// to raise: main prints it as an error, exit 2.
+struct ResourceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// 130 for SIGINT, 143 for SIGTERM, 129 SIGHUP, 141 SIGPIPE (128 + signal), 0 when no
+// signal stopped the run.
 int exit_code_for(const StopSource &stop);
 
-// Blocks SIGINT and SIGTERM in the calling thread for good. Call it before the
-// SignalWatcher of a command that exits when done: a signal arriving after the watcher
-// is gone then stays pending and dies with the process, instead of killing a run whose
-// results and exit code are already decided.
+// Blocks the stop signals in the calling thread for good. main() calls it first, before
+// any work, so a signal arriving early is held pending (never lost) until a command's
+// SignalWatcher takes it; after the watcher is gone a signal stays pending and dies with
+// the process, instead of killing a run whose results and exit code are already decided.
 void block_stop_signals();
+// For commands that poll no stop flag: a held or later stop signal ends the process
+// (its default action), as for any program.
+void unblock_stop_signals();
 
-// Blocks SIGINT and SIGTERM in the calling thread (and so in every thread created after
-// it — construct it first in main) and runs a watcher thread that waits for them with
+// Blocks the stop signals in the calling thread (and so in every thread created after
+// it) and runs a watcher thread that waits for them with
 // sigtimedwait and turns them into stop.request_stop(sig). No work happens in a signal
-// handler. The destructor stops the watcher and restores the signal mask.
+// handler. The destructor stops the watcher and restores the signal mask. Throws
+// ResourceError when the thread cannot be created.
 class SignalWatcher {
  public:
   explicit SignalWatcher(StopSource &stop);
