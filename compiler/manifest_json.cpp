@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +12,7 @@
 #include "compiler/builtins.hpp"
 #include "compiler/code_hooks.hpp"
 #include "compiler/constraints.hpp"
+#include "compiler/input_file.hpp"
 #include "compiler/resolve_value.hpp"
 #include "compiler/setup_spec.hpp"
 #include "compiler/units.hpp"
@@ -318,15 +317,14 @@ class Reader {
       return;
     }
     fs::path p = (dir / tpl).lexically_normal();
-    std::ifstream in(p, std::ios::binary);
+    std::string err;
+    auto in = read_input_file(p.string(), kMaxTextInputBytes, err);
     if (!in) {
-      error("", "cannot read template '" + p.string() + "'");
+      error("", "cannot read template '" + p.string() + "': " + err);
       return;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
     f.template_path = p.string();
-    f.template_text = ss.str();
+    f.template_text = std::move(in->data);
   }
 
   // A bound or default of a numeric param: a JSON integer or a string with a unit.

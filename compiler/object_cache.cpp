@@ -9,11 +9,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/SHA256.h>
+
+#include "compiler/input_file.hpp"
 
 namespace bpfbench {
 
@@ -89,11 +89,12 @@ std::string ObjectCache::path_for(const std::string &key) const {
 }
 
 std::optional<std::vector<uint8_t>> ObjectCache::load(const std::string &key) const {
-  std::ifstream in(path_for(key), std::ios::binary);
+  // A FIFO, device or huge file under a key is a miss, like a missing one.
+  std::string err;
+  auto in = read_input_file(path_for(key), kMaxObjectInputBytes, err);
   if (!in) return std::nullopt;
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad() || !is_bpf_elf(bytes)) return std::nullopt;
+  std::vector<uint8_t> bytes(in->data.begin(), in->data.end());
+  if (!is_bpf_elf(bytes)) return std::nullopt;
   return bytes;
 }
 
