@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
@@ -72,6 +73,8 @@ int run(int argc, char **argv) {
 }  // namespace bpfbench::cli
 
 int main(int argc, char **argv) {
+  // RLIMIT_FSIZE is a full disk, not a kill: write() fails with EFBIG, the writer reports it and removes its temporary file.
+  std::signal(SIGXFSZ, SIG_IGN);
   // Stages report errors as values; this only catches what should never happen
   // (bad_alloc, a library throwing), so the user sees one line, not a terminate().
   try {
