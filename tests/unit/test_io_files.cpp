@@ -14,6 +14,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <tuple>
 
 #include "compiler/input_file.hpp"
 #include "fault_support.hpp"
@@ -245,4 +246,23 @@ TEST_CASE("run under RLIMIT_FSIZE: File too large like a full disk, exit 1, no t
   CHECK_THAT(r.out, Catch::Contains("Summary: hits"));
   CHECK_FALSE(test::has_exception_text(r.err));
   CHECK(tmp_files(d.path).empty());
+}
+
+TEST_CASE("inline C may #include regular .h files only: no FIFO wait, no line of /etc/passwd", "[io][cli][compile]") {
+  TempDir d;
+  REQUIRE(::mkfifo((d.path / "fifo.h").c_str(), 0600) == 0);
+  fs::create_symlink("/etc/passwd", d.path / "passwd.h");
+  // Section names stay the same on every run of the test (the temp dir's name does not).
+  for (const auto &[name, header, why] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"fifo", (d.path / "fifo.h").string(), "' is a FIFO, not a regular file"},
+           {"passwd", "/etc/passwd", "' is not a .h file"},
+           {"symlink", (d.path / "passwd.h").string(), "' resolves to '/etc/passwd', not a .h file"}}) {
+    DYNAMIC_SECTION(name) {
+      fs::path bdsl = d.write("c.bdsl", "bench trigger < prog rawtp; code globals { #include \"" + header + "\" } >\n");
+      auto r = run_process({kBin, "check", "--compile", bdsl.string()}, 30);
+      CHECK(r.exit_code == 2);
+      CHECK_THAT(r.err, Catch::Contains("error: a compile may read regular .h files only: '" + header + why));
+      CHECK(r.err.find("root") == std::string::npos);
+    }
+  }
 }
