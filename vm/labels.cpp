@@ -1,9 +1,9 @@
 #include "vm/labels.hpp"
 
+#include <cstdlib>
+
 #include "compiler/input_file.hpp"
 #include "runtime/atomic_file.hpp"
-
-#include <cstdlib>
 
 namespace bpfbench::vm {
 
