@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -117,6 +118,8 @@ int main(int argc, char **argv) {
   // First, before any work: a SIGINT/SIGTERM/SIGHUP/SIGPIPE from now on is held pending
   // for the command's SignalWatcher, never lost (runtime/stop.hpp).
   bpfbench::block_stop_signals();
+  // RLIMIT_FSIZE is a full disk, not a kill: write() fails with EFBIG, the writer reports it and removes its temporary file.
+  std::signal(SIGXFSZ, SIG_IGN);
   // Stages report errors as values; this only catches what should never happen
   // (a library throwing), so the user sees one line, not a terminate(), and what a
   // machine limit kept from being created, with the limit to raise.

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli/results_cmds.hpp"
-#include "results/atomic_file.hpp"
+#include "compiler/atomic_file.hpp"
 #include "results/plot.hpp"
 
 namespace bpfbench::cli {
@@ -39,6 +39,10 @@ int cmd_plot(const PlotArgs &a) {
     fmt::print(stderr, "bpfbench: error: plot output must end in .svg or .png: {}\n", a.output);
     return kExitBadInput;
   }
+  if (std::string why = check_output_paths({{"-o", a.output}}, a.inputs); !why.empty()) {
+    fmt::print(stderr, "bpfbench: error: {}\n", why);
+    return kExitBadInput;
+  }
   std::vector<ResultSet> sets;
   for (const auto &in : a.inputs) {
     std::string err;
@@ -64,28 +68,29 @@ int cmd_plot(const PlotArgs &a) {
     fmt::print(stderr, "bpfbench: error: nothing to plot (no point with numbers)\n");
     return kExitBadInput;
   }
-  // gnuplot writes into a temporary name; the rename makes the plot appear whole.
-  std::string tmp_out = a.output + ".tmp." + std::to_string(::getpid()) + (ends_with(a.output, ".png") ? ".png" : ".svg");
-  std::string script_path = a.output + ".gp.tmp." + std::to_string(::getpid());
-  if (std::string why = write_file_atomic(script_path, gnuplot_script(charts, tmp_out)); !why.empty()) {
+  // gnuplot writes into a temporary file beside the target; the rename makes the plot
+  // appear whole. Both temporary files are removed on every way out (TempOutput).
+  TempOutput plot(a.output, ends_with(a.output, ".png") ? ".png" : ".svg");
+  TempOutput script(a.output + ".gp");
+  std::string why = !plot.error().empty() ? plot.error() : script.error();
+  if (why.empty()) why = script.write(gnuplot_script(charts, plot.path()));
+  if (!why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return kExitBadInput;
   }
   pid_t pid = ::fork();
   if (pid == 0) {
-    ::execl(gnuplot.c_str(), "gnuplot", script_path.c_str(), static_cast<char *>(nullptr));
+    ::execl(gnuplot.c_str(), "gnuplot", script.path().c_str(), static_cast<char *>(nullptr));
     ::_exit(127);
   }
   int status = 0;
   if (pid > 0) ::waitpid(pid, &status, 0);
-  ::unlink(script_path.c_str());
   if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    ::unlink(tmp_out.c_str());
     fmt::print(stderr, "bpfbench: error: gnuplot failed (status {})\n", status);
     return kExitBadInput;
   }
-  if (std::rename(tmp_out.c_str(), a.output.c_str()) != 0) {
-    fmt::print(stderr, "bpfbench: error: cannot write {}\n", a.output);
+  if (std::string err = plot.commit(); !err.empty()) {
+    fmt::print(stderr, "bpfbench: error: {}\n", err);
     return kExitBadInput;
   }
   fmt::print("wrote {} ({} chart{})\n", a.output, charts.size(), charts.size() == 1 ? "" : "s");

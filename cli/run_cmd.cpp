@@ -23,6 +23,7 @@ int cmd_run(const RunArgs &a) {
 
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
+  if (!export_paths_ok({a.json_out, a.csv_out, a.markdown_out}, fe)) return kExitBadInput;
   if (std::string why = check_privileges(); !why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return kExitBadInput;

@@ -8,12 +8,28 @@
 
 #include "compiler/plan_dump.hpp"
 #include "compiler/sha256.hpp"
-#include "results/atomic_file.hpp"
+#include "compiler/atomic_file.hpp"
 #include "results/progress.hpp"
 #include "results/report_tables.hpp"
 #include "runtime/environment.hpp"
 
 namespace bpfbench::cli {
+
+bool export_paths_ok(const ExportPaths &paths, const Frontend &fe) {
+  std::vector<OutputRequest> outputs;
+  if (!paths.json.empty()) outputs.push_back({"--json", paths.json});
+  if (!paths.csv.empty()) outputs.push_back({"--csv", paths.csv});
+  if (!paths.markdown.empty()) outputs.push_back({"--markdown", paths.markdown});
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < fe.sources.size(); ++i) inputs.push_back(fe.sources.file(static_cast<uint32_t>(i)).path);
+  for (const auto &f : fe.families.all()) {
+    inputs.push_back(f.dir + "/family.json");
+    if (!f.template_path.empty()) inputs.push_back(f.template_path);
+  }
+  std::string why = check_output_paths(outputs, inputs);
+  if (!why.empty()) fmt::print(stderr, "bpfbench: error: {}\n", why);
+  return why.empty();
+}
 
 RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe,
                        std::vector<ProgramHash> programs, const std::string &only)

@@ -18,6 +18,11 @@ struct ExportPaths {
   std::string json, csv, markdown;  // "" = not requested
 };
 
+// Before anything runs: every export path passes check_output_paths (runtime/atomic_file.hpp)
+// against the run's inputs (the .bdsl, its includes, the families' manifests and
+// templates). False after printing why.
+bool export_paths_ok(const ExportPaths &paths, const Frontend &fe);
+
 class RunOutputs {
  public:
   using SampleCallback = std::function<void(const PlanPoint &, int, const Sample &, bool)>;

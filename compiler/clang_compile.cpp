@@ -20,6 +20,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "compiler/clang_vfs.hpp"
 #include "compiler/object_cache.hpp"
 
 namespace bpfbench {
@@ -231,10 +232,15 @@ CompileResult compile_in_this_process(const std::string &c_source,
   clang::CompilerInstance ci;
   ci.setInvocation(inv);
   ci.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
+  std::vector<std::string> refused;  // files clang was not let open (compiler/clang_vfs.hpp)
+  ci.createFileManager(checked_header_fs(refused));
   llvm::SmallVector<char, 0> object;
   ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(object));
   clang::EmitObjAction action;
   bool ok = ci.ExecuteAction(action) && !ci.getDiagnostics().hasErrorOccurred();
+  for (const auto &why : refused)
+    r.diags.push_back(CompileDiag{Severity::Error, "", 0, 0,
+                                  "a compile may read regular .h files only: " + why});
   if (ok) {
     r.object.assign(object.begin(), object.end());
     ok = is_bpf_elf(r.object);

@@ -1,12 +1,13 @@
 // FamilyRegistry: finds family folders under the template dirs and loads their manifests.
 #include "compiler/manifest.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <tuple>
 
+#include "compiler/input_file.hpp"
 #include "compiler/manifest_json.hpp"
 
 namespace bpfbench {
@@ -25,23 +26,16 @@ const T *find_named(const std::vector<T> &v, const std::string &n) {
   return it == v.end() ? nullptr : &*it;
 }
 
-bool read_file(const fs::path &p, std::string &out) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
-}
-
 // The family folders of one template dir, sorted so load order (and thus which of two
-// same-named families wins) does not depend on the file system.
+// same-named families wins) does not depend on the file system. A folder counts when it
+// has a `family.json` of any kind: one that is not a regular file is an error when read,
+// not a family skipped in silence.
 std::vector<fs::path> family_folders(const fs::path &dir) {
   std::vector<fs::path> out;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code ec2;
-    if (it->is_directory(ec2) && fs::is_regular_file(it->path() / "family.json", ec2))
+    if (it->is_directory(ec2) && fs::exists(fs::symlink_status(it->path() / "family.json", ec2)))
       out.push_back(it->path());
   }
   std::sort(out.begin(), out.end());
@@ -79,19 +73,27 @@ FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Source
   for (const auto &d : dirs) {
     std::error_code ec;
     if (!fs::is_directory(d, ec)) {
-      diags.warning(SourceRange{}, "template dir '" + d + "' does not exist");
+      // A missing folder may be a stale $BPFBENCH_TEMPLATE_PATH entry: a warning. One
+      // that exists but is a file or a device is a mistake worth stopping for.
+      struct stat st {};
+      if (::stat(d.c_str(), &st) != 0)
+        diags.warning(SourceRange{}, "template dir '" + d + "' does not exist");
+      else
+        diags.error(SourceRange{}, "template dir '" + d + "' is not a directory (it is " +
+                                       describe_file_type(st.st_mode) + ")");
       continue;
     }
     if (reg.include_dir_.empty() && fs::is_regular_file(fs::path(d) / "include" / "bpfbench_shared.h", ec))
       reg.include_dir_ = (fs::absolute(fs::path(d)) / "include").lexically_normal().string();
     for (const auto &folder : family_folders(d)) {
       std::string path = (fs::path(d) / folder.filename() / "family.json").string();
-      std::string text;
-      if (!read_file(path, text)) {
-        diags.error(SourceRange{}, path + ": cannot read the manifest");
+      std::string err;
+      auto in = read_input_file(path, kMaxTextInputBytes, err);
+      if (!in) {
+        diags.error(SourceRange{}, path + ": cannot read the manifest: " + err);
         continue;
       }
-      auto f = parse_manifest(path, text, sources, diags);
+      auto f = parse_manifest(path, in->data, sources, diags);
       if (!f) continue;
       auto it = std::find_if(reg.families_.begin(), reg.families_.end(),
                              [&](const FamilyManifest &g) { return g.name == f->name; });

@@ -4,10 +4,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +13,7 @@
 #include "compiler/builtins.hpp"
 #include "compiler/code_hooks.hpp"
 #include "compiler/constraints.hpp"
+#include "compiler/input_file.hpp"
 #include "compiler/manifest_fields.hpp"
 #include "compiler/resolve_value.hpp"
 #include "compiler/setup_spec.hpp"
@@ -214,15 +213,14 @@ class Reader : public ManifestFields {
       return;
     }
     fs::path p = (dir / tpl).lexically_normal();
-    std::ifstream in(p, std::ios::binary);
+    std::string err;
+    auto in = read_input_file(p.string(), kMaxTextInputBytes, err);
     if (!in) {
-      error(at(node), "", "cannot read template '" + p.string() + "'");
+      error(at(node), "", "cannot read template '" + p.string() + "': " + err);
       return;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
     f.template_path = p.string();
-    f.template_text = ss.str();
+    f.template_text = std::move(in->data);
   }
 
   bool read_param(const json &j, const std::string &where, ParamSpec &p) {

@@ -14,6 +14,8 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/SHA256.h>
 
+#include "compiler/input_file.hpp"
+
 namespace bpfbench {
 
 namespace {
@@ -43,35 +45,6 @@ std::string header_for(const std::string &key, const std::vector<uint8_t> &objec
   return h;
 }
 
-// The cache read: a regular file only (a FIFO would block, a device never end), at most
-// `max` bytes. "" or why not; ENOENT in `err_no` for a plain miss. Kept to one call so the
-// project's checked input opener can replace it.
-std::string read_cache_file(const std::string &path, uint64_t max, std::vector<uint8_t> &out, int &err_no) {
-  err_no = 0;
-  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    err_no = errno;
-    return std::strerror(errno);
-  }
-  struct stat st{};
-  std::string why;
-  if (::fstat(fd, &st) != 0) why = std::strerror(errno);
-  else if (!S_ISREG(st.st_mode)) why = "not a regular file";
-  else if (static_cast<uint64_t>(st.st_size) > max) why = "larger than " + std::to_string(max >> 20) + " MiB";
-  if (why.empty()) {
-    out.resize(static_cast<size_t>(st.st_size));
-    size_t got = 0;
-    while (got < out.size()) {
-      ssize_t n = ::read(fd, out.data() + got, out.size() - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
-    }
-    if (got != out.size()) why = "short read";
-  }
-  ::close(fd);
-  return why;
-}
 
 void hash_field(llvm::SHA256 &h, std::string_view field) {
   uint64_t len = field.size();
@@ -141,15 +114,16 @@ std::string ObjectCache::path_for(const std::string &key) const {
 
 CacheLookup ObjectCache::load(const std::string &key) const {
   CacheLookup r;
-  std::vector<uint8_t> file;
-  int err_no = 0;
-  std::string why = read_cache_file(path_for(key), kHeaderLen + kMaxObject, file, err_no);
-  if (err_no == ENOENT) return r;
+  // The one input opener: a FIFO, device or oversized file under a key is never read.
+  if (struct stat st{}; ::stat(path_for(key).c_str(), &st) != 0 && errno == ENOENT) return r;
   auto bad = [&](const std::string &reason) {
     r.problem = path_for(key) + ": " + reason;
     return r;
   };
-  if (!why.empty()) return bad(why);
+  std::string why;
+  auto in = read_input_file(path_for(key), kHeaderLen + kMaxObject, why);
+  if (!in) return bad(why);
+  const std::vector<uint8_t> file(in->data.begin(), in->data.end());
   const std::string_view bytes(reinterpret_cast<const char *>(file.data()), file.size());
   if (bytes.size() < kHeaderLen || bytes.substr(0, kMagic.size()) != kMagic)
     return bad("not a bpfbench cache file");

@@ -1,15 +1,13 @@
 #include "compiler/parse.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <filesystem>
-#include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
 #include <tao/pegtl.hpp>
 
+#include "compiler/include_files.hpp"
+#include "compiler/input_file.hpp"
 #include "compiler/parse_actions.hpp"
 #include "grammar/bdsl.hpp"
 #include "grammar/error_messages.hpp"
@@ -61,27 +59,9 @@ bool is_close_message(std::string_view msg) {
   return false;
 }
 
-// Reads a whole file; on failure returns false and the reason in `err`.
-bool read_file(const std::string &path, std::string &out, std::string &err) {
-  std::FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    err = std::error_code(errno, std::generic_category()).message();
-    return false;
-  }
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-    out.append(buf, n);
-  bool ok = !std::ferror(f);
-  if (!ok)
-    err = std::error_code(errno ? errno : EIO, std::generic_category()).message();
-  std::fclose(f);
-  return ok;
-}
-
 class Parser {
  public:
-  Parser(SourceManager &sm, Diagnostics &diags) : sm_(sm), diags_(diags) {}
+  Parser(SourceManager &sm, Diagnostics &diags) : sm_(sm), diags_(diags), includes_(sm, diags) {}
 
   // Parses file `id`; `key` identifies it on the include stack.
   void parse(uint32_t id, std::string key, std::vector<ast::Item> &out) {
@@ -166,55 +146,20 @@ class Parser {
   }
 
   void include(const ast::Name &inc, const std::string &from, std::vector<ast::Item> &out) {
-    namespace fs = std::filesystem;
-    if (stack_.size() > kMaxIncludeDepth) {
-      diags_.error(inc.range,
-                   fmt::format("includes nested too deeply (more than {} levels)", kMaxIncludeDepth));
-      return;
-    }
-    fs::path p(inc.text);
-    if (p.is_relative())
-      p = fs::path(from).parent_path() / p;
-    std::string key = canonical_key(p.string());
-    for (const auto &open : stack_) {
-      if (open == key) {
-        diags_.error(inc.range, fmt::format("recursive include of '{}'", inc.text));
-        return;
-      }
-    }
-    // Devices, FIFOs and /proc/kcore would be read forever (or block): refuse them.
-    // (A directory fails in read_file with "Is a directory".)
-    std::error_code ec;
-    fs::file_status st = fs::status(p, ec);
-    if (!ec && !fs::is_regular_file(st) && !fs::is_directory(st)) {
-      diags_.error(inc.range, fmt::format("cannot open include '{}': not a regular file", inc.text));
-      return;
-    }
-    constexpr uintmax_t kMaxIncludeBytes = 16u << 20;
-    uintmax_t bytes = ec ? 0 : fs::file_size(p, ec);
-    if (!ec && bytes > kMaxIncludeBytes) {
-      diags_.error(inc.range, fmt::format("cannot open include '{}': larger than 16 MiB", inc.text));
-      return;
-    }
-    std::string text, err;
-    if (!read_file(p.string(), text, err)) {
-      diags_.error(inc.range, fmt::format("cannot open include '{}': {}", inc.text, err));
-      return;
-    }
-    uint32_t id = sm_.add(p.lexically_normal().string(), std::move(text));
-    parse(id, std::move(key), out);
+    if (auto f = includes_.open(inc, from, stack_)) parse(f->id, std::move(f->key), out);
   }
 
  public:
-  static std::string canonical_key(const std::string &path) {
-    std::error_code ec;
-    auto c = std::filesystem::weakly_canonical(path, ec);
-    return ec ? std::filesystem::path(path).lexically_normal().string() : c.string();
+  // The main file: its key on the include stack; its bytes count toward the budget.
+  void parse_main(uint32_t id, std::vector<ast::Item> &out) {
+    includes_.add_main(sm_.file(id).text.size());
+    parse(id, IncludeFiles::canonical_key(sm_.file(id).path), out);
   }
 
  private:
   SourceManager &sm_;
   Diagnostics &diags_;
+  IncludeFiles includes_;
   std::vector<std::string> stack_; // canonical paths of the files being parsed
 };
 
@@ -225,7 +170,7 @@ std::optional<ast::File> parse_text(const std::string &path, std::string text, S
   uint32_t id = sm.add(path, std::move(text));
   ast::File file;
   try {
-    Parser(sm, diags).parse(id, Parser::canonical_key(path), file.items);
+    Parser(sm, diags).parse_main(id, file.items);
   } catch (const std::exception &e) {
     // Not expected (the grammar reports its own errors); never let it reach the user raw.
     diags.error(SourceRange{}, fmt::format("internal error while parsing '{}': {}", path, e.what()));
@@ -234,12 +179,13 @@ std::optional<ast::File> parse_text(const std::string &path, std::string text, S
 }
 
 std::optional<ast::File> parse_file(const std::string &path, SourceManager &sm, Diagnostics &diags) {
-  std::string text, err;
-  if (!read_file(path, text, err)) {
+  std::string err;
+  auto in = read_input_file(path, kMaxTextInputBytes, err);
+  if (!in) {
     diags.error(SourceRange{}, fmt::format("cannot open '{}': {}", path, err));
     return std::nullopt;
   }
-  return parse_text(path, std::move(text), sm, diags);
+  return parse_text(path, std::move(in->data), sm, diags);
 }
 
 } // namespace bpfbench

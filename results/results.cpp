@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "compiler/input_file.hpp"
 #include "results/expectations.hpp"
 
 namespace bpfbench {
@@ -186,12 +187,12 @@ std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string 
 }
 
 std::optional<ResultSet> load_results(const std::string &path, std::string &err) {
-  std::ifstream in(path);
+  auto in = read_input_file(path, kMaxTextInputBytes, err);
   if (!in) {
-    err = "cannot read " + path;
+    err = "cannot read " + path + ": " + err;
     return std::nullopt;
   }
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json j = nlohmann::json::parse(in->data, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     err = path + ": not valid JSON";
     return std::nullopt;

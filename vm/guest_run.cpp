@@ -8,6 +8,8 @@
 #include <fstream>
 #include <functional>
 
+#include "compiler/input_file.hpp"
+#include "compiler/atomic_file.hpp"
 #include "vm/initramfs.hpp"
 #include "vm/labels.hpp"
 
@@ -148,6 +150,14 @@ GuestResult run_in_guest(const GuestRequest &req) {
   fs::create_directories(share / "out", ec);
   std::vector<std::string> argv = req.argv;
   std::vector<OutputFile> outputs = redirect_outputs(argv, req.cwd);
+  // Before booting: the host paths results come back to are checked like a host run's.
+  std::vector<OutputRequest> targets;
+  for (const auto &f : outputs) targets.push_back({"output", f.host_path});
+  if (std::string why = check_output_paths(targets, {}); !why.empty()) {
+    res.error = why;
+    fs::remove_all(work, ec);
+    return res;
+  }
   write_file(share / kJobFile, job_script(argv, req.cwd));
 
   VmConfig c;
@@ -179,13 +189,15 @@ GuestResult run_in_guest(const GuestRequest &req) {
     nlohmann::json info = vm_info(req.kernel, req.accel.accel);
     for (const auto &f : outputs) {
       fs::path from = share / "out" / f.share_name;
-      if (!fs::is_regular_file(from, ec)) continue;
-      fs::copy_file(from, f.host_path, fs::copy_options::overwrite_existing, ec);
-      if (ec) {
-        res.error = "cannot copy a result to " + f.host_path + ": " + ec.message();
+      std::string err;
+      auto got = read_input_file(from.string(), kMaxObjectInputBytes, err);
+      if (!got) continue;  // the guest wrote none (or something that is not a file)
+      std::optional<std::string> labelled;
+      if (f.host_path.ends_with(".json")) labelled = label_json_text(got->data, info);
+      if (std::string why = write_file_atomic(f.host_path, labelled ? *labelled : got->data); !why.empty()) {
+        res.error = why;
         continue;
       }
-      if (f.host_path.ends_with(".json")) label_json_file(f.host_path, info, nullptr);
       res.brought_back.push_back(f.host_path);
     }
   }

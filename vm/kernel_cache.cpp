@@ -8,6 +8,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "compiler/input_file.hpp"
 #include "vm/kernel_image.hpp"
 #include "vm/process.hpp"
 
@@ -245,7 +246,7 @@ std::optional<KernelSpec> KernelCache::from_path(const std::string &path, const 
     base = p;
     if (image.empty()) return fail(path + ": no boot/vmlinuz-* in this folder");
   }
-  if (!fs::is_regular_file(image, ec)) return fail(path + ": no such kernel image");
+  if (std::string why = input_file_problem(image); !why.empty()) return fail(image + ": not a kernel image: " + why);
   std::string release = kernel_release_of(image);
   if (release.empty()) return fail(image + ": not a Linux kernel image (no version string found)");
   KernelSpec k;

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "compiler/input_file.hpp"
 #include "vm/process.hpp"
 
 namespace bpfbench::vm {
@@ -15,9 +16,10 @@ namespace bpfbench::vm {
 namespace {
 
 std::optional<std::string> read_all(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
+  std::string err;
+  auto in = read_input_file(path, kMaxKernelImageBytes, err);
   if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  return std::move(in->data);
 }
 
 struct Magic {

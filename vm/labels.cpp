@@ -1,7 +1,9 @@
 #include "vm/labels.hpp"
 
 #include <cstdlib>
-#include <fstream>
+
+#include "compiler/input_file.hpp"
+#include "compiler/atomic_file.hpp"
 
 namespace bpfbench::vm {
 
@@ -60,22 +62,27 @@ std::string TextLabeler::flush() {
   return rest;
 }
 
+std::optional<std::string> label_json_text(const std::string &text, const nlohmann::json &info) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  j["vm"] = info;
+  if (j.contains("environment") && j["environment"].is_object()) j["environment"]["vm"] = info;
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 bool label_json_file(const std::string &path, const nlohmann::json &info, std::string *error) {
-  nlohmann::json j;
-  {
-    std::ifstream in(path);
-    j = nlohmann::json::parse(in, nullptr, false);
-  }
-  if (!j.is_object()) {
+  std::string err;
+  auto in = read_input_file(path, kMaxObjectInputBytes, err);
+  auto labelled = in ? label_json_text(in->data, info) : std::nullopt;
+  if (!labelled) {
     if (error) *error = path + ": not a JSON object; left unlabelled";
     return false;
   }
-  j["vm"] = info;
-  if (j.contains("environment") && j["environment"].is_object()) j["environment"]["vm"] = info;
-  std::ofstream out(path, std::ios::trunc);
-  out << j.dump(2) << "\n";
-  if (!out && error) *error = "cannot write " + path;
-  return static_cast<bool>(out);
+  if (std::string why = write_file_atomic(path, *labelled); !why.empty()) {
+    if (error) *error = why;
+    return false;
+  }
+  return true;
 }
 
 }  // namespace bpfbench::vm

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <thread>
 
+#include "compiler/input_file.hpp"
 #include "vm/initramfs.hpp"
 #include "vm/process.hpp"
 
@@ -18,9 +19,12 @@ namespace bpfbench::vm {
 
 namespace {
 
-std::string read_file(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+// Status files, logs and /proc/cpuinfo: "" when missing (the guest has not written it yet).
+// The object-size bound, not the text one: a chatty guest's console log is still shown.
+std::string read_text(const std::string &path) {
+  std::string err;
+  auto in = read_input_file(path, kMaxObjectInputBytes, err);
+  return in ? std::move(in->data) : std::string();
 }
 
 // Bytes of `path` from `offset` on (the guest appends to it over 9p while we read).
@@ -48,7 +52,7 @@ AccelChoice choose_accel(Accel requested, const std::string &dev_kvm, const std:
   int fd = open(dev_kvm.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) return {Accel::Tcg, dev_kvm + ": " + std::strerror(errno)};
   close(fd);
-  std::string info = read_file(cpuinfo);
+  std::string info = read_text(cpuinfo);
   bool hw = info.find(" vmx") != std::string::npos || info.find(" svm") != std::string::npos;
   if (!hw) return {Accel::Tcg, dev_kvm + " exists but the CPU has no vmx/svm: it cannot run a stock kernel"};
   return {Accel::Kvm, dev_kvm + " usable"};
@@ -129,7 +133,7 @@ VmOutcome run_vm(const VmConfig &c, const VmWatch &w) {
   while (true) {
     pid_t r = waitpid(pid, &wstatus, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) break;
-    if (!up && read_file(status).rfind("up", 0) == 0) {
+    if (!up && read_text(status).rfind("up", 0) == 0) {
       up = true;
       up_at = Clock::now();
       o.boot_s = since(start);
@@ -145,13 +149,13 @@ VmOutcome run_vm(const VmConfig &c, const VmWatch &w) {
   }
   stream();
   o.total_s = since(start);
-  o.job_stderr = read_file(c.share_dir + "/" + kStderrFile);
+  o.job_stderr = read_text(c.share_dir + "/" + kStderrFile);
   auto describe = [&](K kind, std::string msg) {
     o.kind = kind;
     o.message = std::move(msg);
-    o.console_tail = tail_lines(read_file(c.console_log), 15);
+    o.console_tail = tail_lines(read_text(c.console_log), 15);
     if (o.console_tail.empty()) o.console_tail = "(empty: the kernel printed nothing yet; it boots with `quiet`)";
-    if (std::string q = tail_lines(read_file(qemu_log), 5); !q.empty()) o.console_tail += "\n[qemu] " + q;
+    if (std::string q = tail_lines(read_text(qemu_log), 5); !q.empty()) o.console_tail += "\n[qemu] " + q;
     return o;
   };
   if (killed == K::Interrupted) return describe(K::Interrupted, "interrupted: the guest was stopped");
@@ -161,11 +165,11 @@ VmOutcome run_vm(const VmConfig &c, const VmWatch &w) {
   if (killed == K::JobTimeout)
     return describe(K::JobTimeout, "the job did not finish within " + std::to_string(int(w.job_timeout_s)) +
                                        " s and the guest was killed");
-  std::string code = read_file(c.share_dir + "/" + kExitFile);
+  std::string code = read_text(c.share_dir + "/" + kExitFile);
   if (code.empty()) {
     if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0)
       return describe(K::QemuFailed, "qemu exited with status " + std::to_string(WEXITSTATUS(wstatus)));
-    std::string st = read_file(status);
+    std::string st = read_text(status);
     return describe(K::NoResult, st.rfind("failed: ", 0) == 0 ? "guest init " + tail_lines(st, 1)
                                                                : "the guest stopped without a result");
   }

@@ -1,8 +1,10 @@
 // Parser tests: the AST and source ranges of every .bdsl form, syntax errors, includes.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -541,7 +543,72 @@ TEST_CASE("parse: missing, recursive and too deep includes are located errors", 
   CHECK(deep.first_error() == "1:9: includes nested too deeply (more than 32 levels)");
 
   Parsed dir = parse_path(d.write("dir.bdsl", "include \"\";"));
-  CHECK(dir.first_error() == "1:9: cannot open include '': Is a directory");
+  CHECK(dir.first_error() == "1:9: cannot include '': an include must name a .bdsl file");
+  std::filesystem::create_directories(d.path / "sub.bdsl");
+  Parsed subdir = parse_path(d.write("subdir.bdsl", "include \"sub.bdsl\";"));
+  CHECK(subdir.first_error() == "1:9: cannot open include 'sub.bdsl': is a directory");
+}
+
+TEST_CASE("parse: only .bdsl files are included, checked before reading, symlinks resolved", "[parse][include]") {
+  TempDir d;
+  // /etc/passwd exists everywhere; were it read, a parse error would print its first line.
+  Parsed passwd = parse_path(d.write("p.bdsl", "include \"/etc/passwd\";\n"));
+  CHECK(passwd.first_error() == "1:9: cannot include '/etc/passwd': an include must name a .bdsl file");
+  CHECK(passwd.sm.size() == 1);  // nothing was read
+  std::filesystem::create_symlink("/etc/passwd", d.path / "evil.bdsl");
+  Parsed sym = parse_path(d.write("s.bdsl", "include \"evil.bdsl\";\n"));
+  CHECK(sym.first_error() ==
+        "1:9: cannot include 'evil.bdsl': it resolves to '/etc/passwd', which is not a .bdsl file");
+  CHECK(sym.sm.size() == 1);
+  CHECK(sym.rendered().find("root") == std::string::npos);
+}
+
+TEST_CASE("parse: a FIFO include is refused at once, not waited for", "[parse][include]") {
+  TempDir d;
+  REQUIRE(::mkfifo((d.path / "fifo.bdsl").c_str(), 0600) == 0);
+  Parsed p = parse_path(d.write("m.bdsl", "include \"fifo.bdsl\";\n"));
+  CHECK(p.first_error() == "1:9: cannot open include 'fifo.bdsl': is a FIFO, not a regular file");
+  Parsed main = parse_path((d.path / "fifo.bdsl").string());
+  CHECK_FALSE(main.file.has_value());
+  CHECK(main.rendered() == "error: cannot open '" + (d.path / "fifo.bdsl").string() +
+                               "': is a FIFO, not a regular file\n");
+}
+
+TEST_CASE("parse: a file included again is read once; the include budget is bounded", "[parse][include]") {
+  TempDir d;
+  d.write("common.bdsl", "let x = 1;\n");
+  Parsed twice = parse_path(d.write("m.bdsl", "include \"common.bdsl\";\ninclude \"./common.bdsl\";\n"));
+  CHECK(twice.rendered() == "");
+  CHECK(twice.file->items.size() == 2);  // spliced twice, as written
+  CHECK(twice.sm.size() == 2);            // but read (and stored) once
+
+  // Each file includes the next twice: 2^21 include statements unbounded.
+  for (int i = 0; i < 20; ++i)
+    d.write(fmt::format("t{}.bdsl", i), fmt::format("include \"t{0}.bdsl\";\ninclude \"t{0}.bdsl\";\n", i + 1));
+  d.write("t20.bdsl", "let y = 2;\n");
+  auto start = std::chrono::steady_clock::now();
+  Parsed tree = parse_path((d.path / "t0.bdsl").string());
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  CHECK(tree.diags.error_count() == 1);
+  CHECK_THAT(tree.first_error(), Catch::EndsWith("too much included: more than 1024 include statements expanded"));
+  CHECK(tree.sm.size() == 21);
+
+  // 5 x 4 MiB of comment: within the per-file limit, past the 16 MiB budget of a parse.
+  d.write("big.bdsl", "#" + std::string(4 << 20, 'x') + "\n");
+  std::string five;
+  for (int i = 0; i < 5; ++i) five += "include \"big.bdsl\";\n";
+  Parsed big = parse_path(d.write("five.bdsl", five));
+  CHECK(big.diags.error_count() == 1);
+  CHECK(big.first_error() == "4:9: too much included: more than 16 MiB of source in all");
+}
+
+TEST_CASE("parse: a file over the 16 MiB input limit is refused without reading it", "[parse][include]") {
+  TempDir d;
+  std::string path = d.write("huge.bdsl", "");
+  std::filesystem::resize_file(path, (uintmax_t{16} << 20) + 1);  // sparse: costs no disk
+  Parsed p = parse_path(path);
+  CHECK_FALSE(p.file.has_value());
+  CHECK(p.rendered() == "error: cannot open '" + path + "': is larger than the 16 MiB limit\n");
 }
 
 TEST_CASE("parse: an unreadable top-level file yields nullopt", "[parse][include]") {

@@ -11,7 +11,7 @@
 #include <random>
 #include <sstream>
 
-#include "results/atomic_file.hpp"
+#include "compiler/atomic_file.hpp"
 #include "results/compare.hpp"
 #include "results/plot.hpp"
 #include "results/report_tables.hpp"

@@ -136,7 +136,10 @@ TEST_CASE("kernel names that are neither known nor paths are refused with the ch
   CHECK_FALSE(cache.resolve("6.1", false, &err));
   CHECK(err.find("not in the cache") != std::string::npos);
   CHECK_FALSE(cache.resolve("/no/such/vmlinux", false, &err));
-  CHECK(err.find("no such kernel image") != std::string::npos);
+  CHECK(err == "/no/such/vmlinux: not a kernel image: No such file or directory");
+  // Said for what it is, not "does not exist"; and never read (it would never end).
+  CHECK_FALSE(cache.resolve("/dev/zero", false, &err));
+  CHECK(err == "/dev/zero: not a kernel image: is a character device, not a regular file");
   CHECK(cache.cached().empty());
 }
 

@@ -1,0 +1,50 @@
+// The one way bpfbench reads a file it did not write itself: regular files only, size-bounded.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace bpfbench {
+
+// Per-kind size limits. Text inputs (.bdsl, includes, family.json, templates, results
+// JSON) are small by nature: 16 MiB is ~1000x the largest shipped one and keeps a
+// hostile file from costing gigabytes in the parser. BPF objects may carry big .data
+// sections; kernel images (an uncompressed vmlinux with symbols) are the largest.
+inline constexpr uint64_t kMaxTextInputBytes = uint64_t{16} << 20;
+inline constexpr uint64_t kMaxObjectInputBytes = uint64_t{256} << 20;
+inline constexpr uint64_t kMaxKernelImageBytes = uint64_t{1} << 30;
+
+// What a path names, for messages: "a directory", "a FIFO", "a character device", ...
+// (by lstat-free stat: symlinks are followed, like an open would).
+std::string describe_file_type(mode_t mode);
+
+struct InputFile {
+  std::string data;
+  dev_t dev = 0;  // identity of what was read (outputs must never replace an input)
+  ino_t ino = 0;
+};
+
+// Reads all of `path` when it is a regular file of at most `max_bytes`. Anything else is
+// refused before a byte is read, with the reason in `error` (without the path; callers
+// say which file they wanted): "is a directory", "is a FIFO, not a regular file",
+// "is a character device, not a regular file", "is larger than the 16 MiB limit", or the
+// errno text ("No such file or directory").
+//
+// Non-regular files are refused by stat() before open(): opening some devices has side
+// effects (a watchdog arms, a tape rewinds). The open is O_NONBLOCK so a FIFO swapped in
+// after the stat cannot block it, and fstat() of the opened fd decides (a race cannot
+// slip a device past it). Files whose size the kernel does not know (/proc) are read up
+// to the limit and refused beyond it.
+std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error);
+
+// The stat() half of read_input_file, for callers that read in their own way (or later):
+// "" when `path` is a regular file, else the reason, as read_input_file words it.
+std::string input_file_problem(const std::string &path);
+
+// "16 MiB", "256 MiB", "1 GiB": limits as the messages print them.
+std::string format_byte_limit(uint64_t bytes);
+
+}  // namespace bpfbench
