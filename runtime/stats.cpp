@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -34,6 +35,15 @@ double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void mark_no_value(MetricSummary &m, std::string reason) {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  m.no_value = std::move(reason);
+  m.mean = m.stddev = m.min = m.max = m.median = m.per_prod = m.cv = m.ci95 = kNaN;
+  m.values.clear();
+  m.outliers.clear();
+  m.round_means.clear();
 }
 
 double MetricSummary::rel_ci() const { return mean != 0 ? ci95 / std::fabs(mean) : 0.0; }
@@ -127,6 +137,17 @@ double rate(const Sample &s, const std::string &name) {
   return s.duration_s > 0 ? count_of(s, name) / 1e6 / s.duration_s : 0.0;
 }
 
+// Why a `ratio:a/b` metric has no value ("" when it has one): no interval counted any b.
+std::string ratio_without_denominator(const std::vector<Sample> &samples, const MetricSpec &m) {
+  if (m.source.rfind("ratio:", 0) != 0) return "";
+  size_t slash = m.source.find('/', 6);
+  if (slash == std::string::npos) return "";
+  std::string den = m.source.substr(slash + 1);
+  for (const auto &s : samples)
+    if (count_of(s, den) > 0) return "";
+  return samples.empty() ? "no measured interval" : "no " + den + " counted (" + m.name + " = " + m.source.substr(6) + ")";
+}
+
 }  // namespace
 
 bool reported_as_is(const MetricSpec &m) {
@@ -144,7 +165,7 @@ std::vector<double> metric_values(const std::vector<Sample> &samples, const Metr
       double den = count_of(s, b);
       v.push_back(den > 0 ? count_of(s, a) / den : 0.0);
     }
-    return v;
+    return v;  // summarize() marks the ratio "no value" when no interval counted any `b`
   }
   // Kernel-thread CPU ticks: a few per second, reported per second as they are.
   if (m.source.rfind("kthread_stime:", 0) == 0) {
@@ -162,6 +183,7 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
   for (const auto &m : metrics) {
     std::string unit = reported_as_is(m) ? m.unit : "M/s";
     sum.metrics.push_back(summarize_metric(m.name, unit, metric_values(samples, m), producers));
+    if (std::string why = ratio_without_denominator(samples, m); !why.empty()) mark_no_value(sum.metrics.back(), why);
     has_latency |= m.name == "latency";
   }
   std::vector<double> total;
@@ -181,6 +203,10 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
     l.mean = h->mean > 0 ? 1000.0 / (h->mean / std::max(producers, 1)) : 0.0;
     l.per_prod = l.mean;
     if (l.mean != 0) l.cv = l.stddev / l.mean;
+    // No hit counted: 1000 / 0 is no latency at all, not a latency of 0 that passes
+    // `expect latency < 1us`.
+    if (!(h->mean > 0))
+      mark_no_value(l, samples.empty() ? "no measured interval" : "no hits counted (latency = 1000 / hits per producer)");
     sum.metrics.push_back(l);
   }
   sum.primary = !report.empty() && sum.find(report.front()) ? report.front() : "hits";
