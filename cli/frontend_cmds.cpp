@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "compiler/escape.hpp"
 #include "cli/front.hpp"
 #include "compiler/ast_dump.hpp"
 #include "compiler/clang_compile.hpp"
@@ -41,7 +42,7 @@ int cmd_check(const CheckArgs &a) {
 int cmd_plan(const PlanArgs &a) {
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
-  if (a.json) fmt::print("{}\n", plan_to_json(*fe.plan, fe.sources).dump(2));
+  if (a.json) fmt::print("{}\n", json_text(plan_to_json(*fe.plan, fe.sources), 2));
   else fmt::print("{}", plan_to_text(*fe.plan));
   return kExitOk;
 }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli/front.hpp"
+#include "compiler/escape.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/run_outputs.hpp"
 #include "compiler/clang_compile.hpp"
@@ -289,7 +290,7 @@ int cmd_probe(const ProbeArgs &a) {
   }
   FeatureProber prober;
   auto rows = prober.probe_all();
-  if (a.json) fmt::print("{}\n", probe_to_json(rows).dump(2));
+  if (a.json) fmt::print("{}\n", json_text(probe_to_json(rows), 2));
   else fmt::print("{}", render_probe_text(rows));
   return kExitOk;
 }

@@ -50,6 +50,9 @@ struct CompareReport {
 // Lower is better for latency-like metrics (ns/op, or "latency" in the name).
 bool lower_is_better(const std::string &metric, const std::string &unit);
 
+// Every metric name the set's points hold, sorted (for "unknown metric" messages).
+std::vector<std::string> metric_names(const ResultSet &rs);
+
 // Points match by suite, label and params.
 CompareReport compare_results(const ResultSet &a, const ResultSet &b, const CompareOptions &o);
 

@@ -1,4 +1,5 @@
 #include "vm/labels.hpp"
+#include "compiler/escape.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -73,7 +74,7 @@ bool label_json_file(const std::string &path, const nlohmann::json &info, std::s
   j["vm"] = info;
   if (j.contains("environment") && j["environment"].is_object()) j["environment"]["vm"] = info;
   std::ofstream out(path, std::ios::trunc);
-  out << j.dump(2) << "\n";
+  out << json_text(j, 2) << "\n";
   if (!out && error) *error = "cannot write " + path;
   return static_cast<bool>(out);
 }
