@@ -1,6 +1,9 @@
 #include "cli/results_cmds.hpp"
 
+#include <cmath>
 #include <cstdlib>
+
+#include <fmt/format.h>
 
 #include "compiler/units.hpp"
 
@@ -39,6 +42,20 @@ CLI::Validator interval_check() {
         return std::string();
       },
       "DURATION");
+}
+
+// CLI::Range lets NaN through (every comparison with it is false): a threshold or level
+// of "nan" would turn every verdict into "no change".
+CLI::Validator finite_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string &s) {
+        char *end = nullptr;
+        double v = std::strtod(s.c_str(), &end);
+        if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v) || v < lo || v > hi)
+          return fmt::format("expected a number from {} to {}", lo, hi);
+        return std::string();
+      },
+      fmt::format("[{} - {}]", lo, hi));
 }
 
 }  // namespace
@@ -94,9 +111,9 @@ void add_results_commands(CLI::App &app, ResultsCommands &rc) {
   rc.compare_cmd->add_option("--metric", c.metric, "Metric to compare (default: each point's first reported)");
   rc.compare_cmd->add_option("--threshold", c.threshold_pct,
                              "Changes smaller than this percent are 'no change' (default 1)")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(finite_range(0.0, 1000.0));
   rc.compare_cmd->add_option("--alpha", c.alpha, "Significance level of the Welch t test (default 0.05)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(finite_range(0.0, 1.0));
   rc.compare_cmd->add_option_function<std::string>(
          "--fail-on-regression", [&c](const std::string &s) { c.fail_on_regression_pct = parse_percent(s); },
          "Exit 1 when a point is significantly slower by at least PCT")
