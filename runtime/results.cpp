@@ -97,14 +97,6 @@ nlohmann::json ResultsDoc::to_json() const {
           {"points", points}};
 }
 
-const MetricSummary *ResultPoint::metric(const std::string &name) const {
-  for (const auto &m : metrics)
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
-std::string ResultPoint::key() const { return suite + "\x1f" + label + "\x1f" + json_text(params); }
-
 std::optional<ResultSet> load_results(const std::string &path, std::string &err) {
   std::ifstream in(path);
   if (!in) {

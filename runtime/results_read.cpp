@@ -241,6 +241,14 @@ std::string position_of(std::string_view text, size_t byte) {
 
 }  // namespace
 
+const MetricSummary *ResultPoint::metric(const std::string &name) const {
+  for (const auto &m : metrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::string ResultPoint::key() const { return suite + "\x1f" + label + "\x1f" + json_text(params); }
+
 std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err) {
   try {
     return read_set(j);
