@@ -268,7 +268,10 @@ std::optional<ResultSet> results_from_text(std::string_view text, const std::str
     std::string what = e.what();
     size_t col = what.find(", column ");
     size_t why = col == std::string::npos ? std::string::npos : what.find(": ", col);
-    std::string detail = why == std::string::npos ? "" : ": " + printable_text(what.substr(why + 2).substr(0, 200));
+    std::string detail = why == std::string::npos ? "" : what.substr(why + 2);
+    // "last read: '…'" echoes the file's bytes; line:col already says where.
+    if (size_t last = detail.find("; last read: "); last != std::string::npos) detail.resize(last);
+    if (!detail.empty()) detail = ": " + printable_text(detail.substr(0, 200));
     err = fmt::format("{}:{}: not valid JSON{}", name, position_of(text, e.byte > 0 ? e.byte - 1 : 0), detail);
     return std::nullopt;
   } catch (const nlohmann::json::exception &e) {
