@@ -1,12 +1,28 @@
 // `bpfbench compare A.json B.json`: per point change, significance, verdict; CI gate.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cli/results_cmds.hpp"
+#include "compiler/escape.hpp"
 #include "results/compare.hpp"
 
 namespace bpfbench::cli {
+
+namespace {
+
+// `--metric NAME` that no point of either file holds is a typo, not "no change".
+std::string unknown_metric(const std::string &metric, const ResultSet &a, const ResultSet &b) {
+  if (metric.empty()) return "";
+  std::vector<std::string> na = metric_names(a), nb = metric_names(b);
+  for (const auto *names : {&na, &nb})
+    if (std::find(names->begin(), names->end(), metric) != names->end()) return "";
+  return fmt::format("unknown metric '{}' for --metric ({} has: {})", printable_text(metric), a.path,
+                     na.empty() ? "no metrics" : fmt::format("{}", fmt::join(na, ", ")));
+}
+
+}  // namespace
 
 int cmd_compare(const CompareArgs &a) {
   std::string err;
@@ -20,12 +36,16 @@ int cmd_compare(const CompareArgs &a) {
     fmt::print(stderr, "bpfbench: error: {}\n", err);
     return kExitBadInput;
   }
+  if (std::string why = unknown_metric(a.metric, *ra, *rb); !why.empty()) {
+    fmt::print(stderr, "bpfbench: error: {}\n", why);
+    return kExitBadInput;
+  }
   CompareOptions o;
   o.metric = a.metric;
   o.alpha = a.alpha;
   o.min_change_pct = a.threshold_pct;
   CompareReport c = compare_results(*ra, *rb, o);
-  if (a.format == "json") fmt::print("{}\n", compare_to_json(c).dump(2));
+  if (a.format == "json") fmt::print("{}\n", json_text(compare_to_json(c), 2));
   else if (a.format == "markdown") fmt::print("{}", compare_to_markdown(c));
   else fmt::print("{}", compare_to_text(c));
   if (c.points.empty()) {

@@ -1,4 +1,5 @@
 #include "cli/front.hpp"
+#include "compiler/escape.hpp"
 
 #include <fmt/format.h>
 
@@ -22,7 +23,7 @@ bool load_frontend(const FileArgs &args, Frontend &fe) {
   opts.overrides = args.overrides;
   opts.allow_large = args.allow_large;
   bool ok = run_frontend(args.file, opts, fe);
-  if (args.dump == "ast" && fe.ast) fmt::print("{}\n", ast_to_json(*fe.ast).dump(2));
+  if (args.dump == "ast" && fe.ast) fmt::print("{}\n", json_text(ast_to_json(*fe.ast), 2));
   if (args.dump == "plan" && fe.plan)
     write_plan_text(*fe.plan, [](const std::string &s) { std::fwrite(s.data(), 1, s.size(), stdout); });
   if (args.dump == "c" && fe.plan) {

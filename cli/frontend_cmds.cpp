@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "compiler/escape.hpp"
 #include "cli/front.hpp"
 #include "compiler/ast_dump.hpp"
 #include "compiler/emit_bpf.hpp"

@@ -1,4 +1,5 @@
 #include "cli/kernel_cmd.hpp"
+#include "compiler/escape.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -204,7 +205,7 @@ int cmd_kernels(const KernelsArgs &a) {
         print_failure(r);
         rc = kExitBadInput;
       } else {
-        std::ofstream(k->dir + "/probe.json") << probe.dump(2) << "\n";
+        std::ofstream(k->dir + "/probe.json") << json_text(probe, 2) << "\n";
       }
     }
     nlohmann::json probe = read_probe(k->dir);
@@ -224,7 +225,7 @@ int cmd_kernels(const KernelsArgs &a) {
   }
   out["host"] = {{"release", u.release}, {"probe", host_probe}};
   if (a.json) {
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", json_text(out, 2));
     return rc;
   }
   fmt::print("kernel cache: {}\n", cache.root());

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "compiler/escape.hpp"
 #include "compiler/builtins.hpp"
 #include "compiler/manifest.hpp"
 #include "compiler/plan_dump.hpp"
@@ -72,7 +73,7 @@ int cmd_list(const ListArgs &a) {
                      {"params", params}, {"programs", programs}, {"metrics", metrics},
                      {"report", f.default_report}});
     }
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", json_text(out, 2));
     return kExitOk;
   }
   for (const auto &f : reg.all()) {

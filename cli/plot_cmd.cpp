@@ -10,6 +10,7 @@
 
 #include "cli/results_cmds.hpp"
 #include "compiler/atomic_file.hpp"
+#include "compiler/escape.hpp"
 #include "results/plot.hpp"
 
 namespace bpfbench::cli {
@@ -37,6 +38,13 @@ bool ends_with(const std::string &s, const std::string &suffix) {
 int cmd_plot(const PlotArgs &a) {
   if (!ends_with(a.output, ".svg") && !ends_with(a.output, ".png")) {
     fmt::print(stderr, "bpfbench: error: plot output must end in .svg or .png: {}\n", a.output);
+    return kExitBadInput;
+  }
+  // The name reaches gnuplot as a '…' string without control characters: one that holds
+  // some would be written under another name than the one renamed afterwards.
+  if (printable_text(a.output) != a.output) {
+    fmt::print(stderr, "bpfbench: error: plot output name has control characters or invalid UTF-8: {}\n",
+               printable_text(a.output));
     return kExitBadInput;
   }
   if (std::string why = check_output_paths({{"-o", a.output}}, a.inputs); !why.empty()) {

@@ -29,6 +29,7 @@ void check_adaptive_bounds(const PlanOverrides &o) {
                                            o.max_duration_ns ? "" : " (the default)"));
 }
 
+
 }  // namespace
 
 void add_export_options(CLI::App *run, RunArgs &a) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/front.hpp"
+#include "compiler/escape.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/run_session.hpp"
 #include "cli/text_output.hpp"
@@ -46,7 +47,7 @@ int cmd_probe(const ProbeArgs &a) {
   }
   FeatureProber prober;
   auto rows = prober.probe_all();
-  if (a.json) fmt::print("{}\n", probe_to_json(rows).dump(2));
+  if (a.json) fmt::print("{}\n", json_text(probe_to_json(rows), 2));
   else fmt::print("{}", render_probe_text(rows));
   return kExitOk;
 }

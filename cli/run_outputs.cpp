@@ -1,4 +1,5 @@
 #include "cli/run_outputs.hpp"
+#include "compiler/escape.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -144,10 +145,12 @@ void RunOutputs::write_all() {
   if (paths_.json.empty() && paths_.csv.empty() && paths_.markdown.empty()) return;
   nlohmann::json j = doc_.to_json();
   std::vector<std::pair<std::string, std::string>> files;
-  if (!paths_.json.empty()) files.emplace_back(paths_.json, j.dump(1) + "\n");
+  if (!paths_.json.empty()) files.emplace_back(paths_.json, json_text(j, 1) + "\n");
   if (!paths_.csv.empty() || !paths_.markdown.empty()) {
     std::string err;
     auto rs = results_from_json(j, err);
+    if (!rs && failed_paths_.insert("\x01tables").second)  // never silently: once per run
+      fmt::print(stderr, "bpfbench: error: cannot write the CSV/Markdown tables: {}\n", err);
     if (rs && !paths_.csv.empty()) files.emplace_back(paths_.csv, results_to_csv(*rs));
     if (rs && !paths_.markdown.empty()) files.emplace_back(paths_.markdown, results_to_markdown(*rs));
   }

@@ -3,6 +3,7 @@
 // line and column the user typed, not a line of generated C.
 #include "compiler/code_hooks.hpp"
 #include "compiler/emit_bpf.hpp"
+#include "compiler/escape.hpp"
 
 #include <fmt/format.h>
 
@@ -127,7 +128,7 @@ std::vector<TemplateKey> code_template_keys(const PlanPoint &p, const FamilyMani
       if (c.hook != h.name) continue;
       const SourceRange &r = c.text_range;
       if (r.valid() && r.file < sm.size()) {
-        text += fmt::format("#line {} {}\n", r.line, c_string(sm.file(r.file).path));
+        text += fmt::format("#line {} {}\n", r.line, c_string_literal(sm.file(r.file).path));
         text += std::string(r.col > 0 ? r.col - 1 : 0, ' ');
       }
       text += c.text;

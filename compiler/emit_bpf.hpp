@@ -32,7 +32,4 @@ std::optional<std::string> emit_point(const PlanPoint &p, const FamilyManifest &
                                       const FamilyRegistry &families, const SourceManager &sm,
                                       Diagnostics &diags);
 
-// `s` as a C string literal (quotes and backslashes escaped), for #line and messages.
-std::string c_string(const std::string &s);
-
 }  // namespace bpfbench

@@ -2,6 +2,7 @@
 // every template line is tagged with an invisible marker before rendering, so after
 // rendering each output line still knows which template line it came from.
 #include "compiler/template_render.hpp"
+#include "compiler/escape.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -145,7 +146,7 @@ std::string map_lines(const std::string &rendered, const std::string &path) {
     if (source != prev + 1) pending = true;
     // A directive inside a backslash-continued line would break a multi-line macro.
     if (pending && !continued) {
-      out += "#line " + std::to_string(source) + " \"" + path + "\"\n";
+      out += "#line " + std::to_string(source) + " " + c_string_literal(path) + "\n";
       pending = false;
     }
     out += line;

@@ -23,6 +23,8 @@ void apply_baseline(PointResult &main, const PointResult &baseline) {
     adj.max = m->max - b->min;
     adj.stddev = std::sqrt(m->stddev * m->stddev + b->stddev * b->stddev);
     adj.per_prod = adj.mean;
+    if (!m->has_value() || !b->has_value())
+      mark_no_value(adj, m->has_value() ? "the baseline's " + name + " has no value: " + b->no_value : m->no_value);
     added.push_back(adj);
     report.push_back(adj.name);
   }

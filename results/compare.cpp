@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
+#include "compiler/escape.hpp"
 #include "results/report_tables.hpp"
 #include "results/stat_math.hpp"
 
@@ -53,6 +55,9 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
     c.notes.push_back(fmt::format("metric '{}' missing", c.metric));
     return c;
   }
+  for (auto [m, side] : {std::pair(ma, "A"), std::pair(mb, "B")})
+    if (!m->has_value()) c.notes.push_back(fmt::format("no {} in {}: {}", c.metric, side, m->no_value));
+  if (!ma->has_value() || !mb->has_value()) return c;
   c.unit = ma->unit;
   c.higher_is_better = ma->higher_is_better;  // the family's `better`, kept in the results
   c.mean_a = ma->mean, c.mean_b = mb->mean, c.ci_a = ma->ci95, c.ci_b = mb->ci95;
@@ -88,6 +93,13 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
 std::string fmt_pct(double v) { return std::isfinite(v) ? fmt::format("{:+.2f}%", v) : "n/a"; }
 
 }  // namespace
+
+std::vector<std::string> metric_names(const ResultSet &rs) {
+  std::set<std::string> names;
+  for (const auto &p : rs.points)
+    for (const auto &m : p.metrics) names.insert(m.name);
+  return {names.begin(), names.end()};
+}
 
 CompareReport compare_results(const ResultSet &a, const ResultSet &b, const CompareOptions &o) {
   CompareReport c;
@@ -161,14 +173,16 @@ std::string compare_to_text(const CompareReport &c) {
   if (suite != "\x01") geomean_row(suite);
   if (!c.only_a.empty()) out += fmt::format("\nonly in A: {}\n", fmt::join(c.only_a, ", "));
   if (!c.only_b.empty()) out += fmt::format("only in B: {}\n", fmt::join(c.only_b, ", "));
-  return out;
+  // Labels and notes come from other people's files: no terminal escape sequences.
+  return printable_text(out, /*keep_newlines=*/true);
 }
 
 std::string compare_to_markdown(const CompareReport &c) {
-  std::string out = fmt::format("# bpfbench compare\n\nA: `{}`  \nB: `{}`\n", c.path_a, c.path_b);
+  auto md = [](const std::string &s) { return markdown_text(s); };
+  std::string out = fmt::format("# bpfbench compare\n\nA: {}  \nB: {}\n", md(c.path_a), md(c.path_b));
   if (!c.env_diffs.empty()) {
     out += "\n**Environment differences:**\n\n";
-    for (const auto &d : c.env_diffs) out += "- " + d + "\n";
+    for (const auto &d : c.env_diffs) out += "- " + md(d) + "\n";
   }
   std::string suite = "\x01";
   for (const auto &p : c.points) {
@@ -176,18 +190,18 @@ std::string compare_to_markdown(const CompareReport &c) {
       suite = p.suite;
       out += fmt::format("\n## {}\n\n| point | metric | A | B | change | 95% CI | p | verdict |\n"
                          "|---|---|---:|---:|---:|---:|---:|---|\n",
-                         suite.empty() ? "(no suite)" : suite);
+                         suite.empty() ? "(no suite)" : md(suite));
       for (const auto &g : c.geomeans)
         if (g.suite == suite)
           out += fmt::format("| **geomean** ({} points) | speed | | | {} | | | |\n", g.n, fmt_pct(g.speed_change_pct));
     }
-    std::string notes = p.notes.empty() ? "" : fmt::format(" ({})", fmt::join(p.notes, "; "));
+    std::string notes = p.notes.empty() ? "" : md(fmt::format(" ({})", fmt::join(p.notes, "; ")));
     if (p.verdict == Verdict::NotComparable) {
-      out += fmt::format("| {} | {} | | | | | | not comparable{} |\n", p.label, p.metric, notes);
+      out += fmt::format("| {} | {} | | | | | | not comparable{} |\n", md(p.label), md(p.metric), notes);
       continue;
     }
     out += fmt::format("| {} | {} | {:.3f} ± {:.3f} | {:.3f} ± {:.3f} | {} | [{}, {}] | {:.4f} | {}{} |\n",
-                       p.label, p.metric, p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
+                       md(p.label), md(p.metric), p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
                        fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high), p.p_value,
                        to_string(p.verdict), notes);
   }

@@ -47,6 +47,9 @@ struct CompareReport {
   double worst_regression_pct() const;  // largest slowdown among "slower" points, 0 if none
 };
 
+// Every metric name the set's points hold, sorted (for "unknown metric" messages).
+std::vector<std::string> metric_names(const ResultSet &rs);
+
 // Points match by suite, label and params.
 CompareReport compare_results(const ResultSet &a, const ResultSet &b, const CompareOptions &o);
 

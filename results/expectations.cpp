@@ -34,8 +34,10 @@ std::vector<ExpectationResult> evaluate_expectations(const std::vector<PlanExpec
     r.expect = e;
     if (const MetricSummary *m = summary.find(e.metric)) {
       r.measured = true;
+      r.no_value = m->no_value;
       r.actual = m->mean;
-      r.passed = compare(m->mean, e.op, e.value);
+      // No value is no evidence: it fails every comparison, `!=` included.
+      r.passed = m->has_value() && compare(m->mean, e.op, e.value);
     }
     out.push_back(std::move(r));
   }
@@ -53,8 +55,9 @@ std::string format_failed_expectations(const std::string &label, const std::vect
   std::string out;
   for (const auto &r : results) {
     if (r.passed) continue;
-    std::string got = r.measured ? fmt::format("{} = {}", r.expect.metric, with_unit(r.actual, r.expect.unit))
-                                 : fmt::format("{} was not measured", r.expect.metric);
+    std::string got = !r.measured            ? fmt::format("{} was not measured", r.expect.metric)
+                      : !r.no_value.empty() ? fmt::format("{} = n/a: {}", r.expect.metric, r.no_value)
+                                            : fmt::format("{} = {}", r.expect.metric, with_unit(r.actual, r.expect.unit));
     out += fmt::format("{}: FAILED: expect {} ({})", label, r.expect.text, got);
     if (where) out += " at " + where(r.expect.range);
     out += '\n';
@@ -64,15 +67,17 @@ std::string format_failed_expectations(const std::string &label, const std::vect
 
 nlohmann::json expectations_to_json(const std::vector<ExpectationResult> &results) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto &r : results)
+  for (const auto &r : results) {
     out.push_back({{"expect", r.expect.text},
                    {"metric", r.expect.metric},
                    {"op", r.expect.op},
                    {"value", r.expect.value},
                    {"unit", r.expect.unit},
                    {"measured", r.measured},
-                   {"actual", r.actual},
+                   {"actual", r.no_value.empty() ? nlohmann::json(r.actual) : nlohmann::json(nullptr)},
                    {"passed", r.passed}});
+    if (!r.no_value.empty()) out.back()["no_value"] = r.no_value;
+  }
   return out;
 }
 

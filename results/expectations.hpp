@@ -15,6 +15,7 @@ namespace bpfbench {
 struct ExpectationResult {
   PlanExpectation expect;
   bool measured = false;  // the summary holds the metric
+  std::string no_value;   // it has no value (MetricSummary::no_value): the expectation fails
   double actual = 0;      // its mean, in expect.unit
   bool passed = false;
 };

@@ -6,28 +6,26 @@
 #include <map>
 #include <set>
 
+#include "compiler/escape.hpp"
 #include "results/report_tables.hpp"
 
 namespace bpfbench {
 
 namespace {
 
-std::string quote(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
+std::string value_text(const nlohmann::json &v) { return v.is_string() ? v.get<std::string>() : json_text(v); }
 
-std::string value_text(const nlohmann::json &v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
-
-const MetricSummary *primary_of(const ResultPoint &p) {
+const MetricSummary *primary_metric(const ResultPoint &p) {
   if (const MetricSummary *m = p.metric(p.primary)) return m;
   if (!p.report.empty())
     if (const MetricSummary *m = p.metric(p.report.front())) return m;
   return p.metric("hits");
+}
+
+// The metric a point plots; none when it has no value (nothing to draw, not a 0).
+const MetricSummary *primary_of(const ResultPoint &p) {
+  const MetricSummary *m = primary_metric(p);
+  return m && m->has_value() ? m : nullptr;
 }
 
 struct Group {
@@ -134,10 +132,10 @@ std::string gnuplot_script(const std::vector<PlotChart> &charts, const std::stri
   std::string out = fmt::format("set terminal {} size 960,{}\n", png ? "pngcairo noenhanced" : "svg dynamic noenhanced",
                                 360 * n);
   out += fmt::format("set output {}\nset multiplot layout {},1\nset grid\nset key outside right\n",
-                     quote(output), n);
+                     gnuplot_string(output), n);
   for (const auto &c : charts) {
     out += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset yrange [0:*]\n",
-                       quote(c.title), quote(c.xlabel), quote(c.ylabel));
+                       gnuplot_string(c.title), gnuplot_string(c.xlabel), gnuplot_string(c.ylabel));
     out += c.logx ? "set logscale x\n" : "unset logscale x\n";
     out += c.categorical ? "set xtics rotate by -30\nset offsets 0.5,0.5,0,0\n"
                          : "set xtics norotate\nset offsets graph 0.03, graph 0.03, 0, 0\n";
@@ -147,13 +145,13 @@ std::string gnuplot_script(const std::vector<PlotChart> &charts, const std::stri
       double nudge = c.series.size() > 1 ? (double(i) - double(c.series.size() - 1) / 2) * 0.1 : 0;
       parts.push_back(c.categorical
                           ? fmt::format("'-' using ($1+{}):3:4:xtic(2) with yerrorlines title {}", nudge,
-                                        quote(c.series[i].title))
-                          : fmt::format("'-' using 1:3:4 with yerrorlines title {}", quote(c.series[i].title)));
+                                        gnuplot_string(c.series[i].title))
+                          : fmt::format("'-' using 1:3:4 with yerrorlines title {}", gnuplot_string(c.series[i].title)));
     }
     out += fmt::format("plot {}\n", fmt::join(parts, ", "));
     for (const auto &s : c.series) {
       for (size_t i = 0; i < s.x.size(); ++i)
-        out += fmt::format("{} {} {} {}\n", s.x[i], quote(s.xlabels[i]), s.y[i], s.err[i]);
+        out += fmt::format("{} {} {} {}\n", s.x[i], gnuplot_data_field(s.xlabels[i]), s.y[i], s.err[i]);
       out += "e\n";
     }
   }

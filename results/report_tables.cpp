@@ -2,29 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "compiler/escape.hpp"
+
 namespace bpfbench {
 
 namespace {
-
-std::string csv_field(const std::string &s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string md_cell(std::string s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
 
 std::string join_indices(const std::vector<size_t> &v) {
   std::string out;
@@ -44,7 +26,7 @@ const MetricSummary *primary_of(const ResultPoint &p) {
 std::string params_text(const nlohmann::json &params) {
   std::string out;
   for (const auto &[k, v] : params.items())
-    out += (out.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+    out += (out.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : json_text(v));
   return out;
 }
 
@@ -60,25 +42,33 @@ std::string results_to_csv(const ResultSet &rs) {
       out += head + ",,,,,,,,,,,,," + csv_field(p.reason) + "\n";
       continue;
     }
-    for (const auto &m : p.metrics)
-      out += fmt::format("{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n",
-                         head, m.name, m.unit, m.n, m.mean, m.stddev, m.median, m.min, m.max, m.cv,
-                         m.ci95, m.rel_ci(), join_indices(m.outliers), csv_field(p.reason));
+    for (const auto &m : p.metrics) {
+      std::string id = fmt::format("{},{},{},{}", head, csv_field(m.name), csv_field(m.unit), m.n);
+      if (!m.has_value()) {  // empty numbers, the reason in the reason column
+        out += id + ",,,,,,,,,," + csv_field("no value: " + m.no_value) + "\n";
+        continue;
+      }
+      out += fmt::format("{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n", id, m.mean,
+                         m.stddev, m.median, m.min, m.max, m.cv, m.ci95, m.rel_ci(), join_indices(m.outliers),
+                         csv_field(p.reason));
+    }
   }
   return out;
 }
 
 std::string results_to_markdown(const ResultSet &rs) {
   const Environment &e = rs.env;
-  std::string out = fmt::format("# bpfbench results: {}\n\n", rs.file);
+  auto md = [](const std::string &s) { return markdown_text(s); };
+  std::string out = fmt::format("# bpfbench results: {}\n\n", md(rs.file));
   out += fmt::format("Kernel {} · {} × {} · SMT {} · governor {} · JIT {} · bpf_stats {} · {} · libbpf {}{}\n",
-                     e.kernel_release, e.nr_cpus, e.cpu_model, e.smt, e.governor, e.jit_enable,
-                     e.bpf_stats, e.clang, e.libbpf, rs.complete ? "" : " · **incomplete run**");
+                     md(e.kernel_release), e.nr_cpus, md(e.cpu_model), md(e.smt), md(e.governor),
+                     md(e.jit_enable), md(e.bpf_stats), md(e.clang), md(e.libbpf),
+                     rs.complete ? "" : " · **incomplete run**");
   std::string suite = "\x01";
   for (const auto &p : rs.points) {
     if (p.suite != suite) {
       suite = p.suite;
-      out += fmt::format("\n## {}\n\n", suite.empty() ? "(no suite)" : md_cell(suite));
+      out += fmt::format("\n## {}\n\n", suite.empty() ? "(no suite)" : markdown_text(suite));
       out += "| point | metric | mean | ± 95% CI | CV | samples | notes |\n";
       out += "|---|---|---:|---:|---:|---:|---|\n";
     }
@@ -89,13 +79,19 @@ std::string results_to_markdown(const ResultSet &rs) {
       notes.push_back(fmt::format("until ci < {}%: {}", p.precision_pct, p.precision_reached ? "reached" : "not reached"));
     if (m && !m->outliers.empty()) notes.push_back(fmt::format("outliers: {}", join_indices(m->outliers)));
     for (const auto &w : p.warnings) notes.push_back(w);
-    std::string note = md_cell(fmt::format("{}", fmt::join(notes, "; ")));
+    if (m && !m->has_value()) notes.insert(notes.begin(), m->name + ": no value: " + m->no_value);
+    std::string note = markdown_text(fmt::format("{}", fmt::join(notes, "; ")));
     if (!m || p.status == "skipped" || p.status == "failed") {
-      out += fmt::format("| {} | | | | | | {} |\n", md_cell(p.label), note);
+      out += fmt::format("| {} | | | | | | {} |\n", markdown_text(p.label), note);
       continue;
     }
-    out += fmt::format("| {} | {} ({}) | {:.3f} | {:.3f} ({:.2f}%) | {:.2f}% | {} | {} |\n", md_cell(p.label),
-                       m->name, m->unit, m->mean, m->ci95, m->rel_ci() * 100, m->cv * 100, m->n, note);
+    std::string metric = markdown_text(m->name + " (" + m->unit + ")");
+    if (!m->has_value()) {
+      out += fmt::format("| {} | {} | n/a | | | {} | {} |\n", markdown_text(p.label), metric, m->n, note);
+      continue;
+    }
+    out += fmt::format("| {} | {} | {:.3f} | {:.3f} ({:.2f}%) | {:.2f}% | {} | {} |\n", markdown_text(p.label),
+                       metric, m->mean, m->ci95, m->rel_ci() * 100, m->cv * 100, m->n, note);
   }
   return out;
 }

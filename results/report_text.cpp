@@ -63,7 +63,9 @@ std::string format_summary(const PointResult &r) {
   for (const auto &m : r.report) {
     if (is_core(m)) continue;
     if (const MetricSummary *x = r.summary.find(m)) {
-      if (x->unit == "M/s")
+      if (!x->has_value())
+        out += fmt::sprintf(", %s n/a", m);
+      else if (x->unit == "M/s")
         out += fmt::sprintf(", %s %8.3lf \u00b1 %5.3lfM/s", m, x->mean, x->stddev);
       else
         out += fmt::sprintf(", %s %8.3lf \u00b1 %5.3lf%s", m, x->mean, x->stddev,
@@ -72,7 +74,7 @@ std::string format_summary(const PointResult &r) {
   }
   if (std::find(r.report.begin(), r.report.end(), "latency") != r.report.end())
     if (const MetricSummary *l = r.summary.find("latency"))
-      out += fmt::sprintf(", latency %8.3lf ns/op", l->mean);
+      out += l->has_value() ? fmt::sprintf(", latency %8.3lf ns/op", l->mean) : fmt::sprintf(", latency n/a (%s)", l->no_value);
   const MetricSummary *p = r.summary.find(r.summary.primary);
   std::string target = r.precision_pct > 0 ? fmt::sprintf(": %s %g%%", r.precision_reached ? "reached" : "did not reach",
                                                           r.precision_pct)
@@ -97,6 +99,7 @@ std::string format_table_row(const std::string &label, const PointResult &r,
   const MetricSummary *m = r.summary.find(first);
   double mean = m ? m->mean : 0, sd = m ? m->stddev : 0;
   std::string unit = m ? m->unit : "M/s";
+  if (m && !m->has_value()) return fmt::sprintf("%-20s: %s n/a (%s)", label, first, m->no_value);
   std::string out = unit == "M/s" ? fmt::sprintf("%-20s: %8.3lf \u00b1 %5.3lfM/s", label, mean, sd)
                                   : fmt::sprintf("%-20s: %8.3lf \u00b1 %5.3lf %s", label, mean, sd, unit);
   if (per_prod && unit == "M/s") out += fmt::sprintf(" (%7.3lfM/prod)", mean / std::max(r.producers, 1));
@@ -105,7 +108,9 @@ std::string format_table_row(const std::string &label, const PointResult &r,
   for (size_t i = 1; i < metrics.size(); ++i) {
     const MetricSummary *x = r.summary.find(metrics[i]);
     if (!x) continue;
-    if (x->name == "latency")  // derived from the mean rate: no spread of its own (as in Summary)
+    if (!x->has_value())
+      rest.push_back(x->name + " n/a");
+    else if (x->name == "latency")  // derived from the mean rate: no spread of its own (as in Summary)
       rest.push_back(fmt::sprintf("latency %.3lf ns/op", x->mean));
     else if (x->unit == "M/s")
       rest.push_back(fmt::sprintf("%s %.3lf \u00b1 %.3lfM/s", x->name, x->mean, x->stddev));

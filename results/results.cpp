@@ -1,4 +1,5 @@
 #include "results/results.hpp"
+#include "compiler/escape.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -26,39 +27,8 @@ nlohmann::json metric_to_json(const MetricSummary &m) {
   // Written only when the family overrides the default rule, which readers apply.
   if (m.higher_is_better != default_higher_is_better(m.name, m.unit))
     j["better"] = m.higher_is_better ? "higher" : "lower";
+  if (!m.has_value()) j["no_value"] = m.no_value;  // the numbers above are null
   return j;
-}
-
-template <typename T>
-T get_or(const nlohmann::json &j, const char *key, T fallback) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return fallback;
-  try {
-    return it->get<T>();
-  } catch (const nlohmann::json::exception &) {
-    return fallback;
-  }
-}
-
-MetricSummary metric_from_json(const std::string &name, const nlohmann::json &j) {
-  MetricSummary m;
-  m.name = name;
-  m.unit = get_or<std::string>(j, "unit", "");
-  m.n = get_or<size_t>(j, "n", 0);
-  m.mean = get_or<double>(j, "mean", 0);
-  m.stddev = get_or<double>(j, "stddev", 0);
-  m.median = get_or<double>(j, "median", 0);
-  m.min = get_or<double>(j, "min", 0);
-  m.max = get_or<double>(j, "max", 0);
-  m.cv = get_or<double>(j, "cv", 0);
-  m.ci95 = get_or<double>(j, "ci95", 0);
-  m.per_prod = get_or<double>(j, "per_prod", 0);
-  m.outliers = get_or<std::vector<size_t>>(j, "outliers", {});
-  m.values = get_or<std::vector<double>>(j, "values", {});
-  m.round_means = get_or<std::vector<double>>(j, "round_means", {});
-  const std::string better = get_or<std::string>(j, "better", "");
-  m.higher_is_better = better.empty() ? default_higher_is_better(m.name, m.unit) : better == "higher";
-  return m;
 }
 
 }  // namespace
@@ -131,76 +101,13 @@ nlohmann::json ResultsDoc::to_json() const {
           {"points", points}};
 }
 
-const MetricSummary *ResultPoint::metric(const std::string &name) const {
-  for (const auto &m : metrics)
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
-std::string ResultPoint::key() const { return suite + "\x1f" + label + "\x1f" + params.dump(); }
-
-std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err) {
-  if (!j.is_object() || get_or<std::string>(j, "schema", "") != kResultsSchema) {
-    err = std::string("not a bpfbench results file (expected \"schema\": \"") + kResultsSchema + "\")";
-    return std::nullopt;
-  }
-  ResultSet rs;
-  rs.file = get_or<std::string>(j, "file", "");
-  rs.file_sha256 = get_or<std::string>(j, "file_sha256", "");
-  rs.complete = get_or<bool>(j, "complete", false);
-  rs.env = environment_from_json(j.value("environment", nlohmann::json::object()));
-  rs.plan = j.value("plan", nlohmann::json::object());
-  auto pts = j.find("points");
-  if (pts == j.end() || !pts->is_array()) {
-    err = "results file has no \"points\" array";
-    return std::nullopt;
-  }
-  for (const auto &pj : *pts) {
-    if (!pj.is_object() || !pj.contains("label")) {
-      err = "a point has no label";
-      return std::nullopt;
-    }
-    ResultPoint p;
-    p.index = get_or<size_t>(pj, "index", 0);
-    p.label = get_or<std::string>(pj, "label", "");
-    p.suite = get_or<std::string>(pj, "suite", "");
-    p.family = get_or<std::string>(pj, "family", "");
-    p.program = get_or<std::string>(pj, "program", "");
-    p.status = get_or<std::string>(pj, "status", "");
-    p.reason = get_or<std::string>(pj, "reason", "");
-    p.program_sha256 = get_or<std::string>(pj, "program_sha256", "");
-    p.params = pj.value("params", nlohmann::json::object());
-    p.report = get_or<std::vector<std::string>>(pj, "report", {});
-    p.primary = get_or<std::string>(pj, "primary", "");
-    p.warnings = get_or<std::vector<std::string>>(pj, "warnings", {});
-    if (auto a = pj.find("adaptive"); a != pj.end() && a->is_object()) {
-      p.precision_pct = get_or<double>(*a, "ci_target_pct", 0);
-      p.precision_reached = get_or<bool>(*a, "reached", false);
-    }
-    if (auto s = pj.find("samples"); s != pj.end() && s->is_array()) p.nsamples = s->size();
-    p.rounds = get_or<size_t>(pj, "rounds", 1);
-    if (auto st = pj.find("stats"); st != pj.end() && st->is_object())
-      for (const auto &[name, mj] : st->items()) p.metrics.push_back(metric_from_json(name, mj));
-    rs.points.push_back(std::move(p));
-  }
-  return rs;
-}
-
 std::optional<ResultSet> load_results(const std::string &path, std::string &err) {
   auto in = read_input_file(path, kMaxTextInputBytes, err);
   if (!in) {
     err = "cannot read " + path + ": " + err;
     return std::nullopt;
   }
-  nlohmann::json j = nlohmann::json::parse(in->data, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    err = path + ": not valid JSON";
-    return std::nullopt;
-  }
-  auto rs = results_from_json(j, err);
-  if (!rs) err = path + ": " + err;
-  else rs->path = path;
-  return rs;
+  return results_from_text(in->data, path, err);
 }
 
 std::string utc_timestamp() {

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -60,8 +61,12 @@ struct ResultSet {
   bool complete = false;
 };
 
-// Validates the schema tag and the fields compare/plot need; nullopt and `err` on failure.
+// Reading back (results/results_read.cpp): the schema tag and every field compare and plot
+// use are checked once, here; a bad one gives nullopt and `err` names its JSON path:
+// "points[3].stats.hits.mean: expected a number, got a string". results_from_text and
+// load_results prefix the file name ("b.json: …", "b.json:4:17: not valid JSON …").
 std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err);
+std::optional<ResultSet> results_from_text(std::string_view text, const std::string &name, std::string &err);
 std::optional<ResultSet> load_results(const std::string &path, std::string &err);
 
 // "2024-05-01T12:00:00Z".

@@ -54,9 +54,10 @@ PointResult combine_rounds(const std::vector<PointResult> &runs, const std::vect
   c.summary = summarize(c.samples, metrics, c.producers, c.report);
   if (measured.size() >= 2)
     for (auto &m : c.summary.metrics) {
+      if (!m.has_value()) continue;
       std::vector<double> means;
       for (const auto *r : measured)
-        if (const MetricSummary *x = r->summary.find(m.name)) means.push_back(x->mean);
+        if (const MetricSummary *x = r->summary.find(m.name); x && x->has_value()) means.push_back(x->mean);
       if (means.size() != measured.size()) continue;  // not in every round: per interval only
       m.round_means = means;
       m.mean = mean_of(means);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -34,6 +35,15 @@ double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void mark_no_value(MetricSummary &m, std::string reason) {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  m.no_value = std::move(reason);
+  m.mean = m.stddev = m.min = m.max = m.median = m.per_prod = m.cv = m.ci95 = kNaN;
+  m.values.clear();
+  m.outliers.clear();
+  m.round_means.clear();
 }
 
 double MetricSummary::rel_ci() const { return mean != 0 ? ci95 / std::fabs(mean) : 0.0; }
@@ -128,6 +138,16 @@ double rate(const Sample &s, const std::string &name) {
   return s.duration_s > 0 ? count_of(s, name) / 1e6 / s.duration_s : 0.0;
 }
 
+// Why a `ratio:a/b` metric has no value ("" when it has one): no interval counted any b.
+std::string ratio_without_denominator(const std::vector<Sample> &samples, const MetricSpec &m) {
+  if (m.source.kind != MetricSourceKind::Ratio) return "";
+  const std::string &den = m.source.denominator;
+  for (const auto &s : samples)
+    if (count_of(s, den) > 0) return "";
+  return samples.empty() ? "no measured interval"
+                         : "no " + den + " counted (" + m.name + " = " + m.source.operand + "/" + den + ")";
+}
+
 }  // namespace
 
 std::vector<double> metric_values(const std::vector<Sample> &samples, const MetricSpec &m) {
@@ -137,7 +157,7 @@ std::vector<double> metric_values(const std::vector<Sample> &samples, const Metr
       double den = count_of(s, m.source.denominator);
       v.push_back(den > 0 ? count_of(s, m.source.operand) / den : 0.0);
     }
-    return v;
+    return v;  // summarize() marks the ratio "no value" when no interval counted any `b`
   }
   // A count reported as it is (kernel-thread CPU ticks: a few per second): per second.
   if (report_of(m) == MetricReport::AsIs) {
@@ -158,6 +178,7 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
     MetricSummary x = summarize_metric(m.name, reported_unit(m), metric_values(samples, m), producers);
     x.higher_is_better = higher_is_better(m);
     sum.metrics.push_back(std::move(x));
+    if (std::string why = ratio_without_denominator(samples, m); !why.empty()) mark_no_value(sum.metrics.back(), why);
     has_latency |= m.name == "latency";
     if (is_throughput(m) && !throughput) throughput = &m;
     if (counts_in_total_ops(m)) in_total.push_back(m.name);
@@ -183,6 +204,10 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
     l.mean = h->mean > 0 ? 1000.0 / (h->mean / std::max(producers, 1)) : 0.0;
     l.per_prod = l.mean;
     if (l.mean != 0) l.cv = l.stddev / l.mean;
+    // No hit counted: 1000 / 0 is no latency at all, not a latency of 0 that passes
+    // `expect latency < 1us`.
+    if (!(h->mean > 0))
+      mark_no_value(l, samples.empty() ? "no measured interval" : "no hits counted (latency = 1000 / hits per producer)");
     sum.metrics.push_back(l);
   }
   // "hits" when no metric is the throughput: what results have always said then.

@@ -27,8 +27,16 @@ struct MetricSummary {
   // is their mean and `ci95` the CI over them (t with rounds-1 df), which holds the
   // run-to-run variation; stddev, cv, median, min, max and outliers stay per interval.
   std::vector<double> round_means;
+  // A derived metric whose denominator is zero has no value (latency of a program that
+  // never counted, a ratio over nothing): then this says why, the numbers are NaN, JSON
+  // holds null, reports print "n/a" and an expectation on it fails.
+  std::string no_value;
+  bool has_value() const { return no_value.empty(); }
   double rel_ci() const;       // ci95 / |mean| (0 when the mean is 0)
 };
+
+// `m` turned into a metric with no value, for `reason`.
+void mark_no_value(MetricSummary &m, std::string reason);
 
 struct Summary {
   std::vector<MetricSummary> metrics;

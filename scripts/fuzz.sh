@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer front-end target with clang-19 (build-fuzz/) and fuzzes it for
-# SECONDS (default 60) on a copy of the seed corpus. Exits non-zero on any crash, leak,
-# timeout or out-of-memory, printing the reproducer; otherwise prints the run's stats.
+# Builds the two libFuzzer targets with clang-19 (build-fuzz/) and fuzzes them for SECONDS
+# (default 60) in all, each on a copy of its seed corpus: the front end (.bdsl text) two
+# thirds of the time, the results-file reader with compare/plot (JSON) one third.
+# Exits non-zero on any crash, leak, timeout or out-of-memory, printing the reproducer;
+# otherwise prints each run's stats.
 #   scripts/fuzz.sh [SECONDS]
-#   FUZZ_CORPUS=dir scripts/fuzz.sh 600   # grow a corpus that outlives the run
+#   FUZZ_TARGETS=fuzz_results scripts/fuzz.sh 600   # one target, all the time
+#   FUZZ_CORPUS=dir scripts/fuzz.sh 600   # grow a corpus that outlives the run (one target)
 #   build-fuzz/tests/fuzz/fuzz_frontend CRASH_FILE   # replay a reproducer
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,57 +23,87 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 -DBPFBENCH_FUZZ=ON >/dev/null
-# Only the fuzz target and what it links: the rest of the tree is not fuzzed.
-ninja -C "$build" fuzz_frontend
+# FUZZ_CORPUS alone keeps its old meaning: the front end's corpus.
+default_targets="fuzz_frontend fuzz_results"
+[ -n "${FUZZ_CORPUS:-}" ] && default_targets=fuzz_frontend
+targets=(${FUZZ_TARGETS:-$default_targets})
+if [ -n "${FUZZ_CORPUS:-}" ] && [ "${#targets[@]}" -ne 1 ]; then
+  echo "fuzz.sh: FUZZ_CORPUS needs one target (FUZZ_TARGETS=fuzz_frontend or fuzz_results)" >&2
+  exit 2
+fi
+# Only the fuzz targets and what they link: the rest of the tree is not fuzzed.
+ninja -C "$build" "${targets[@]}"
 
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 work=$(mktemp -d /tmp/bpfbench-fuzz.XXXXXX)
-corpus="${FUZZ_CORPUS:-$work/corpus}"
-mkdir -p "$corpus" "$work/artifacts"
-# Seeds: every test case and example (prefixed: names repeat across folders).
-for f in tests/cases/*.bdsl; do cp "$f" "$corpus/cases-$(basename "$f")"; done
-for f in tests/cases/inc/*.bdsl; do cp "$f" "$corpus/inc-$(basename "$f")"; done
-for f in examples/*.bdsl; do cp "$f" "$corpus/examples-$(basename "$f")"; done
+
+# fuzz TARGET SECONDS CORPUS DICT: one libFuzzer run; on a finding prints it and exits 1.
+fuzz() {
+  local target=$1 t=$2 corpus=$3 dict=$4 log="$work/$1.log"
+  mkdir -p "$work/artifacts-$target"
+  echo "fuzz.sh: fuzzing $target for ${t}s (corpus $corpus, log $log)"
+  set +e
+  "$build/tests/fuzz/$target" \
+    -max_total_time="$t" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -dict="$dict" -artifact_prefix="$work/artifacts-$target/" -print_final_stats=1 \
+    "$corpus" >"$log" 2>&1
+  local rc=$?
+  set -e
+  local execs files bytes cov rate
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  files=$(find "$corpus" -type f | wc -l)
+  bytes=$(du -sb "$corpus" | cut -f1)
+  if [ "$rc" -ne 0 ]; then
+    # libFuzzer's report: the sanitizer's stack and "Test unit written to <file>".
+    grep -E 'ERROR|SUMMARY|==[0-9]+==|#[0-9]+ 0x|Test unit written|timeout|out-of-memory|fuzz_results:' "$log" | head -60
+    for a in "$work/artifacts-$target"/*; do
+      [ -e "$a" ] || continue
+      echo "fuzz.sh: reproducer: $a (replay: $build/tests/fuzz/$target $a)"
+      # CI keeps no files: show the input itself (base64 restores the exact bytes).
+      echo "fuzz.sh: its $(wc -c <"$a") bytes, base64:"
+      head -c 4096 "$a" | base64
+    done
+    echo "fuzz.sh: $target FAILED (exit $rc) after ${execs:-?} executions; full log: $log"
+    exit 1
+  fi
+  # The last status line: "#N DONE cov: C ft: F corp: ..." (edges covered, features).
+  cov=$(sed -nE 's/^#[0-9]+[[:space:]]+DONE[[:space:]]+cov: ([0-9]+) ft: ([0-9]+).*/cov \1, ft \2/p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  echo "fuzz.sh: $target ok: ${execs:-?} executions in ${t}s (${rate:-?}/s), ${cov:-cov ?}, corpus ${files} files (${bytes} bytes)"
+}
+
+# The front end. Seeds: every test case and example (prefixed: names repeat across folders).
+seed_frontend() {
+  local corpus=$1
+  for f in tests/cases/*.bdsl; do cp "$f" "$corpus/cases-$(basename "$f")"; done
+  for f in tests/cases/inc/*.bdsl; do cp "$f" "$corpus/inc-$(basename "$f")"; done
+  for f in examples/*.bdsl; do cp "$f" "$corpus/examples-$(basename "$f")"; done
+}
 
 # The dictionary: the language's words plus every shipped family's names (they change
 # more often than the language does).
-dict="$work/bdsl.dict"
-cp tests/fuzz/bdsl.dict "$dict"
+dict_frontend="$work/bdsl.dict"
+cp tests/fuzz/bdsl.dict "$dict_frontend"
 {
   set +o pipefail  # a family set without enums has no "choices": not an error
   grep -ohE '"(name|family)": *"[^"]+"' bpf_templates/*/family.json | sed -E 's/.*: *"([^"]+)"$/\1/'
   grep -ohE '"choices": *\[[^]]*\]' bpf_templates/*/family.json | grep -oE '"[^"]+"' | grep -v '^"choices"$' | tr -d '"'
   true
-} | sort -u | grep -E '^[A-Za-z0-9_-]+$' | sed 's/.*/"&"/' >>"$dict"
+} | sort -u | grep -E '^[A-Za-z0-9_-]+$' | sed 's/.*/"&"/' >>"$dict_frontend"
 
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-echo "fuzz.sh: fuzzing the front end for ${secs}s (corpus $corpus, log $work/fuzz.log)"
-set +e
-"$build/tests/fuzz/fuzz_frontend" \
-  -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-  -dict="$dict" -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
-  "$corpus" >"$work/fuzz.log" 2>&1
-rc=$?
-set -e
-
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -1)
-files=$(find "$corpus" -type f | wc -l)
-bytes=$(du -sb "$corpus" | cut -f1)
-if [ "$rc" -ne 0 ]; then
-  # libFuzzer's report: the sanitizer's stack and "Test unit written to <file>".
-  grep -E 'ERROR|SUMMARY|==[0-9]+==|#[0-9]+ 0x|Test unit written|timeout|out-of-memory' "$work/fuzz.log" | head -60
-  for a in "$work"/artifacts/*; do
-    [ -e "$a" ] || continue
-    echo "fuzz.sh: reproducer: $a (replay: $build/tests/fuzz/fuzz_frontend $a)"
-    # CI keeps no files: show the input itself (base64 restores the exact bytes).
-    echo "fuzz.sh: its $(wc -c <"$a") bytes, base64:"
-    head -c 4096 "$a" | base64
-  done
-  echo "fuzz.sh: FAILED (exit $rc) after ${execs:-?} executions; full log: $work/fuzz.log"
-  exit 1
-fi
-# The last status line: "#N DONE cov: C ft: F corp: ..." (edges covered, features).
-cov=$(sed -nE 's/^#[0-9]+[[:space:]]+DONE[[:space:]]+cov: ([0-9]+) ft: ([0-9]+).*/cov \1, ft \2/p' "$work/fuzz.log" | tail -1)
-rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/fuzz.log" | tail -1)
-echo "fuzz.sh: ok: ${execs:-?} executions in ${secs}s (${rate:-?}/s), ${cov:-cov ?}, corpus ${files} files (${bytes} bytes)"
+# The split keeps the step's total time: two thirds front end, one third results files.
+for target in "${targets[@]}"; do
+  if [ "${#targets[@]}" -eq 1 ]; then t=$secs
+  elif [ "$target" = fuzz_frontend ]; then t=$(( secs - secs / 3 ))
+  else t=$(( secs / 3 > 0 ? secs / 3 : 1 )); fi
+  corpus="${FUZZ_CORPUS:-$work/corpus-$target}"
+  mkdir -p "$corpus"
+  case $target in
+    fuzz_frontend) seed_frontend "$corpus"; fuzz fuzz_frontend "$t" "$corpus" "$dict_frontend" ;;
+    # Seeds: small results files of real runs (tests/fuzz/corpus_results/README.md).
+    fuzz_results) cp tests/fuzz/corpus_results/*.json "$corpus/"; fuzz fuzz_results "$t" "$corpus" tests/fuzz/results.dict ;;
+    *) echo "fuzz.sh: unknown target $target" >&2; exit 2 ;;
+  esac
+done
 rm -rf "$work"

@@ -16,7 +16,7 @@ skipped=$(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' ctest.log || true)
 
 # Hardening: the unit tests again under ASan+UBSan (build-asan/, scripts/test-sanitize.sh:
 # its last lines name the runtime tests it leaves out, and why), then a 60 s libFuzzer run
-# of the front end (build-fuzz/, clang-19). The ASan run's Catch2 totals and the fuzz run
+# of the front end and the results-file reader (build-fuzz/, clang-19). The ASan run's Catch2 totals and the fuzz run
 # (one test) join the counts. BPFBENCH_HARDENING=0 leaves both out (counted as skipped).
 extra_skips=()
 if [ "${BPFBENCH_HARDENING:-1}" = 0 ]; then

@@ -8,8 +8,9 @@
 #include <fstream>
 #include <functional>
 
-#include "compiler/input_file.hpp"
 #include "compiler/atomic_file.hpp"
+#include "compiler/escape.hpp"
+#include "compiler/input_file.hpp"
 #include "vm/initramfs.hpp"
 #include "vm/labels.hpp"
 
@@ -88,11 +89,7 @@ std::vector<OutputFile> redirect_outputs(std::vector<std::string> &argv, const s
   return files;
 }
 
-std::string shell_quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+std::string shell_quote(const std::string &s) { return shell_word(s); }
 
 std::string job_script(const std::vector<std::string> &argv, const std::string &cwd) {
   // The argv travels in this file, not on the kernel command line: that is limited to

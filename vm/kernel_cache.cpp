@@ -1,4 +1,5 @@
 #include "vm/kernel_cache.hpp"
+#include "compiler/escape.hpp"
 
 #include <unistd.h>
 
@@ -42,7 +43,7 @@ bool write_meta(const KernelSpec &k, std::string *error) {
   nlohmann::json j = {{"name", k.name},       {"release", k.release},        {"package", k.package},
                       {"version", k.version}, {"image", k.image},            {"modules_dir", k.modules_dir}};
   std::ofstream out(fs::path(k.dir) / kMetaFile, std::ios::trunc);
-  out << j.dump(2) << "\n";
+  out << json_text(j, 2) << "\n";
   if (!out && error) *error = "cannot write " + (fs::path(k.dir) / kMetaFile).string();
   return static_cast<bool>(out);
 }

@@ -2,8 +2,9 @@
 
 #include <cstdlib>
 
-#include "compiler/input_file.hpp"
 #include "compiler/atomic_file.hpp"
+#include "compiler/escape.hpp"
+#include "compiler/input_file.hpp"
 
 namespace bpfbench::vm {
 

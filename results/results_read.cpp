@@ -1,0 +1,295 @@
+// Reading a results file back (compare, plot): other people's files, so every value the
+// tools use is checked once here, against the JSON path it sits at, into typed structs.
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/escape.hpp"
+#include "compiler/kinds.hpp"
+#include "results/results.hpp"
+
+namespace bpfbench {
+
+namespace {
+
+// The first bad value: where it is ("points[3].stats.hits.mean") and what is wrong.
+struct BadValue {
+  std::string path, message;
+};
+
+std::string type_name(const nlohmann::json &v) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::array: return "an array";
+    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::binary: return "binary data";
+    case nlohmann::json::value_t::discarded: return "nothing";
+    default: return "a number";
+  }
+}
+
+[[noreturn]] void bad(const std::string &path, const std::string &message) { throw BadValue{path, message}; }
+
+[[noreturn]] void wrong_type(const std::string &path, const char *expected, const nlohmann::json &v) {
+  bad(path, fmt::format("expected {}, got {}", expected, type_name(v)));
+}
+
+// A view of one JSON object at a path: typed getters that name the path when they refuse.
+class Obj {
+ public:
+  Obj(const nlohmann::json &j, std::string path) : j_(j), path_(std::move(path)) {
+    if (!j_.is_object()) wrong_type(path_.empty() ? "(top level)" : path_, "an object", j_);
+  }
+  std::string at(const std::string &key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  // nullptr when absent; `required` makes absence an error.
+  const nlohmann::json *find(const std::string &key, bool required) const {
+    auto it = j_.find(key);
+    if (it == j_.end()) {
+      if (required) bad(at(key), "missing");
+      return nullptr;
+    }
+    return &*it;
+  }
+  std::string str(const std::string &key, bool required = false) const {
+    const nlohmann::json *v = find(key, required);
+    if (!v) return "";
+    if (!v->is_string()) wrong_type(at(key), "a string", *v);
+    return v->get<std::string>();
+  }
+  bool boolean(const std::string &key) const {
+    const nlohmann::json *v = find(key, false);
+    if (!v) return false;
+    if (!v->is_boolean()) wrong_type(at(key), "true or false", *v);
+    return v->get<bool>();
+  }
+  // `nullable`: null reads as NaN (a metric with no value).
+  double number(const std::string &key, bool required, bool nullable = false) const {
+    const nlohmann::json *v = find(key, required);
+    if (!v) return 0;
+    return number_at(*v, at(key), nullable);
+  }
+  size_t count(const std::string &key, size_t fallback, size_t max = kMaxCount) const {
+    const nlohmann::json *v = find(key, false);
+    return v ? count_at(*v, at(key), max) : fallback;
+  }
+  static double number_at(const nlohmann::json &v, const std::string &path, bool nullable) {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    if (nullable && v.is_null()) return kNaN;
+    if (!v.is_number()) wrong_type(path, "a number", v);
+    double d = v.get<double>();
+    if (nullable && std::isnan(d)) return kNaN;  // a run's own document, before it is text
+    if (!std::isfinite(d)) bad(path, "expected a finite number");
+    return d;
+  }
+  // Counts are JSON integers, never floats: 1e300 would not fit a size_t.
+  static size_t count_at(const nlohmann::json &v, const std::string &path, size_t max) {
+    // Parsed text holds unsigned integers; a run's own document may hold signed ones.
+    if (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0)
+      bad(path, "expected a count, got a negative number");
+    if (v.is_number_integer() && v.get<uint64_t>() <= max) return v.get<size_t>();
+    if (v.is_number_integer()) bad(path, fmt::format("expected a count up to {}", max));
+    wrong_type(path, "a count (a whole number)", v);
+  }
+  const nlohmann::json &json() const { return j_; }
+
+  // 2^53: every count fits a double exactly, and none is near a size_t overflow.
+  static constexpr size_t kMaxCount = size_t(1) << 53;
+
+ private:
+  const nlohmann::json &j_;
+  std::string path_;
+};
+
+std::string index_path(const std::string &path, size_t i) { return fmt::format("{}[{}]", path, i); }
+
+const nlohmann::json *array_of(const Obj &o, const std::string &key, bool required) {
+  const nlohmann::json *v = o.find(key, required);
+  if (v && !v->is_array()) wrong_type(o.at(key), "an array", *v);
+  return v;
+}
+
+std::vector<std::string> strings(const Obj &o, const std::string &key) {
+  std::vector<std::string> out;
+  if (const nlohmann::json *a = array_of(o, key, false))
+    for (size_t i = 0; i < a->size(); ++i) {
+      if (!(*a)[i].is_string()) wrong_type(index_path(o.at(key), i), "a string", (*a)[i]);
+      out.push_back((*a)[i].get<std::string>());
+    }
+  return out;
+}
+
+std::vector<double> numbers(const Obj &o, const std::string &key) {
+  std::vector<double> out;
+  if (const nlohmann::json *a = array_of(o, key, false))
+    for (size_t i = 0; i < a->size(); ++i) out.push_back(Obj::number_at((*a)[i], index_path(o.at(key), i), false));
+  return out;
+}
+
+MetricSummary read_metric(const std::string &name, const Obj &o) {
+  MetricSummary m;
+  m.name = name;
+  m.unit = o.str("unit", true);
+  m.n = o.count("n", 0, Obj::kMaxCount);
+  // A metric with no value (a zero denominator) says why and holds null numbers.
+  m.no_value = o.str("no_value");
+  bool none = !m.no_value.empty();
+  m.mean = o.number("mean", true, none);
+  m.stddev = o.number("stddev", true, none);
+  m.ci95 = o.number("ci95", true, none);
+  m.median = o.number("median", false, none);
+  m.min = o.number("min", false, none);
+  m.max = o.number("max", false, none);
+  m.cv = o.number("cv", false, none);
+  m.per_prod = o.number("per_prod", false, none);
+  if (!(m.stddev >= 0) && !none) bad(o.at("stddev"), "expected a number >= 0");
+  if (!(m.ci95 >= 0) && !none) bad(o.at("ci95"), "expected a number >= 0");
+  if (const nlohmann::json *a = array_of(o, "outliers", false))
+    for (size_t i = 0; i < a->size(); ++i)
+      m.outliers.push_back(Obj::count_at((*a)[i], index_path(o.at("outliers"), i), Obj::kMaxCount));
+  m.values = numbers(o, "values");
+  m.round_means = numbers(o, "round_means");
+  // Written only when the family overrode the default rule (results/results.cpp).
+  const std::string better = o.str("better");
+  if (!better.empty() && better != "higher" && better != "lower") bad(o.at("better"), "expected \"higher\" or \"lower\"");
+  m.higher_is_better = better.empty() ? default_higher_is_better(m.name, m.unit) : better == "higher";
+  return m;
+}
+
+// params: names to a number, string or boolean (what a sweep point holds); nothing nested,
+// so matching and printing never recurse into a hostile document.
+nlohmann::json read_params(const Obj &o) {
+  const nlohmann::json *v = o.find("params", true);
+  Obj p(*v, o.at("params"));
+  for (const auto &[k, x] : v->items()) {
+    if (x.is_number_float() && !std::isfinite(x.get<double>())) bad(p.at(k), "expected a finite number");
+    if (!x.is_string() && !x.is_number() && !x.is_boolean()) wrong_type(p.at(k), "a number or a string", x);
+  }
+  return *v;
+}
+
+ResultPoint read_point(const Obj &o) {
+  static const std::set<std::string> kStatuses = {"ok", "skipped", "failed", "interrupted"};
+  ResultPoint p;
+  p.index = o.count("index", 0);
+  p.label = o.str("label", true);
+  p.suite = o.str("suite");
+  p.family = o.str("family");
+  p.program = o.str("program");
+  p.status = o.str("status", true);
+  if (!kStatuses.count(p.status))
+    bad(o.at("status"), fmt::format("unknown status '{}' (expected ok, skipped, failed or interrupted)", p.status));
+  p.reason = o.str("reason");
+  p.program_sha256 = o.str("program_sha256");
+  p.params = read_params(o);
+  p.report = strings(o, "report");
+  p.primary = o.str("primary");
+  p.warnings = strings(o, "warnings");
+  if (const nlohmann::json *a = o.find("adaptive", false); a && !a->is_null()) {
+    Obj ad(*a, o.at("adaptive"));
+    p.precision_pct = ad.number("ci_target_pct", false);
+    p.precision_reached = ad.boolean("reached");
+  }
+  if (const nlohmann::json *s = array_of(o, "samples", false)) p.nsamples = s->size();
+  p.rounds = o.count("rounds", 1);
+  if (const nlohmann::json *st = o.find("stats", false)) {
+    Obj stats(*st, o.at("stats"));
+    for (const auto &[name, mj] : st->items()) p.metrics.push_back(read_metric(name, Obj(mj, stats.at(name))));
+  }
+  return p;
+}
+
+void check_environment(const Obj &top) {
+  const nlohmann::json *e = top.find("environment", false);
+  if (!e) return;
+  Obj env(*e, "environment");
+  for (const auto &[k, v] : e->items()) {
+    if (k == "nr_cpus") env.count(k, 0, 1 << 20);
+    else if (!v.is_string() && !v.is_number() && !v.is_boolean() && !v.is_null())
+      wrong_type(env.at(k), "a string", v);
+  }
+}
+
+ResultSet read_set(const nlohmann::json &j) {
+  Obj top(j, "");
+  const nlohmann::json *schema = top.find("schema", false);
+  if (!schema || !schema->is_string() || schema->get<std::string>() != kResultsSchema)
+    bad("schema", std::string("not a bpfbench results file (expected \"schema\": \"") + kResultsSchema + "\")");
+  ResultSet rs;
+  rs.file = top.str("file");
+  rs.file_sha256 = top.str("file_sha256");
+  rs.complete = top.boolean("complete");
+  check_environment(top);
+  rs.env = environment_from_json(j.value("environment", nlohmann::json::object()));
+  if (const nlohmann::json *plan = top.find("plan", false); plan && !plan->is_null()) {
+    Obj(*plan, "plan");
+    rs.plan = *plan;
+  }
+  const nlohmann::json *pts = array_of(top, "points", true);
+  for (size_t i = 0; i < pts->size(); ++i) rs.points.push_back(read_point(Obj((*pts)[i], index_path("points", i))));
+  return rs;
+}
+
+// "line:col" of a byte offset, for a JSON syntax error.
+std::string position_of(std::string_view text, size_t byte) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, col = 1;
+    else ++col;
+  }
+  return fmt::format("{}:{}", line, col);
+}
+
+}  // namespace
+
+const MetricSummary *ResultPoint::metric(const std::string &name) const {
+  for (const auto &m : metrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::string ResultPoint::key() const { return suite + "\x1f" + label + "\x1f" + json_text(params); }
+
+std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err) {
+  try {
+    return read_set(j);
+  } catch (const BadValue &b) {
+    err = b.path == "schema" ? b.message : b.path + ": " + b.message;
+    return std::nullopt;
+  }
+}
+
+std::optional<ResultSet> results_from_text(std::string_view text, const std::string &name, std::string &err) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error &e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 2: syntax
+    // error while parsing value - invalid literal; last read: 'x'": keep only the why.
+    std::string what = e.what();
+    size_t col = what.find(", column ");
+    size_t why = col == std::string::npos ? std::string::npos : what.find(": ", col);
+    std::string detail = why == std::string::npos ? "" : what.substr(why + 2);
+    // "last read: '…'" echoes the file's bytes; line:col already says where.
+    if (size_t last = detail.find("; last read: "); last != std::string::npos) detail.resize(last);
+    if (!detail.empty()) detail = ": " + printable_text(detail.substr(0, 200));
+    err = fmt::format("{}:{}: not valid JSON{}", name, position_of(text, e.byte > 0 ? e.byte - 1 : 0), detail);
+    return std::nullopt;
+  } catch (const nlohmann::json::exception &e) {
+    // out_of_range.406, "number overflow parsing '1e999'": no position to give.
+    std::string what = e.what();
+    size_t tag = what.find("] ");
+    err = name + ": not valid JSON: " + printable_text(what.substr(tag == std::string::npos ? 0 : tag + 2).substr(0, 200));
+    return std::nullopt;
+  }
+  auto rs = results_from_json(j, err);
+  if (!rs) err = name + ": " + err;
+  else rs->path = name;
+  return rs;
+}
+
+}  // namespace bpfbench
