@@ -33,10 +33,8 @@ struct Group {
   std::vector<std::pair<size_t, const ResultPoint *>> points;  // (set index, point)
 };
 
-}  // namespace
-
-std::vector<PlotChart> plot_charts(const std::vector<const ResultSet *> &sets,
-                                   const std::vector<std::string> &set_names) {
+// Points that plot (measured, with a value), grouped by suite (else family), in order.
+std::vector<Group> group_points(const std::vector<const ResultSet *> &sets) {
   std::vector<Group> groups;
   std::map<std::string, size_t> by_key;
   for (size_t si = 0; si < sets.size(); ++si)
@@ -47,82 +45,105 @@ std::vector<PlotChart> plot_charts(const std::vector<const ResultSet *> &sets,
       if (fresh) groups.push_back(Group{p.suite.empty() ? p.family : p.suite, {}});
       groups[it->second].points.emplace_back(si, &p);
     }
+  return groups;
+}
 
-  std::vector<PlotChart> charts;
-  for (const auto &g : groups) {
-    // Which params vary, and which of them is numeric with the most values.
-    std::map<std::string, std::set<std::string>> values;
-    std::map<std::string, bool> numeric;
-    for (const auto &[si, p] : g.points)
-      for (const auto &[k, v] : p->params.items()) {
-        values[k].insert(value_text(v));
-        numeric.try_emplace(k, true);
-        numeric[k] = numeric[k] && v.is_number();
-      }
-    std::string xparam;
-    for (const auto &[k, vs] : values)
-      if (vs.size() > 1 && numeric[k] && (xparam.empty() || vs.size() > values[xparam].size())) xparam = k;
-    // Params zipped with x (`sweep (batch, sample_rate) over L`) move with it one to one:
-    // they name the x axis instead of splitting the points into variants.
-    std::set<std::string> zipped;
-    if (!xparam.empty())
-      for (const auto &[k, vs] : values) {
-        if (k == xparam || vs.size() != values[xparam].size()) continue;
-        std::map<std::string, std::string> fwd, back;
-        bool one_to_one = true;
-        for (const auto &[si, p] : g.points) {
-          std::string x = value_text(p->params.at(xparam)), y = value_text(p->params.at(k));
-          one_to_one &= fwd.emplace(x, y).first->second == y && back.emplace(y, x).first->second == x;
-        }
-        if (one_to_one) zipped.insert(k);
-      }
-    PlotChart c;
-    c.title = g.title;
-    c.categorical = xparam.empty();
-    c.xlabel = c.categorical ? "point" : xparam;
-    for (const auto &z : zipped) c.xlabel += " = " + z;
-    const MetricSummary *m0 = primary_of(*g.points.front().second);
-    c.ylabel = fmt::format("{} ({})", m0->name, m0->unit);
-    std::map<std::string, size_t> series_of;
-    double xmin = 0, xmax = 0;
-    bool first = true;
+// A group's x axis: which params vary (their values), the numeric one with the most
+// values as x, and the params zipped with x (`sweep (batch, sample_rate) over L`), which
+// move with it one to one and so name the x axis instead of splitting points into variants.
+struct Axis {
+  std::map<std::string, std::set<std::string>> values;
+  std::string xparam;  // "" = categorical
+  std::set<std::string> zipped;
+};
+
+Axis choose_axis(const Group &g) {
+  Axis ax;
+  std::map<std::string, bool> numeric;
+  for (const auto &[si, p] : g.points)
+    for (const auto &[k, v] : p->params.items()) {
+      ax.values[k].insert(value_text(v));
+      numeric.try_emplace(k, true);
+      numeric[k] = numeric[k] && v.is_number();
+    }
+  for (const auto &[k, vs] : ax.values)
+    if (vs.size() > 1 && numeric[k] && (ax.xparam.empty() || vs.size() > ax.values[ax.xparam].size())) ax.xparam = k;
+  if (ax.xparam.empty()) return ax;
+  for (const auto &[k, vs] : ax.values) {
+    if (k == ax.xparam || vs.size() != ax.values[ax.xparam].size()) continue;
+    std::map<std::string, std::string> fwd, back;
+    bool one_to_one = true;
     for (const auto &[si, p] : g.points) {
-      std::vector<std::string> variant;
-      if (!c.categorical)
-        for (const auto &[k, v] : p->params.items())
-          if (k != xparam && !zipped.count(k) && values[k].size() > 1) variant.push_back(k + "=" + value_text(v));
-      std::string title = variant.empty() ? m0->name : fmt::format("{}", fmt::join(variant, " "));
-      if (sets.size() > 1) title += " (" + set_names.at(si) + ")";
-      auto [it, fresh] = series_of.emplace(title, c.series.size());
-      if (fresh) c.series.push_back(PlotSeries{title, {}, {}, {}, {}});
-      PlotSeries &s = c.series[it->second];
-      const MetricSummary *m = primary_of(*p);
-      double x = c.categorical ? double(s.x.size()) : p->params.at(xparam).get<double>();
-      s.x.push_back(x);
-      s.xlabels.push_back(p->label);
-      s.y.push_back(m->mean);
-      s.err.push_back(m->ci95);
-      xmin = first ? x : std::min(xmin, x);
-      xmax = first ? x : std::max(xmax, x);
-      first = false;
+      std::string x = value_text(p->params.at(ax.xparam)), y = value_text(p->params.at(k));
+      one_to_one &= fwd.emplace(x, y).first->second == y && back.emplace(y, x).first->second == x;
     }
-    // A geometric sweep ([1..3000 *2], log n) spans orders of magnitude: log axis.
-    c.logx = !c.categorical && xmin > 0 && xmax / xmin >= 100;
-    for (auto &s : c.series) {
-      std::vector<size_t> order(s.x.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.x[a] < s.x[b]; });
-      PlotSeries sorted{s.title, {}, {}, {}, {}};
-      for (size_t i : order) {
-        sorted.xlabels.push_back(s.xlabels[i]);
-        sorted.x.push_back(s.x[i]);
-        sorted.y.push_back(s.y[i]);
-        sorted.err.push_back(s.err[i]);
-      }
-      s = std::move(sorted);
-    }
-    charts.push_back(std::move(c));
+    if (one_to_one) ax.zipped.insert(k);
   }
+  return ax;
+}
+
+// Each series' points in x order.
+void sort_series(PlotSeries &s) {
+  std::vector<size_t> order(s.x.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.x[a] < s.x[b]; });
+  PlotSeries sorted{s.title, {}, {}, {}, {}};
+  for (size_t i : order) {
+    sorted.xlabels.push_back(s.xlabels[i]);
+    sorted.x.push_back(s.x[i]);
+    sorted.y.push_back(s.y[i]);
+    sorted.err.push_back(s.err[i]);
+  }
+  s = std::move(sorted);
+}
+
+// One chart: a series per variant (the varying params other than x and its zipped ones;
+// per results file when there are two).
+PlotChart chart_of(const Group &g, size_t nsets, const std::vector<std::string> &set_names) {
+  const Axis ax = choose_axis(g);
+  PlotChart c;
+  c.title = g.title;
+  c.categorical = ax.xparam.empty();
+  c.xlabel = c.categorical ? "point" : ax.xparam;
+  for (const auto &z : ax.zipped) c.xlabel += " = " + z;
+  const MetricSummary *m0 = primary_of(*g.points.front().second);
+  c.ylabel = fmt::format("{} ({})", m0->name, m0->unit);
+  std::map<std::string, size_t> series_of;
+  double xmin = 0, xmax = 0;
+  bool first = true;
+  for (const auto &[si, p] : g.points) {
+    std::vector<std::string> variant;
+    if (!c.categorical)
+      for (const auto &[k, v] : p->params.items())
+        if (k != ax.xparam && !ax.zipped.count(k) && ax.values.at(k).size() > 1)
+          variant.push_back(k + "=" + value_text(v));
+    std::string title = variant.empty() ? m0->name : fmt::format("{}", fmt::join(variant, " "));
+    if (nsets > 1) title += " (" + set_names.at(si) + ")";
+    auto [it, fresh] = series_of.emplace(title, c.series.size());
+    if (fresh) c.series.push_back(PlotSeries{title, {}, {}, {}, {}});
+    PlotSeries &s = c.series[it->second];
+    const MetricSummary *m = primary_of(*p);
+    double x = c.categorical ? double(s.x.size()) : p->params.at(ax.xparam).get<double>();
+    s.x.push_back(x);
+    s.xlabels.push_back(p->label);
+    s.y.push_back(m->mean);
+    s.err.push_back(m->ci95);
+    xmin = first ? x : std::min(xmin, x);
+    xmax = first ? x : std::max(xmax, x);
+    first = false;
+  }
+  // A geometric sweep ([1..3000 *2], log n) spans orders of magnitude: log axis.
+  c.logx = !c.categorical && xmin > 0 && xmax / xmin >= 100;
+  for (auto &s : c.series) sort_series(s);
+  return c;
+}
+
+}  // namespace
+
+std::vector<PlotChart> plot_charts(const std::vector<const ResultSet *> &sets,
+                                   const std::vector<std::string> &set_names) {
+  std::vector<PlotChart> charts;
+  for (const auto &g : group_points(sets)) charts.push_back(chart_of(g, sets.size(), set_names));
   return charts;
 }
 
