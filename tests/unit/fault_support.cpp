@@ -196,27 +196,6 @@ std::vector<pid_t> Subreaper::take_orphans() {
   return found;
 }
 
-TempDir::TempDir() {
-  char tmpl[] = "/tmp/bpfbench-fault-XXXXXX";
-  if (mkdtemp(tmpl)) {
-    path = tmpl;
-    fs::permissions(path, fs::perms::all);
-  }
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  if (!path.empty()) fs::remove_all(path, ec);
-}
-
-fs::path TempDir::write(const std::string &name, const std::string &text) const {
-  fs::path p = path / name;
-  std::ofstream(p) << text;
-  fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                         fs::perms::others_read);
-  return p;
-}
-
 std::string read_text(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream s;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.hpp"
+
 namespace bpfbench::test {
 
 // IDs of the BPF programs, maps and links alive in the kernel.
@@ -45,15 +47,6 @@ class Subreaper {
   int previous_ = 0;
 };
 
-// A temporary directory (mode 0777), removed with its contents by the destructor.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-  std::filesystem::path write(const std::string &name, const std::string &text) const;
-};
 
 std::string read_text(const std::filesystem::path &p);
 

@@ -15,6 +15,7 @@
 
 #include "compiler/clang_compile.hpp"
 #include "compiler/object_cache.hpp"
+#include "temp_dir.hpp"
 
 using namespace bpfbench;
 
@@ -63,22 +64,11 @@ char _license[] SEC("license") = "GPL";
 )";
 
 // A fresh mkdtemp directory, removed with everything in it at scope end.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/bpfbench-cc-test-XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
+using bpfbench::test::TempDir;
 
 CompileOptions opts_in(const TempDir &d) {
   CompileOptions o;
-  o.cache_dir = d.path + "/cache";
+  o.cache_dir = (d.path / "cache").string();
   return o;
 }
 
@@ -299,7 +289,7 @@ TEST_CASE("object cache serves identical compiles and keys on content", "[clang]
 
 TEST_CASE("an uncreatable cache dir does not fail the compile", "[clang][cache]") {
   TempDir tmp;
-  std::string file = tmp.path + "/file";
+  std::string file = (tmp.path / "file").string();
   std::ofstream(file) << "not a directory";
   CompileOptions o;
   o.cache_dir = file + "/sub";  // under a regular file: can never be created, even as root

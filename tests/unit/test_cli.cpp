@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "run_process.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using bpfbench::test::ProcessResult;
@@ -18,19 +19,7 @@ namespace {
 const std::string kBin = BPFBENCH_BINARY;
 const std::string kSrc = BPFBENCH_SOURCE_DIR;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/bpfbench-cli-XXXXXX";
-    REQUIRE(mkdtemp(tmpl));
-    path = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string write(const std::string &name, const std::string &text) const {
-    std::ofstream(path / name, std::ios::binary) << text;
-    return (path / name).string();
-  }
-};
+using bpfbench::test::TempDir;
 
 ProcessResult run_bpfbench(std::vector<std::string> args) {
   args.insert(args.begin(), kBin);

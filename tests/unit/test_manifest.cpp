@@ -8,36 +8,22 @@
 #include <string>
 
 #include "compiler/manifest.hpp"
+#include "temp_dir.hpp"
 
 using namespace bpfbench;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A scratch template dir, removed at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "bpfbench-manifest-XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string &path() const { return path_; }
+// A scratch template dir (test::TempDir) that writes families.
+struct TempDir : test::TempDir {
+  std::string dir() const { return path.string(); }
   // Writes <dir>/<family>/family.json and a template defining bench_x().
   std::string family(const std::string &name, const std::string &json,
                      const std::string &tpl = "int bench_x(void *ctx) { return 0; }\n") const {
-    fs::create_directories(fs::path(path_) / name);
-    std::ofstream(fs::path(path_) / name / "prog.bpf.c") << tpl;
-    std::string p = (fs::path(path_) / name / "family.json").string();
-    std::ofstream(p) << json;
-    return p;
+    write(name + "/prog.bpf.c", tpl);
+    return write(name + "/family.json", json);
   }
-
- private:
-  std::string path_;
 };
 
 // A valid manifest with `params`, `programs`, `metrics` swapped in.
@@ -60,7 +46,7 @@ std::string load_error(const std::string &json, std::string *path_out = nullptr,
   if (path_out) *path_out = path;
   SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load({dir.path()}, sources, diags);
+  FamilyRegistry reg = FamilyRegistry::load({dir.dir()}, sources, diags);
   if (!diags.has_errors()) return "";
   CHECK(reg.find("fam") == nullptr);
   const Diagnostic &d = diags.all().front();
@@ -154,7 +140,7 @@ TEST_CASE("a manifest with defaults and units", "[manifest]") {
   ])"));
   SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load({dir.path()}, sources, diags);
+  FamilyRegistry reg = FamilyRegistry::load({dir.dir()}, sources, diags);
   for (const auto &d : diags.all()) INFO(d.message);
   REQUIRE_FALSE(diags.has_errors());
   const FamilyManifest *f = reg.find("fam");
@@ -170,7 +156,7 @@ TEST_CASE("a manifest with defaults and units", "[manifest]") {
   CHECK(f->default_program == "x");  // the first program when not given
   CHECK(f->default_report == std::vector<std::string>{"hits"});
   CHECK(f->program("x")->attach == AttachKind::Auto);
-  CHECK(f->dir == fs::path(dir.path()).lexically_normal().string() + "/fam");
+  CHECK(f->dir == fs::path(dir.dir()).lexically_normal().string() + "/fam");
   CHECK(reg.include_dir().empty());
 }
 
@@ -316,10 +302,10 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
   SECTION("a missing template") {
     TempDir dir;
     dir.family("fam", manifest());
-    fs::remove(fs::path(dir.path()) / "fam" / "prog.bpf.c");
+    fs::remove(fs::path(dir.dir()) / "fam" / "prog.bpf.c");
     SourceManager sources;
     Diagnostics diags;
-    FamilyRegistry::load({dir.path()}, sources, diags);
+    FamilyRegistry::load({dir.dir()}, sources, diags);
     REQUIRE(diags.has_errors());
     // At the "template" value (the renderer shows the manifest's path).
     CHECK(diags.all().front().message.rfind("cannot read template '", 0) == 0);
@@ -333,7 +319,7 @@ TEST_CASE("a family defined in two template dirs names both manifests", "[manife
   std::string pb = b.family("fam", manifest());
   SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load({a.path(), b.path()}, sources, diags);
+  FamilyRegistry reg = FamilyRegistry::load({a.dir(), b.dir()}, sources, diags);
   REQUIRE(diags.error_count() == 1);
   CHECK(diags.all().front().message == pb + ": family 'fam' is already defined by " + pa);
   REQUIRE(reg.find("fam"));

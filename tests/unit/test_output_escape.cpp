@@ -21,21 +21,14 @@
 #include "results/report_text.hpp"
 #include "results/results.hpp"
 #include "run_process.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/bpfbench-esc-XXXXXX";
-    REQUIRE(mkdtemp(tmpl));
-    path = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using bpfbench::test::TempDir;
 
 // A results document with a suite title and point labels chosen by the caller.
 nlohmann::json doc_with(const std::string &suite, const std::vector<std::string> &labels) {

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "compiler/parse.hpp"
+#include "temp_dir.hpp"
 
 using namespace bpfbench;
 using Kind = ast::Value::Kind;
@@ -469,25 +470,7 @@ TEST_CASE("parse: unterminated blocks", "[parse][robust]") {
 namespace {
 
 // A scratch directory removed at the end of the test.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    static int counter = 0;
-    path =
-        std::filesystem::temp_directory_path() / fmt::format("bpfbench-parse-{}-{}", ::getpid(), counter++);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string write(const std::string &name, const std::string &text) const {
-    auto p = path / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
-};
+using bpfbench::test::TempDir;
 
 Parsed parse_path(const std::string &path) {
   Parsed p;

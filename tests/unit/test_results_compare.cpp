@@ -19,6 +19,7 @@
 #include "runtime/environment.hpp"
 #include "run_process.hpp"
 #include "metric_support.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -26,15 +27,7 @@ using Catch::Detail::Approx;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/bpfbench-results-XXXXXX";
-    REQUIRE(mkdtemp(tmpl));
-    path = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using bpfbench::test::TempDir;
 
 PlanPoint plan_point(size_t index, const std::string &label, int64_t rate) {
   PlanPoint p;

@@ -15,6 +15,7 @@
 #include "results/report_tables.hpp"
 #include "results/results.hpp"
 #include "run_process.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -56,19 +57,7 @@ std::string read_error(const nlohmann::json &j) {
   return err;
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/bpfbench-read-XXXXXX";
-    REQUIRE(mkdtemp(tmpl));
-    path = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string write(const std::string &name, const std::string &text) const {
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-};
+using bpfbench::test::TempDir;
 
 }  // namespace
 
