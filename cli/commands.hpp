@@ -19,7 +19,7 @@ struct FileArgs {
   std::string file;
   std::vector<std::string> template_dirs;
   PlanOverrides overrides;
-  std::string dump;  // ast | plan | c ("" = none)
+  std::string dump;          // ast | plan | c ("" = none)
   bool allow_large = false;  // points past this machine's limits (compiler/resource_limits.hpp)
 };
 

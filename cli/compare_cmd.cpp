@@ -49,13 +49,13 @@ int cmd_compare(const CompareArgs &a) {
   else if (a.format == "markdown") fmt::print("{}", compare_to_markdown(c));
   else fmt::print("{}", compare_to_text(c));
   if (c.points.empty()) {
-    fmt::print(stderr, "bpfbench: error: no point of {} matches a point of {} (by suite, label and params)\n",
-               a.a, a.b);
+    fmt::print(stderr, "bpfbench: error: no point of {} matches a point of {} (by suite, label and params)\n", a.a,
+               a.b);
     return kExitBadInput;
   }
   if (a.fail_on_regression_pct && c.worst_regression_pct() >= *a.fail_on_regression_pct) {
-    fmt::print(stderr, "bpfbench: regression: a point is {:.2f}% slower (limit {}%)\n",
-               c.worst_regression_pct(), *a.fail_on_regression_pct);
+    fmt::print(stderr, "bpfbench: regression: a point is {:.2f}% slower (limit {}%)\n", c.worst_regression_pct(),
+               *a.fail_on_regression_pct);
     return kExitPartial;
   }
   return kExitOk;

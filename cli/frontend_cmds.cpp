@@ -63,8 +63,8 @@ int cmd_emit(const EmitArgs &a) {
   const RunPlan &plan = *fe.plan;
   if (a.point) {
     if (*a.point >= plan.points.size()) {
-      fmt::print(stderr, "bpfbench: error: --point {} is out of range (the plan has {} points)\n",
-                 *a.point, plan.points.size());
+      fmt::print(stderr, "bpfbench: error: --point {} is out of range (the plan has {} points)\n", *a.point,
+                 plan.points.size());
       return kExitBadInput;
     }
     const PlanPoint &p = plan.points[*a.point];

@@ -100,10 +100,12 @@ void add_vm_options(CLI::App *cmd, VmArgs &a) {
   cmd->add_option("--accel", a.accel, "qemu accelerator: auto (KVM when usable), kvm or tcg")
       ->check(CLI::IsMember({"auto", "kvm", "tcg"}));
   // CLI::PositiveNumber lets NaN and inf through: finite seconds, at most a day.
-  add_value<double>(cmd, "--boot-timeout", number_in(0, kDaySeconds, true), [&a](double s) { a.boot_timeout_s = s; },
-                    "Seconds for the guest to come up before it is killed", "SECONDS");
-  add_value<double>(cmd, "--vm-timeout", number_in(0, kDaySeconds), [&a](double s) { a.vm_timeout_s = s; },
-                    "Seconds for the command in the guest (0 = no limit)", "SECONDS");
+  add_value<double>(
+      cmd, "--boot-timeout", number_in(0, kDaySeconds, true), [&a](double s) { a.boot_timeout_s = s; },
+      "Seconds for the guest to come up before it is killed", "SECONDS");
+  add_value<double>(
+      cmd, "--vm-timeout", number_in(0, kDaySeconds), [&a](double s) { a.vm_timeout_s = s; },
+      "Seconds for the command in the guest (0 = no limit)", "SECONDS");
 }
 
 int cmd_in_guest(const VmArgs &a, bool json_stdout) {
@@ -111,7 +113,8 @@ int cmd_in_guest(const VmArgs &a, bool json_stdout) {
   SignalWatcher signals(stop);
   if (geteuid() != 0) {
     // The guest's 9p root is exported with the caller's rights; bpfbench needs root there.
-    fmt::print(stderr, "bpfbench: error: --kernel needs root (the guest runs bpfbench as root over the host's files)\n");
+    fmt::print(stderr,
+               "bpfbench: error: --kernel needs root (the guest runs bpfbench as root over the host's files)\n");
     return kExitBadInput;
   }
   auto kernel = resolve_kernel(a.kernel, a.modules);
@@ -128,8 +131,16 @@ int cmd_in_guest(const VmArgs &a, bool json_stdout) {
   req.stop = &stop.flag();
   vm::TextLabeler labeler(*kernel, req.accel.accel);
   std::FILE *banner_to = json_stdout ? stderr : stdout;
-  if (json_stdout) req.on_stdout = [](const std::string &s) { fmt::print("{}", s); std::fflush(stdout); };
-  else req.on_stdout = [&](const std::string &s) { fmt::print("{}", labeler.feed(s)); std::fflush(stdout); };
+  if (json_stdout)
+    req.on_stdout = [](const std::string &s) {
+      fmt::print("{}", s);
+      std::fflush(stdout);
+    };
+  else
+    req.on_stdout = [&](const std::string &s) {
+      fmt::print("{}", labeler.feed(s));
+      std::fflush(stdout);
+    };
   std::string banner = vm::vm_banner(*kernel, req.accel);
   fmt::print(banner_to, "{}\n", banner);
   std::fflush(banner_to);
@@ -209,8 +220,12 @@ int cmd_kernels(const KernelsArgs &a) {
       }
     }
     nlohmann::json probe = read_probe(k->dir);
-    j.update({{"release", k->release}, {"package", k->package}, {"version", k->version}, {"image", k->image},
-              {"dir", k->dir}, {"probe", probe}});
+    j.update({{"release", k->release},
+              {"package", k->package},
+              {"version", k->version},
+              {"image", k->image},
+              {"dir", k->dir},
+              {"probe", probe}});
     out["kernels"].push_back(j);
     rows.push_back({name, k->release, k->version.empty() ? k->image : "Debian " + k->version,
                     probe.is_array() ? attach_summary(probe) : "not probed (bpfbench kernels --probe)"});

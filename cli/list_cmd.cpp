@@ -30,9 +30,12 @@ std::string show_range(const ParamSpec &p) {
 }
 
 nlohmann::json param_json(const ParamSpec &p) {
-  nlohmann::json j = {{"name", p.name},         {"type", to_string(p.type)},
-                      {"dest", to_string(p.dest)}, {"default", show_value(p, p.default_value)},
-                      {"sweepable", p.sweepable}, {"doc", p.doc}};
+  nlohmann::json j = {{"name", p.name},
+                      {"type", to_string(p.type)},
+                      {"dest", to_string(p.dest)},
+                      {"default", show_value(p, p.default_value)},
+                      {"sweepable", p.sweepable},
+                      {"doc", p.doc}};
   if (p.type == ParamType::Enum) j["choices"] = p.choices;
   else if (p.type != ParamType::Bool && p.type != ParamType::Cpuset) {
     j["min"] = p.min;
@@ -63,14 +66,22 @@ int cmd_list(const ListArgs &a) {
                      metrics = nlohmann::json::array();
       for (const auto &p : f.params) params.push_back(param_json(p));
       for (const auto &p : f.programs)
-        programs.push_back({{"name", p.name}, {"section", p.section}, {"attach", kind_name(p.attach)},
-                            {"requires", p.requires_features}, {"doc", p.doc}});
+        programs.push_back({{"name", p.name},
+                            {"section", p.section},
+                            {"attach", kind_name(p.attach)},
+                            {"requires", p.requires_features},
+                            {"doc", p.doc}});
       for (const auto &m : f.metrics) metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"doc", m.doc}});
       nlohmann::json hooks = nlohmann::json::array();
       for (const auto &h : f.hooks) hooks.push_back({{"name", h.name}, {"doc", h.doc}});
-      out.push_back({{"family", f.name}, {"description", f.description}, {"dir", f.dir}, {"origin", origin(f)},
+      out.push_back({{"family", f.name},
+                     {"description", f.description},
+                     {"dir", f.dir},
+                     {"origin", origin(f)},
                      {"hooks", hooks},
-                     {"params", params}, {"programs", programs}, {"metrics", metrics},
+                     {"params", params},
+                     {"programs", programs},
+                     {"metrics", metrics},
                      {"report", f.default_report}});
     }
     fmt::print("{}\n", json_text(out, 2));
@@ -99,8 +110,8 @@ int cmd_list(const ListArgs &a) {
   any.consumer = ConsumerKind::Ringbuf;
   for (const auto &p : builtin_settings(any))
     if (p.name != "prog")
-      fmt::print("    {:<18} {:<8} default {:<8} {}\n", p.name, to_string(p.type),
-                 show_value(p, p.default_value), p.doc);
+      fmt::print("    {:<18} {:<8} default {:<8} {}\n", p.name, to_string(p.type), show_value(p, p.default_value),
+                 p.doc);
   return kExitOk;
 }
 

@@ -57,8 +57,9 @@ int run(int argc, char **argv) {
   e->add_option("--bench", emit.bench, "Only this bench (index from 0, or family name)")
       ->check(checked(non_empty("a bench index or family name"), "BENCH"));
   // Signed, so that "-1" is refused as typed instead of wrapping to 18446744073709551615.
-  add_value<int64_t>(e, "--point", integer_in(0, INT64_MAX), [&emit](int64_t i) { emit.point = size_t(i); },
-                     "Only the program of this plan point (index from `plan`)", "INDEX");
+  add_value<int64_t>(
+      e, "--point", integer_in(0, INT64_MAX), [&emit](int64_t i) { emit.point = size_t(i); },
+      "Only the program of this plan point (index from `plan`)", "INDEX");
 
   ListArgs list;
   auto *l = app.add_subcommand("list", "List the benchmark families, their params and metrics");
@@ -109,8 +110,8 @@ int run(int argc, char **argv) {
 // for the command (main() blocks them again, for a static build). A constant loader
 // hook, not state.
 void hold_stop_signals(int, char **, char **) { bpfbench::block_stop_signals(); }
-[[gnu::section(".preinit_array"), gnu::used]] constexpr void (*kHoldStopSignals)(int, char **, char **) =
-    hold_stop_signals;
+[[gnu::section(".preinit_array"), gnu::used]] constexpr void (*kHoldStopSignals)(int, char **,
+                                                                                 char **) = hold_stop_signals;
 
 }  // namespace bpfbench::cli
 
@@ -118,7 +119,8 @@ int main(int argc, char **argv) {
   // First, before any work: a SIGINT/SIGTERM/SIGHUP/SIGPIPE from now on is held pending
   // for the command's SignalWatcher, never lost (runtime/stop.hpp).
   bpfbench::block_stop_signals();
-  // RLIMIT_FSIZE is a full disk, not a kill: write() fails with EFBIG, the writer reports it and removes its temporary file.
+  // RLIMIT_FSIZE is a full disk, not a kill: write() fails with EFBIG, the writer reports it and removes its temporary
+  // file.
   std::signal(SIGXFSZ, SIG_IGN);
   // Stages report errors as values; this only catches what should never happen
   // (a library throwing), so the user sees one line, not a terminate(), and what a

@@ -27,7 +27,8 @@ ValueParser<int64_t> builtin_integer(const std::string &name) {
 
 void add_file_options(CLI::App *cmd, FileArgs &a) {
   cmd->add_option("FILE", a.file, "The .bdsl file")->required()->check(checked(non_empty("a .bdsl file name"), "FILE"));
-  cmd->add_option("--templates", a.template_dirs, "Also look for families in this folder (repeatable; added to the shipped ones)")
+  cmd->add_option("--templates", a.template_dirs,
+                  "Also look for families in this folder (repeatable; added to the shipped ones)")
       ->allow_extra_args(false)  // one folder per --templates: `--templates D FILE` keeps FILE
       ->check(checked(non_empty("a folder name"), "DIR"));
   cmd->add_option("--dump", a.dump, "Print a stage's output: ast, plan or c")
@@ -35,23 +36,26 @@ void add_file_options(CLI::App *cmd, FileArgs &a) {
   cmd->add_flag("--allow-large", a.allow_large,
                 "Allow points whose forked tasks or map memory exceed what this machine can spare");
   PlanOverrides &o = a.overrides;
-  add_value<int64_t>(cmd, "-w,--warmup", builtin_duration("warmup"), [&o](int64_t ns) { o.warmup_ns = ns; },
-                     "Warmup before sampling (overrides the file), e.g. 1 or 500ms", "DURATION");
-  add_value<int64_t>(cmd, "-d,--duration", builtin_duration("duration"), [&o](int64_t ns) { o.duration_ns = ns; },
-                     "Measured duration (overrides the file), e.g. 5 or 3s", "DURATION");
-  add_value<int64_t>(cmd, "-p,--producers", builtin_integer("producers"),
-                     [&o](int64_t n) { o.producers = static_cast<int>(n); }, "Producer threads (overrides the file)",
-                     "N");
-  add_value<int64_t>(cmd, "-c,--consumers", builtin_integer("consumers"),
-                     [&o](int64_t n) { o.consumers = static_cast<int>(n); }, "Consumer threads (overrides the file)",
-                     "N");
-  cmd->add_flag_function("-a,--affinity", [&a](int64_t) { a.overrides.affinity = true; },
-                         "Pin consumers to CPUs 0.. and producers after them (like the kernel bench)");
-  cmd->add_option_function<std::string>("--prod-affinity", [&a](const std::string &s) { a.overrides.prod_cpus = s; },
-                                        "CPUs for producers, e.g. 0-3,8")
+  add_value<int64_t>(
+      cmd, "-w,--warmup", builtin_duration("warmup"), [&o](int64_t ns) { o.warmup_ns = ns; },
+      "Warmup before sampling (overrides the file), e.g. 1 or 500ms", "DURATION");
+  add_value<int64_t>(
+      cmd, "-d,--duration", builtin_duration("duration"), [&o](int64_t ns) { o.duration_ns = ns; },
+      "Measured duration (overrides the file), e.g. 5 or 3s", "DURATION");
+  add_value<int64_t>(
+      cmd, "-p,--producers", builtin_integer("producers"), [&o](int64_t n) { o.producers = static_cast<int>(n); },
+      "Producer threads (overrides the file)", "N");
+  add_value<int64_t>(
+      cmd, "-c,--consumers", builtin_integer("consumers"), [&o](int64_t n) { o.consumers = static_cast<int>(n); },
+      "Consumer threads (overrides the file)", "N");
+  cmd->add_flag_function(
+      "-a,--affinity", [&a](int64_t) { a.overrides.affinity = true; },
+      "Pin consumers to CPUs 0.. and producers after them (like the kernel bench)");
+  cmd->add_option_function<std::string>(
+         "--prod-affinity", [&a](const std::string &s) { a.overrides.prod_cpus = s; }, "CPUs for producers, e.g. 0-3,8")
       ->check(cpuset_validator());
-  cmd->add_option_function<std::string>("--cons-affinity", [&a](const std::string &s) { a.overrides.cons_cpus = s; },
-                                        "CPUs for consumers")
+  cmd->add_option_function<std::string>(
+         "--cons-affinity", [&a](const std::string &s) { a.overrides.cons_cpus = s; }, "CPUs for consumers")
       ->check(cpuset_validator());
 }
 

@@ -69,8 +69,7 @@ int cmd_plot(const PlotArgs &a) {
   }
   std::vector<const ResultSet *> ptrs;
   for (const auto &s : sets) ptrs.push_back(&s);
-  std::vector<std::string> names = sets.size() > 1 ? std::vector<std::string>{"A", "B"}
-                                                   : std::vector<std::string>{""};
+  std::vector<std::string> names = sets.size() > 1 ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{""};
   auto charts = plot_charts(ptrs, names);
   if (charts.empty()) {
     fmt::print(stderr, "bpfbench: error: nothing to plot (no point with numbers)\n");

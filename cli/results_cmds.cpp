@@ -29,7 +29,6 @@ void check_adaptive_bounds(const PlanOverrides &o) {
                                            o.max_duration_ns ? "" : " (the default)"));
 }
 
-
 }  // namespace
 
 void add_export_options(CLI::App *run, RunArgs &a) {
@@ -47,18 +46,18 @@ void add_export_options(CLI::App *run, RunArgs &a) {
       "the CI is over the N round means, so it holds the run-to-run variation (with a precision "
       "target: at least N rounds of min-duration each, more until the CI is reached)",
       "N");
-  add_value<double>(run, "--precision", percent_in(kMinPct, kMaxPct), [&o](double pct) { o.precision_pct = pct; },
-                    "Sample until the 95% CI of the first reported metric is within PCT of its mean (like `until ci < PCT`)",
-                    "PCT");
-  add_value<int64_t>(run, "--min-duration", duration_in(kMinAdaptiveNs, kMaxAdaptiveNs),
-                     [&o](int64_t ns) { o.min_duration_ns = ns; },
-                     "With a precision target: measure at least this long (default 1500ms)", "DURATION");
-  add_value<int64_t>(run, "--max-duration", duration_in(kMinAdaptiveNs, kMaxAdaptiveNs),
-                     [&o](int64_t ns) { o.max_duration_ns = ns; },
-                     "With a precision target: measure at most this long (default 30s)", "DURATION");
-  add_value<int64_t>(run, "--interval", duration_in(kMinIntervalNs, kMaxIntervalNs),
-                     [&o](int64_t ns) { o.interval_ns = ns; },
-                     "Sampling interval (default 1s; 250ms with a precision target)", "DURATION");
+  add_value<double>(
+      run, "--precision", percent_in(kMinPct, kMaxPct), [&o](double pct) { o.precision_pct = pct; },
+      "Sample until the 95% CI of the first reported metric is within PCT of its mean (like `until ci < PCT`)", "PCT");
+  add_value<int64_t>(
+      run, "--min-duration", duration_in(kMinAdaptiveNs, kMaxAdaptiveNs), [&o](int64_t ns) { o.min_duration_ns = ns; },
+      "With a precision target: measure at least this long (default 1500ms)", "DURATION");
+  add_value<int64_t>(
+      run, "--max-duration", duration_in(kMinAdaptiveNs, kMaxAdaptiveNs), [&o](int64_t ns) { o.max_duration_ns = ns; },
+      "With a precision target: measure at most this long (default 30s)", "DURATION");
+  add_value<int64_t>(
+      run, "--interval", duration_in(kMinIntervalNs, kMaxIntervalNs), [&o](int64_t ns) { o.interval_ns = ns; },
+      "Sampling interval (default 1s; 250ms with a precision target)", "DURATION");
   run->callback([&o] { check_adaptive_bounds(o); });
 }
 
@@ -71,13 +70,16 @@ void add_results_commands(CLI::App &app, ResultsCommands &rc) {
   rc.compare_cmd->add_option("--format", c.format, "text, markdown or json")
       ->check(CLI::IsMember({"text", "markdown", "json"}));
   // CLI::Range lets NaN through (every comparison with it is false): parsed as finite numbers.
-  add_value<double>(rc.compare_cmd, "--threshold", number_in(0, 1000), [&c](double v) { c.threshold_pct = v; },
-                    "Changes smaller than this percent are 'no change' (default 1)", "PCT");
-  add_value<double>(rc.compare_cmd, "--alpha", number_in(0, 1, true), [&c](double v) { c.alpha = v; },
-                    "Significance level of the Welch t test (default 0.05)", "P");
-  add_value<double>(rc.compare_cmd, "--fail-on-regression", percent_in(kMinPct, kMaxPct),
-                    [&c](double v) { c.fail_on_regression_pct = v; },
-                    "Exit 1 when a point is significantly slower by at least PCT", "PCT");
+  add_value<double>(
+      rc.compare_cmd, "--threshold", number_in(0, 1000), [&c](double v) { c.threshold_pct = v; },
+      "Changes smaller than this percent are 'no change' (default 1)", "PCT");
+  add_value<double>(
+      rc.compare_cmd, "--alpha", number_in(0, 1, true), [&c](double v) { c.alpha = v; },
+      "Significance level of the Welch t test (default 0.05)", "P");
+  add_value<double>(
+      rc.compare_cmd, "--fail-on-regression", percent_in(kMinPct, kMaxPct),
+      [&c](double v) { c.fail_on_regression_pct = v; }, "Exit 1 when a point is significantly slower by at least PCT",
+      "PCT");
   rc.compare_cmd->add_option("--metric", c.metric, "Metric to compare (default: each point's first reported)")
       ->check(checked(non_empty("a metric name"), "METRIC"));
 

@@ -14,7 +14,8 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
   rc.run_cmd->add_option("--only", rc.run.only, "Run only points whose label contains this text")
       ->check(checked(non_empty("some text of a label"), "TEXT"));
   add_export_options(rc.run_cmd, rc.run);
-  rc.probe_cmd = app.add_subcommand("probe", "Show which program types, attach kinds, helpers and kfuncs this kernel supports");
+  rc.probe_cmd =
+      app.add_subcommand("probe", "Show which program types, attach kinds, helpers and kfuncs this kernel supports");
   rc.probe_cmd->add_flag("--json", rc.probe.json, "Print as JSON");
   add_vm_options(rc.run_cmd, rc.run_vm);
   add_vm_options(rc.probe_cmd, rc.probe_vm);

@@ -32,9 +32,11 @@ bool export_paths_ok(const ExportPaths &paths, const Frontend &fe) {
   return why.empty();
 }
 
-RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe,
-                       std::vector<ProgramHash> programs, const std::string &only)
-    : paths_(std::move(paths)), quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {
+RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::vector<ProgramHash> programs,
+                       const std::string &only)
+    : paths_(std::move(paths)),
+      quiet_(quiet),
+      tty_(isatty(STDERR_FILENO) == 1) {
   doc_.file = fe.plan->file;
   if (fe.sources.size() > 0) doc_.file_sha256 = sha256_hex(fe.sources.file(0).text);
   doc_.started = utc_timestamp();

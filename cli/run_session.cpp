@@ -70,8 +70,8 @@ RunOptions RunSession::make_options(const RunArgs &a) {
   opts.prober = &prober_;
   if (!a.quiet)
     // The point's metric specs, looked up when a new point starts sampling.
-    opts.on_sample = [&fe = fe_, point = std::optional<size_t>(), specs = std::vector<MetricSpec>()](
-                         const PlanPoint &p, int iter, const Sample &s, bool) mutable {
+    opts.on_sample = [&fe = fe_, point = std::optional<size_t>(),
+                      specs = std::vector<MetricSpec>()](const PlanPoint &p, int iter, const Sample &s, bool) mutable {
       if (point != p.index) {
         point = p.index;
         specs = metric_specs(fe, p);
@@ -142,27 +142,27 @@ void RunSession::finish_point(const PlanPoint &p, const PointResult &r) {
 void RunSession::print_final_lines(const PlanPoint &p, const PointResult &r) {
   const FamilyManifest &family = *fe_.families.find(p.family);
   switch (r.status) {
-    case PointResult::Status::Ok:
-    case PointResult::Status::Interrupted:
-      tally_.ran += r.status == PointResult::Status::Ok || !r.samples.empty();  // "N points measured"
-      fmt::print("{}\n", args_.quiet || p.rounds > 1 ? fmt::format("{:<20}: {}", p.label, format_summary(r))
-                                                     : format_summary(r));
-      if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
-      if (!all_passed(r.expectations)) {
-        ++tally_.unmet;
-        fmt::print("{}", format_failed_expectations(p.label, r.expectations,
-                                                    [&](const SourceRange &x) { return location(x); }));
-      }
-      break;
-    case PointResult::Status::Skipped:
-      ++tally_.skipped;
-      fmt::print("{}: skipped: {}\n", p.label, r.reason);
-      break;
-    case PointResult::Status::Failed:
-      ++tally_.failed;
-      fmt::print(stderr, "{}: error: bench '{}' failed: {}\n", location(p.bench_range), p.label,
-                 r.error ? r.error->to_string() : r.reason);
-      break;
+  case PointResult::Status::Ok:
+  case PointResult::Status::Interrupted:
+    tally_.ran += r.status == PointResult::Status::Ok || !r.samples.empty();  // "N points measured"
+    fmt::print("{}\n",
+               args_.quiet || p.rounds > 1 ? fmt::format("{:<20}: {}", p.label, format_summary(r)) : format_summary(r));
+    if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
+    if (!all_passed(r.expectations)) {
+      ++tally_.unmet;
+      fmt::print(
+          "{}", format_failed_expectations(p.label, r.expectations, [&](const SourceRange &x) { return location(x); }));
+    }
+    break;
+  case PointResult::Status::Skipped:
+    ++tally_.skipped;
+    fmt::print("{}: skipped: {}\n", p.label, r.reason);
+    break;
+  case PointResult::Status::Failed:
+    ++tally_.failed;
+    fmt::print(stderr, "{}: error: bench '{}' failed: {}\n", location(p.bench_range), p.label,
+               r.error ? r.error->to_string() : r.reason);
+    break;
   }
 }
 
@@ -190,13 +190,13 @@ int RunSession::conclude() {
     return kExitBadInput;
   }
   if (t.unmet > 0) {
-    fmt::print(stderr, "bpfbench: {} point{} FAILED an expectation, {} ran, {} skipped\n", t.unmet,
-               plural(t.unmet), t.ran, t.skipped);
+    fmt::print(stderr, "bpfbench: {} point{} FAILED an expectation, {} ran, {} skipped\n", t.unmet, plural(t.unmet),
+               t.ran, t.skipped);
     return kExitPartial;
   }
   if (outputs_.write_failed()) {
-    fmt::print(stderr, "bpfbench: {} point{} measured, but the results files are not up to date (see above)\n",
-               t.ran, plural(t.ran));
+    fmt::print(stderr, "bpfbench: {} point{} measured, but the results files are not up to date (see above)\n", t.ran,
+               plural(t.ran));
     return kExitPartial;
   }
   return kExitOk;

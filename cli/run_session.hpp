@@ -62,7 +62,7 @@ class RunSession {
   Tally tally_;
   SuiteTables tables_;
   std::map<size_t, std::vector<PointResult>> round_runs_;  // point index -> its rounds so far
-  std::map<size_t, PointResult> measured_;  // point index -> its result (rounds combined)
+  std::map<size_t, PointResult> measured_;                 // point index -> its result (rounds combined)
   std::set<size_t> finished_;
 };
 

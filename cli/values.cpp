@@ -62,7 +62,8 @@ ValueParser<int64_t> integer_in(int64_t min, int64_t max) {
       return fail<int64_t>(why, fmt::format("{} is out of range (from {} to {})", text, min, max));
     if (text.empty() || ec != std::errc() || end != last)
       return fail<int64_t>(why, fmt::format("expected a whole number, got '{}'", text));
-    return within<int64_t>(v, min, max, text, [](int64_t x) { return std::to_string(x); }, why);
+    return within<int64_t>(
+        v, min, max, text, [](int64_t x) { return std::to_string(x); }, why);
   };
 }
 
@@ -72,7 +73,8 @@ ValueParser<double> number_in(double min, double max, bool open) {
     if (!v) return fail<double>(why, fmt::format("expected a number, got '{}'", text));
     if (open && (*v <= min || *v >= max))
       return fail<double>(why, fmt::format("{} is not between {} and {} (both excluded)", text, min, max));
-    return within<double>(*v, min, max, text, [](double x) { return fmt::format("{}", x); }, why);
+    return within<double>(
+        *v, min, max, text, [](double x) { return fmt::format("{}", x); }, why);
   };
 }
 
@@ -82,7 +84,8 @@ ValueParser<double> percent_in(double min, double max) {
     if (!t.empty() && t.back() == '%') t.pop_back();
     auto v = finite_number(t);
     if (!v) return fail<double>(why, fmt::format("expected a percentage like 1% or 0.5%, got '{}'", text));
-    return within<double>(*v, min, max, text, [](double x) { return fmt::format("{}%", x); }, why);
+    return within<double>(
+        *v, min, max, text, [](double x) { return fmt::format("{}%", x); }, why);
   };
 }
 

@@ -43,8 +43,8 @@ CLI::Validator checked(ValueParser<T> parse, const std::string &name) {
 // Adds option `name` whose value is parsed once by `parse`: a bad value is a CLI11
 // validation error (exit 2, "--name: why"), a good one is handed to `store`.
 template <typename T>
-CLI::Option *add_value(CLI::App *cmd, const std::string &name, ValueParser<T> parse,
-                       std::function<void(T)> store, const std::string &help, const std::string &type_name) {
+CLI::Option *add_value(CLI::App *cmd, const std::string &name, ValueParser<T> parse, std::function<void(T)> store,
+                       const std::string &help, const std::string &type_name) {
   return cmd
       ->add_option_function<std::string>(
           name,

@@ -16,33 +16,33 @@ json value(const ast::Value &v) {
   using K = ast::Value::Kind;
   json j = {{"at", loc(v.range)}};
   switch (v.kind) {
-    case K::Int:
-      j["int"] = v.number;
-      if (v.decimals > 0) j["decimals"] = v.decimals;
-      if (!v.unit.empty()) j["unit"] = v.unit;
-      break;
-    case K::Ident: j["ident"] = v.text; break;
-    case K::String: j["string"] = v.text; break;
-    case K::List: {
-      json items = json::array();
-      for (const auto &i : v.items) items.push_back(value(i));
-      j["list"] = items;
-      break;
-    }
-    case K::Range: {
-      static constexpr const char *kinds[] = {"step", "geometric", "log"};
-      json items = json::array();
-      for (const auto &i : v.items) items.push_back(value(i));
-      j["range"] = {{"bounds", items}, {"kind", kinds[static_cast<int>(v.range_kind)]}};
-      if (v.by) j["range"]["by"] = *v.by;
-      break;
-    }
-    case K::Expr: {
-      json items = json::array();
-      for (const auto &i : v.items) items.push_back(value(i));
-      j["expr"] = {{"op", v.text}, {"operands", items}};
-      break;
-    }
+  case K::Int:
+    j["int"] = v.number;
+    if (v.decimals > 0) j["decimals"] = v.decimals;
+    if (!v.unit.empty()) j["unit"] = v.unit;
+    break;
+  case K::Ident: j["ident"] = v.text; break;
+  case K::String: j["string"] = v.text; break;
+  case K::List: {
+    json items = json::array();
+    for (const auto &i : v.items) items.push_back(value(i));
+    j["list"] = items;
+    break;
+  }
+  case K::Range: {
+    static constexpr const char *kinds[] = {"step", "geometric", "log"};
+    json items = json::array();
+    for (const auto &i : v.items) items.push_back(value(i));
+    j["range"] = {{"bounds", items}, {"kind", kinds[static_cast<int>(v.range_kind)]}};
+    if (v.by) j["range"]["by"] = *v.by;
+    break;
+  }
+  case K::Expr: {
+    json items = json::array();
+    for (const auto &i : v.items) items.push_back(value(i));
+    j["expr"] = {{"op", v.text}, {"operands", items}};
+    break;
+  }
   }
   return j;
 }
@@ -50,13 +50,13 @@ json value(const ast::Value &v) {
 const char *kind_name(ast::Setting::Kind k) {
   using K = ast::Setting::Kind;
   switch (k) {
-    case K::Assign: return "assign";
-    case K::Sweep: return "sweep";
-    case K::Report: return "report";
-    case K::Where: return "where";
-    case K::Until: return "until";
-    case K::Expect: return "expect";
-    case K::Baseline: return "baseline";
+  case K::Assign: return "assign";
+  case K::Sweep: return "sweep";
+  case K::Report: return "report";
+  case K::Where: return "where";
+  case K::Until: return "until";
+  case K::Expect: return "expect";
+  case K::Baseline: return "baseline";
   }
   return "?";
 }

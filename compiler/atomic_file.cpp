@@ -53,8 +53,7 @@ std::string output_target_problem(const std::string &path) {
   }
   if (errno != ENOENT) return std::strerror(errno);
   std::string parent = parent_of(path);
-  if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return "the directory '" + parent + "' does not exist";
+  if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "the directory '" + parent + "' does not exist";
   return "";
 }
 

@@ -42,8 +42,7 @@ std::vector<std::pair<std::string, size_t>> label_refs(const std::string &tpl, b
 
 class Checker {
  public:
-  Checker(const FamilyRegistry &families, int64_t nproc, Diagnostics &diags)
-      : families_(families), diags_(diags) {
+  Checker(const FamilyRegistry &families, int64_t nproc, Diagnostics &diags) : families_(families), diags_(diags) {
     nproc_.kind = ast::Value::Kind::Int;
     nproc_.number = nproc;
   }
@@ -193,9 +192,7 @@ class Checker {
     std::vector<std::string> hints;
     std::string close = did_you_mean(n.text, names);
     if (!close.empty()) hints.push_back(fmt::format("did you mean '{}'?", close));
-    diags_.error(n.range,
-                 fmt::format("unknown parameter '{}' for family '{}'", n.text, st.cb.family->name),
-                 hints);
+    diags_.error(n.range, fmt::format("unknown parameter '{}' for family '{}'", n.text, st.cb.family->name), hints);
   }
 
   // Removes an earlier value of `name` (from defaults), or reports a duplicate in the bench.
@@ -285,16 +282,15 @@ class Checker {
       if (!vals) return;
       if (!vals->is_list) {
         diags_.error(s.value->range, "sweep needs a list or a range",
-                     {fmt::format("to set one value write '{} {};'", n.text,
-                                  vals->values.at(0).to_string())});
+                     {fmt::format("to set one value write '{} {};'", n.text, vals->values.at(0).to_string())});
         return;
       }
       if (axis.params.empty()) {
         axis.values = vals->values;
         axis.ranges = vals->ranges;
       } else if (vals->values.size() != axis.values.size()) {
-        diags_.error(n.range, fmt::format("zipped sweep gives '{}' {} values but '{}' {}", n.text,
-                                          vals->values.size(), axis.params[0], axis.values.size()));
+        diags_.error(n.range, fmt::format("zipped sweep gives '{}' {} values but '{}' {}", n.text, vals->values.size(),
+                                          axis.params[0], axis.values.size()));
         return;
       }
       axis.params.push_back(n.text);
@@ -442,8 +438,8 @@ class Checker {
     for (const auto &a : cb.axes) {
       size_t k = a.values.size() / a.params.size();
       if (k != 0 && n > kMaxPlanPoints / k) {
-        diags_.error(b.family.range, fmt::format("bench '{}' expands to more than {} points",
-                                                 b.family.text, kMaxPlanPoints));
+        diags_.error(b.family.range,
+                     fmt::format("bench '{}' expands to more than {} points", b.family.text, kMaxPlanPoints));
         return;
       }
       n *= k;
@@ -489,8 +485,8 @@ class Checker {
 
 }  // namespace
 
-std::optional<CheckedProgram> check(const ast::File &file, const FamilyRegistry &families,
-                                    int64_t nproc, Diagnostics &diags) {
+std::optional<CheckedProgram> check(const ast::File &file, const FamilyRegistry &families, int64_t nproc,
+                                    Diagnostics &diags) {
   return Checker(families, nproc, diags).run(file);
 }
 

@@ -32,11 +32,11 @@ struct CheckedBench {
   size_t index = 0;  // file order
   std::string suite;
   SourceRange range;
-  SourceRange family_range;           // the family name after `bench`
+  SourceRange family_range;          // the family name after `bench`
   std::optional<std::string> label;  // template, e.g. "rb-{sample_rate}"
   SourceRange label_range;
-  std::vector<FixedSetting> fixed;   // every family param and builtin: one value
-  std::vector<SweepAxis> axes;       // product, first = outermost
+  std::vector<FixedSetting> fixed;  // every family param and builtin: one value
+  std::vector<SweepAxis> axes;      // product, first = outermost
   std::vector<std::string> report;
   double precision_pct = 0;  // `until ci < X%`: X; 0 = fixed duration
   SourceRange until_range;   // the bench's own `until` (invalid when none or from defaults)
@@ -44,10 +44,10 @@ struct CheckedBench {
   // point runs after a baseline point; runtime/baseline.hpp adds `<metric>_adj`).
   std::optional<std::vector<FixedSetting>> baseline;
   SourceRange baseline_range;
-  std::vector<Comparison> where;     // `where`: points for which one is false are dropped
+  std::vector<Comparison> where;              // `where`: points for which one is false are dropped
   std::vector<PlanCode> code;                 // `code <hook> { ... }` (compiler/code_hooks.hpp)
   std::vector<PlanExpectation> expectations;  // `expect` (compiler/expect_check.hpp)
-  size_t point_count = 1;           // before `where` filtering
+  size_t point_count = 1;                     // before `where` filtering
 };
 
 struct CheckedProgram {
@@ -68,7 +68,7 @@ constexpr size_t kPointBytes = 2048;
 constexpr size_t kMaxPlanBytes = size_t{512} << 20;
 
 // `nproc` is predefined for `let`-style use: [1..nproc].
-std::optional<CheckedProgram> check(const ast::File &file, const FamilyRegistry &families,
-                                    int64_t nproc, Diagnostics &diags);
+std::optional<CheckedProgram> check(const ast::File &file, const FamilyRegistry &families, int64_t nproc,
+                                    Diagnostics &diags);
 
 }  // namespace bpfbench

@@ -32,16 +32,26 @@ namespace {
 // reproducible), pinned to the little-endian BPF triple and cpu v3.
 std::vector<std::string> cc1_args(const CompileOptions &opts) {
   std::vector<std::string> a = {
-      "-triple", "bpfel", "-emit-obj", "-O2",
-      "-debug-info-kind=constructor", "-dwarf-version=5",
+      "-triple",
+      "bpfel",
+      "-emit-obj",
+      "-O2",
+      "-debug-info-kind=constructor",
+      "-dwarf-version=5",
       "-fdebug-compilation-dir=.",
-      "-resource-dir", BPFBENCH_CLANG_RESOURCE_DIR,
-      "-I/usr/include/x86_64-linux-gnu", "-D__TARGET_ARCH_x86",
-      "-target-cpu", "v3",
+      "-resource-dir",
+      BPFBENCH_CLANG_RESOURCE_DIR,
+      "-I/usr/include/x86_64-linux-gnu",
+      "-D__TARGET_ARCH_x86",
+      "-target-cpu",
+      "v3",
       "-fgnuc-version=4.2.1",  // libbpf and uapi headers test __GNUC__
-      "-ferror-limit", std::to_string(Diagnostics::kMaxErrors),
-      "-disable-free", "-discard-value-names",
-      "-main-file-name", opts.virtual_name,
+      "-ferror-limit",
+      std::to_string(Diagnostics::kMaxErrors),
+      "-disable-free",
+      "-discard-value-names",
+      "-main-file-name",
+      opts.virtual_name,
   };
   a.insert(a.end(), opts.extra_args.begin(), opts.extra_args.end());
   a.insert(a.end(), {"-x", "c", opts.virtual_name});
@@ -53,17 +63,16 @@ class CollectingConsumer final : public clang::DiagnosticConsumer {
  public:
   explicit CollectingConsumer(std::vector<CompileDiag> &out) : out_(out) {}
 
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
-                        const clang::Diagnostic &info) override {
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
     DiagnosticConsumer::HandleDiagnostic(level, info);
     CompileDiag d;
     switch (level) {
-      case clang::DiagnosticsEngine::Ignored: return;
-      case clang::DiagnosticsEngine::Note:
-      case clang::DiagnosticsEngine::Remark: d.severity = Severity::Note; break;
-      case clang::DiagnosticsEngine::Warning: d.severity = Severity::Warning; break;
-      case clang::DiagnosticsEngine::Error:
-      case clang::DiagnosticsEngine::Fatal: d.severity = Severity::Error; break;
+    case clang::DiagnosticsEngine::Ignored: return;
+    case clang::DiagnosticsEngine::Note:
+    case clang::DiagnosticsEngine::Remark: d.severity = Severity::Note; break;
+    case clang::DiagnosticsEngine::Warning: d.severity = Severity::Warning; break;
+    case clang::DiagnosticsEngine::Error:
+    case clang::DiagnosticsEngine::Fatal: d.severity = Severity::Error; break;
     }
     llvm::SmallString<256> msg;
     info.FormatDiagnostic(msg);
@@ -162,14 +171,12 @@ std::optional<CompileResult> decode(const std::string &body) {
   CompileResult r;
   uint32_t magic = 0, ndiags = 0;
   uint8_t ok = 0;
-  if (!rd.u32(magic) || magic != kMagic || !rd.u8(ok) || !rd.bytes(r.error) ||
-      !rd.u32(ndiags))
-    return std::nullopt;
+  if (!rd.u32(magic) || magic != kMagic || !rd.u8(ok) || !rd.bytes(r.error) || !rd.u32(ndiags)) return std::nullopt;
   for (uint32_t i = 0; i < ndiags; ++i) {
     CompileDiag d;
     uint8_t sev = 0;
-    if (!rd.u8(sev) || sev > static_cast<uint8_t>(Severity::Note) || !rd.u32(d.line) ||
-        !rd.u32(d.col) || !rd.bytes(d.file) || !rd.bytes(d.message))
+    if (!rd.u8(sev) || sev > static_cast<uint8_t>(Severity::Note) || !rd.u32(d.line) || !rd.u32(d.col) ||
+        !rd.bytes(d.file) || !rd.bytes(d.message))
       return std::nullopt;
     d.severity = static_cast<Severity>(sev);
     r.diags.push_back(std::move(d));
@@ -202,8 +209,7 @@ void on_llvm_fatal_error(void *user_data, const char *reason, bool /*gen_crash_d
   ::_exit(70);
 }
 
-CompileResult compile_in_this_process(const std::string &c_source,
-                                      const std::vector<std::string> &args,
+CompileResult compile_in_this_process(const std::string &c_source, const std::vector<std::string> &args,
                                       const std::string &virtual_name) {
   LLVMInitializeBPFTargetInfo();
   LLVMInitializeBPFTarget();
@@ -213,8 +219,8 @@ CompileResult compile_in_this_process(const std::string &c_source,
   CompileResult r;
   CollectingConsumer consumer(r.diags);
   clang::DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(),
-                                     llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>(),
-                                     &consumer, /*ShouldOwnClient=*/false);
+                                     llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>(), &consumer,
+                                     /*ShouldOwnClient=*/false);
   std::vector<const char *> argv;
   argv.reserve(args.size());
   for (const auto &a : args) argv.push_back(a.c_str());
@@ -226,8 +232,8 @@ CompileResult compile_in_this_process(const std::string &c_source,
   }
   // Our consumer owns all reporting: no "N errors generated." summary on stderr.
   inv->getDiagnosticOpts().ShowCarets = false;
-  inv->getPreprocessorOpts().addRemappedFile(
-      virtual_name, llvm::MemoryBuffer::getMemBufferCopy(c_source, virtual_name).release());
+  inv->getPreprocessorOpts().addRemappedFile(virtual_name,
+                                             llvm::MemoryBuffer::getMemBufferCopy(c_source, virtual_name).release());
 
   clang::CompilerInstance ci;
   ci.setInvocation(inv);
@@ -239,8 +245,7 @@ CompileResult compile_in_this_process(const std::string &c_source,
   clang::EmitObjAction action;
   bool ok = ci.ExecuteAction(action) && !ci.getDiagnostics().hasErrorOccurred();
   for (const auto &why : refused)
-    r.diags.push_back(CompileDiag{Severity::Error, "", 0, 0,
-                                  "a compile may read regular .h files only: " + why});
+    r.diags.push_back(CompileDiag{Severity::Error, "", 0, 0, "a compile may read regular .h files only: " + why});
   if (ok) {
     r.object.assign(object.begin(), object.end());
     ok = is_bpf_elf(r.object);
@@ -268,28 +273,28 @@ CompileResult result_of(const ChildEnd &end, const ChildLimits &limits, const st
   CompileResult r;
   const std::string what = "the compile of " + virtual_name;
   switch (end.how) {
-    case ChildEnd::How::NotStarted: r.error = end.error; return r;
-    case ChildEnd::How::Stopped:
-      r.interrupted = true;
-      r.error = "interrupted";
-      return r;
-    case ChildEnd::How::MemoryLimit:
-      r.error = what + " exceeded its memory limit (" +
-                (end.inherited_memory_limit ? "bpfbench's own address-space limit, `ulimit -v`, of " +
-                                                  mib(end.address_space_limit)
-                                            : mib(limits.memory_bytes) + " of address space") +
-                ")";
-      return r;
-    case ChildEnd::How::CpuLimit:
-      r.error = what + " exceeded its CPU limit (" + std::to_string(end.cpu_limit) + " s" +
-                (end.inherited_cpu_limit ? ", bpfbench's own, `ulimit -t`)" : ")");
-      return r;
-    case ChildEnd::How::WallLimit:
-      r.error = what + " exceeded its time limit (" + std::to_string(limits.wall_seconds) +
-                " s of wall-clock time; does it include a FIFO or a device?)";
-      return r;
-    case ChildEnd::How::Signaled: r.error = "clang crashed (signal " + std::to_string(end.code) + ")"; return r;
-    case ChildEnd::How::Exited: break;
+  case ChildEnd::How::NotStarted: r.error = end.error; return r;
+  case ChildEnd::How::Stopped:
+    r.interrupted = true;
+    r.error = "interrupted";
+    return r;
+  case ChildEnd::How::MemoryLimit:
+    r.error = what + " exceeded its memory limit (" +
+              (end.inherited_memory_limit
+                   ? "bpfbench's own address-space limit, `ulimit -v`, of " + mib(end.address_space_limit)
+                   : mib(limits.memory_bytes) + " of address space") +
+              ")";
+    return r;
+  case ChildEnd::How::CpuLimit:
+    r.error = what + " exceeded its CPU limit (" + std::to_string(end.cpu_limit) + " s" +
+              (end.inherited_cpu_limit ? ", bpfbench's own, `ulimit -t`)" : ")");
+    return r;
+  case ChildEnd::How::WallLimit:
+    r.error = what + " exceeded its time limit (" + std::to_string(limits.wall_seconds) +
+              " s of wall-clock time; does it include a FIFO or a device?)";
+    return r;
+  case ChildEnd::How::Signaled: r.error = "clang crashed (signal " + std::to_string(end.code) + ")"; return r;
+  case ChildEnd::How::Exited: break;
   }
   if (!end.error.empty()) {
     r.error = end.error;
@@ -310,8 +315,8 @@ CompileResult result_of(const ChildEnd &end, const ChildLimits &limits, const st
 
 CompileResult compile_in_child(const std::string &c_source, const std::vector<std::string> &args,
                                const CompileOptions &opts) {
-  ChildEnd end = run_limited_child([&](int fd) { child_main(fd, c_source, args, opts.virtual_name); },
-                                   opts.limits, opts.stop, kMaxMessage + sizeof(uint64_t));
+  ChildEnd end = run_limited_child([&](int fd) { child_main(fd, c_source, args, opts.virtual_name); }, opts.limits,
+                                   opts.stop, kMaxMessage + sizeof(uint64_t));
   return result_of(end, opts.limits, opts.virtual_name);
 }
 

@@ -30,7 +30,8 @@ std::string header_problem(const std::string &path) {
 class CheckedHeaderFs final : public llvm::vfs::ProxyFileSystem {
  public:
   CheckedHeaderFs(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::vector<std::string> &refusals)
-      : ProxyFileSystem(std::move(fs)), refusals_(refusals) {}
+      : ProxyFileSystem(std::move(fs)),
+        refusals_(refusals) {}
 
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override {
     std::string p = path.str();

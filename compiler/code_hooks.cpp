@@ -36,7 +36,6 @@ bool template_uses(const std::string &text, const std::string &key) {
   return false;
 }
 
-
 bool contains(const SourceRange &r, const SourceRange &loc) {
   if (!r.valid() || loc.file != r.file || loc.line < r.line || loc.line > r.end_line) return false;
   if (loc.line == r.line && loc.col < r.col) return false;
@@ -60,8 +59,9 @@ void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<Manife
       bool ok = true;
       for (const auto &[k, v] : j.items()) {
         if ((k != "name" && k != "doc") || !v.is_string()) {
-          errors.push_back({&j, k, where + (k == "name" || k == "doc" ? "'" + k + "' must be a string"
-                                                                      : "unknown key '" + k + "' (name, doc)")});
+          errors.push_back({&j, k,
+                            where + (k == "name" || k == "doc" ? "'" + k + "' must be a string"
+                                                               : "unknown key '" + k + "' (name, doc)")});
           ok = false;
         }
       }
@@ -87,8 +87,8 @@ void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<Manife
       continue;
     }
     if (!f.template_text.empty() && !template_uses(f.template_text, "code_" + h.name)) {
-      errors.push_back({&j, "", where + "hook '" + h.name + "' is declared but the template never writes {{code_" +
-                                    h.name + "}}"});
+      errors.push_back(
+          {&j, "", where + "hook '" + h.name + "' is declared but the template never writes {{code_" + h.name + "}}"});
       continue;
     }
     f.hooks.push_back(std::move(h));

@@ -17,10 +17,13 @@ int find_file(const SourceManager &sm, const std::string &path) {
 
 }  // namespace
 
-void add_compile_diags(const CompileResult &result, const PlanPoint &first_point,
-                       const SourceManager &sm, Diagnostics &diags) {
-  Diagnostic bench_note{Severity::Note, first_point.bench_range,
-                        fmt::format("in the BPF program generated for '{}'", first_point.label), {}, {}};
+void add_compile_diags(const CompileResult &result, const PlanPoint &first_point, const SourceManager &sm,
+                       Diagnostics &diags) {
+  Diagnostic bench_note{Severity::Note,
+                        first_point.bench_range,
+                        fmt::format("in the BPF program generated for '{}'", first_point.label),
+                        {},
+                        {}};
   for (const auto &cd : result.diags) {
     if (cd.severity == Severity::Note) continue;
     if (cd.severity == Severity::Warning && result.ok) continue;  // template warnings are the author's
@@ -37,8 +40,7 @@ void add_compile_diags(const CompileResult &result, const PlanPoint &first_point
           if (r.valid() && r.file == d.range.file && r.line == cd.line) d.range = r;
       d.message = fmt::format("{}: {}", inline_c ? "in inline BPF C" : "in generated BPF C", cd.message);
     } else {
-      d.message = cd.line > 0 ? fmt::format("{}:{}:{}: {}", cd.file, cd.line, cd.col, cd.message)
-                              : cd.message;
+      d.message = cd.line > 0 ? fmt::format("{}:{}:{}: {}", cd.file, cd.line, cd.col, cd.message) : cd.message;
     }
     d.notes.push_back(bench_note);
     diags.add(std::move(d));
@@ -46,8 +48,8 @@ void add_compile_diags(const CompileResult &result, const PlanPoint &first_point
   }
   if (!result.cache_warning.empty()) {
     // Once per run: every later compile hits the same unwritable cache.
-    std::string msg = fmt::format("compiled BPF objects are not cached ({}); every run compiles again",
-                                  result.cache_warning);
+    std::string msg =
+        fmt::format("compiled BPF objects are not cached ({}); every run compiles again", result.cache_warning);
     bool said = false;
     for (const auto &d : diags.all()) said |= d.message == msg;
     if (!said) diags.warning({}, msg);

@@ -36,22 +36,21 @@ const ParamSpec *find(const std::vector<ParamSpec> &specs, const std::string &na
 // A literal right-hand side typed like the left-hand setting.
 std::optional<ParamValue> literal(const std::string &text, const ParamSpec &lhs, std::string &error) {
   switch (lhs.type) {
-    case ParamType::Bool:
-      if (text == "true" || text == "1") return ParamValue{true, 1, {}};
-      if (text == "false" || text == "0") return ParamValue{true, 0, {}};
-      error = "'" + lhs.name + "' is a bool: compare it with true or false";
-      return std::nullopt;
-    case ParamType::Enum:
-      if (std::find(lhs.choices.begin(), lhs.choices.end(), text) != lhs.choices.end())
-        return ParamValue{false, 0, text};
-      error = "'" + text + "' is not one of " + lhs.name + "'s choices";
-      return std::nullopt;
-    case ParamType::Cpuset: return ParamValue{false, 0, text};
-    default: {
-      auto v = parse_quantity(text, lhs.type, &error);
-      if (!v) return std::nullopt;
-      return ParamValue{true, *v, {}};
-    }
+  case ParamType::Bool:
+    if (text == "true" || text == "1") return ParamValue{true, 1, {}};
+    if (text == "false" || text == "0") return ParamValue{true, 0, {}};
+    error = "'" + lhs.name + "' is a bool: compare it with true or false";
+    return std::nullopt;
+  case ParamType::Enum:
+    if (std::find(lhs.choices.begin(), lhs.choices.end(), text) != lhs.choices.end()) return ParamValue{false, 0, text};
+    error = "'" + text + "' is not one of " + lhs.name + "'s choices";
+    return std::nullopt;
+  case ParamType::Cpuset: return ParamValue{false, 0, text};
+  default: {
+    auto v = parse_quantity(text, lhs.type, &error);
+    if (!v) return std::nullopt;
+    return ParamValue{true, *v, {}};
+  }
   }
 }
 

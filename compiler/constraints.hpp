@@ -22,7 +22,7 @@ struct Comparison {
   std::string op;        // < <= > >= == !=
   std::string rhs_name;  // "" when the right side is the literal
   ParamValue rhs_value;
-  SourceRange range;     // `where` statements: the statement; manifests: invalid
+  SourceRange range;  // `where` statements: the statement; manifests: invalid
 };
 
 // A point's value of a param or builtin by name; nullopt when unknown.

@@ -25,9 +25,9 @@ namespace {
 
 const char *severity_name(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+  case Severity::Error: return "error";
+  case Severity::Warning: return "warning";
+  case Severity::Note: return "note";
   }
   return "error";
 }
@@ -63,8 +63,8 @@ void render_into(std::string &out, const Diagnostic &d, const SourceManager &sm)
     std::string shown = printable_line(line.substr(first, kMaxShown));
     out += shown + "\n";
     size_t start = r.col > first ? r.col - 1 - first : 0;
-    size_t len = same_line ? (end_col >= r.col ? end_col - r.col + 1 : 1)
-                           : (line.size() >= r.col ? line.size() - r.col + 1 : 1);
+    size_t len =
+        same_line ? (end_col >= r.col ? end_col - r.col + 1 : 1) : (line.size() >= r.col ? line.size() - r.col + 1 : 1);
     start = std::min(start, shown.size());
     len = std::max<size_t>(1, std::min(len, shown.size() + 1 - start));
     out += std::string(start, ' ') + std::string(len, '~') + "\n";

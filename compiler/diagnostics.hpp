@@ -12,7 +12,7 @@ enum class Severity { Error, Warning, Note };
 
 struct Diagnostic {
   Severity severity = Severity::Error;
-  SourceRange range;            // may be invalid: then no location is printed
+  SourceRange range;  // may be invalid: then no location is printed
   std::string message;
   std::vector<std::string> hints;  // each rendered as "hint: ..."
   std::vector<Diagnostic> notes;   // follow-up located notes ("note: ...")

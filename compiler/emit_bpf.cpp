@@ -29,15 +29,14 @@ std::string upper(std::string s) {
   return s;
 }
 
-
 // The C spelling of a value: numbers as literals, enum choices as tokens, CPU sets as strings.
 std::string c_value(const ParamSpec &spec, const ParamValue &v) {
   switch (spec.type) {
-    case ParamType::Enum: return v.s;
-    case ParamType::Cpuset: return c_string_literal(v.s);
-    default:
-      // Parenthesized when negative so `-BB_X` never turns into `--`.
-      return v.i < 0 ? "(" + std::to_string(v.i) + ")" : std::to_string(v.i);
+  case ParamType::Enum: return v.s;
+  case ParamType::Cpuset: return c_string_literal(v.s);
+  default:
+    // Parenthesized when negative so `-BB_X` never turns into `--`.
+    return v.i < 0 ? "(" + std::to_string(v.i) + ")" : std::to_string(v.i);
   }
 }
 
@@ -86,8 +85,7 @@ std::vector<TemplateKey> template_keys(const PlanPoint &p, const FamilyManifest 
     }
     keys.push_back(TemplateKey{spec.name, false, false, val.to_string()});
     if (spec.type == ParamType::Enum)
-      for (const auto &c : spec.choices)
-        keys.push_back(TemplateKey{spec.name + "_is_" + c, true, val.s == c, {}});
+      for (const auto &c : spec.choices) keys.push_back(TemplateKey{spec.name + "_is_" + c, true, val.s == c, {}});
   }
   return keys;
 }
@@ -118,9 +116,8 @@ void emit_template_assert(Out &out, const ParamSpec &spec, const ParamValue &v, 
           c_string_literal(spec.name + " = " + v.to_string() + " does not satisfy " + spec.c_assert) + ");");
 }
 
-std::optional<std::string> render_c(const PlanPoint &p, const FamilyManifest &f,
-                                    const FamilyRegistry &families, const SourceManager &sm,
-                                    const std::string &virtual_name, Diagnostics &diags) {
+std::optional<std::string> render_c(const PlanPoint &p, const FamilyManifest &f, const FamilyRegistry &families,
+                                    const SourceManager &sm, const std::string &virtual_name, Diagnostics &diags) {
   if (f.template_path.empty()) {
     diags.error(p.bench_range, "family '" + f.name + "' has no template");
     return std::nullopt;
@@ -130,7 +127,8 @@ std::optional<std::string> render_c(const PlanPoint &p, const FamilyManifest &f,
   if (!families.include_dir().empty()) header = read_input_file(header_path, kMaxTextInputBytes, err);
   if (!header) {
     diags.error(p.bench_range, "cannot read bpfbench_shared.h (looked for include/bpfbench_shared.h "
-                               "in the template dirs)" + (err.empty() ? "" : ": " + header_path + ": " + err));
+                               "in the template dirs)" +
+                                   (err.empty() ? "" : ": " + header_path + ": " + err));
     return std::nullopt;
   }
   std::vector<TemplateKey> keys = template_keys(p, f);
@@ -151,8 +149,7 @@ std::optional<std::string> render_c(const PlanPoint &p, const FamilyManifest &f,
   // same for every point; the runtime writes the real values into .rodata before load.
   for (const auto &spec : f.params)
     if (spec.dest == ParamDest::Rodata)
-      out.add("const volatile " + spec.c_type + " " + spec.name + " = " +
-              c_value(spec, spec.default_value) + ";");
+      out.add("const volatile " + spec.c_type + " " + spec.name + " = " + c_value(spec, spec.default_value) + ";");
   for (auto emit : {emit_template_param, emit_template_assert})
     for (const auto &spec : f.params) {
       if (spec.dest != ParamDest::Template) continue;
@@ -167,8 +164,8 @@ std::optional<std::string> render_c(const PlanPoint &p, const FamilyManifest &f,
 
 }  // namespace
 
-std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &families,
-                                    const SourceManager &sm, Diagnostics &diags) {
+std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &families, const SourceManager &sm,
+                                    Diagnostics &diags) {
   std::vector<EmitUnit> units;
   // (family, template values) -> index into `units`, or -1 when that program failed.
   std::map<std::pair<std::string, std::vector<ParamValue>>, long> seen;
@@ -208,9 +205,8 @@ std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &f
   return units;
 }
 
-std::optional<std::string> emit_point(const PlanPoint &p, const FamilyManifest &f,
-                                      const FamilyRegistry &families, const SourceManager &sm,
-                                      Diagnostics &diags) {
+std::optional<std::string> emit_point(const PlanPoint &p, const FamilyManifest &f, const FamilyRegistry &families,
+                                      const SourceManager &sm, Diagnostics &diags) {
   return render_c(p, f, families, sm, f.name + ".bpf.c", diags);
 }
 

@@ -24,12 +24,11 @@ struct EmitUnit {
 // Groups the plan's points by (family, values of its `template` params) and renders each
 // group once: points differing only in rodata/map_size/runtime values share an object.
 // A group whose C cannot be generated gets diagnostics and no unit.
-std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &families,
-                                    const SourceManager &sm, Diagnostics &diags);
+std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &families, const SourceManager &sm,
+                                    Diagnostics &diags);
 
 // Renders the C for one point (used by `bpfbench emit --point N`).
-std::optional<std::string> emit_point(const PlanPoint &p, const FamilyManifest &f,
-                                      const FamilyRegistry &families, const SourceManager &sm,
-                                      Diagnostics &diags);
+std::optional<std::string> emit_point(const PlanPoint &p, const FamilyManifest &f, const FamilyRegistry &families,
+                                      const SourceManager &sm, Diagnostics &diags);
 
 }  // namespace bpfbench

@@ -70,14 +70,20 @@ std::string markdown_text(std::string_view s) {
   std::string out;
   for (char c : printable_text(s)) {
     switch (c) {
-      case '\\': case '|': case '`': case '*': case '_': case '[': case ']':
-        out += '\\';
-        out += c;
-        break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      default: out += c;
+    case '\\':
+    case '|':
+    case '`':
+    case '*':
+    case '_':
+    case '[':
+    case ']':
+      out += '\\';
+      out += c;
+      break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '&': out += "&amp;"; break;
+    default: out += c;
     }
   }
   return out;

@@ -65,7 +65,9 @@ std::string suffixes_for(const std::string &unit) {
 class ExpectChecker {
  public:
   ExpectChecker(const CheckedBench &cb, const LetScope &lets, Diagnostics &diags)
-      : cb_(cb), lets_(lets), diags_(diags) {}
+      : cb_(cb),
+        lets_(lets),
+        diags_(diags) {}
 
   void add(const ast::Setting &s, bool from_defaults) {
     const ast::Name &n = s.names.at(0);
@@ -107,8 +109,8 @@ class ExpectChecker {
     e.op = s.op;
     e.value = double(v->number) * *scale;
     e.unit = unit;
-    e.text = fmt::format("{} {} {}{}", n.text, s.op, s.value->kind == ast::Value::Kind::Ident ? s.value->text
-                                                                                                : std::to_string(v->number),
+    e.text = fmt::format("{} {} {}{}", n.text, s.op,
+                         s.value->kind == ast::Value::Kind::Ident ? s.value->text : std::to_string(v->number),
                          s.value->kind == ast::Value::Kind::Ident ? "" : v->unit);
     e.range = s.range;
     out_.push_back(std::move(e));
@@ -136,9 +138,8 @@ class ExpectChecker {
 }  // namespace
 
 std::vector<PlanExpectation> check_expectations(const std::vector<const ast::Setting *> &defaults,
-                                                const std::vector<ast::Setting> &settings,
-                                                const CheckedBench &cb, const LetScope &lets,
-                                                Diagnostics &diags) {
+                                                const std::vector<ast::Setting> &settings, const CheckedBench &cb,
+                                                const LetScope &lets, Diagnostics &diags) {
   ExpectChecker c(cb, lets, diags);
   for (const auto *s : defaults)
     if (s->kind == ast::Setting::Kind::Expect) c.add(*s, true);

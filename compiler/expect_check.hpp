@@ -18,8 +18,7 @@ namespace bpfbench {
 // scale it: 500K = 0.5), ns/op for latencies (suffix ns, us, ms, s), the manifest's unit
 // otherwise. `cb` must be complete (report and baseline decide which metrics exist).
 std::vector<PlanExpectation> check_expectations(const std::vector<const ast::Setting *> &defaults,
-                                                const std::vector<ast::Setting> &settings,
-                                                const CheckedBench &cb, const LetScope &lets,
-                                                Diagnostics &diags);
+                                                const std::vector<ast::Setting> &settings, const CheckedBench &cb,
+                                                const LetScope &lets, Diagnostics &diags);
 
 }  // namespace bpfbench

@@ -16,7 +16,8 @@ namespace {
 
 bool is_bdsl_name(std::string_view path) {
   constexpr std::string_view ext = ".bdsl";
-  return path.size() > ext.size() && path.substr(path.size() - ext.size()) == ext && path[path.size() - ext.size() - 1] != '/';
+  return path.size() > ext.size() && path.substr(path.size() - ext.size()) == ext &&
+         path[path.size() - ext.size() - 1] != '/';
 }
 
 }  // namespace
@@ -30,8 +31,7 @@ std::string IncludeFiles::canonical_key(const std::string &path) {
 bool IncludeFiles::within_budget(const ast::Name &inc, uint64_t more_bytes) {
   if (exhausted_) return false;  // said once; later includes are skipped quietly
   std::string why;
-  if (sites_ >= kMaxIncludeSites)
-    why = fmt::format("more than {} include statements expanded", kMaxIncludeSites);
+  if (sites_ >= kMaxIncludeSites) why = fmt::format("more than {} include statements expanded", kMaxIncludeSites);
   else if (bytes_ + more_bytes > kMaxSourceBytes)
     why = fmt::format("more than {} of source in all", format_byte_limit(kMaxSourceBytes));
   if (why.empty()) {

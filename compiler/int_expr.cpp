@@ -28,16 +28,19 @@ int precedence(const Value &v) {
 class Evaluator {
  public:
   Evaluator(ParamType type, const std::string &param, const LetScope &lets, Diagnostics &diags)
-      : type_(type), param_(param), lets_(lets), diags_(diags) {}
+      : type_(type),
+        param_(param),
+        lets_(lets),
+        diags_(diags) {}
 
   std::optional<int64_t> eval(const Value &v) {
     switch (v.kind) {
-      case Value::Kind::Int: return literal(v);
-      case Value::Kind::Ident: return name(v);
-      case Value::Kind::Expr: return is_function(v) ? call(v) : binary(v);
-      case Value::Kind::String:
-      case Value::Kind::List:
-      case Value::Kind::Range: break;
+    case Value::Kind::Int: return literal(v);
+    case Value::Kind::Ident: return name(v);
+    case Value::Kind::Expr: return is_function(v) ? call(v) : binary(v);
+    case Value::Kind::String:
+    case Value::Kind::List:
+    case Value::Kind::Range: break;
     }
     // The grammar puts only numbers, names and expressions in an expression; a let may
     // hold anything, and name() reports that itself.
@@ -94,17 +97,17 @@ class Evaluator {
     }
     std::optional<int64_t> x;
     switch (target->kind) {
-      case Value::Kind::Int:
-      case Value::Kind::Expr:
-      case Value::Kind::Ident: x = eval(*target); break;
-      case Value::Kind::String:
-      case Value::Kind::List:
-      case Value::Kind::Range:
-        diags_.error(v.range, fmt::format("'{}' is a {}, not a number: it cannot be used in an expression", v.text,
-                                          target->kind == Value::Kind::String ? "string"
-                                          : target->kind == Value::Kind::List ? "list"
-                                                                              : "range"));
-        break;
+    case Value::Kind::Int:
+    case Value::Kind::Expr:
+    case Value::Kind::Ident: x = eval(*target); break;
+    case Value::Kind::String:
+    case Value::Kind::List:
+    case Value::Kind::Range:
+      diags_.error(v.range, fmt::format("'{}' is a {}, not a number: it cannot be used in an expression", v.text,
+                                        target->kind == Value::Kind::String ? "string"
+                                        : target->kind == Value::Kind::List ? "list"
+                                                                            : "range"));
+      break;
     }
     active_.erase(target);
     if (!x) return std::nullopt;
@@ -187,8 +190,8 @@ class Evaluator {
   const std::string &param_;
   const LetScope &lets_;
   Diagnostics &diags_;
-  std::set<const Value *> active_;           // lets being evaluated: a cycle is an error
-  std::map<const Value *, int64_t> memo_;    // each let once, however often it is named
+  std::set<const Value *> active_;         // lets being evaluated: a cycle is an error
+  std::map<const Value *, int64_t> memo_;  // each let once, however often it is named
   std::vector<std::pair<std::string, int64_t>> names_;
 };
 
@@ -204,10 +207,10 @@ std::optional<ExprValue> eval_int_expr(const ast::Value &expr, ParamType type, c
 
 std::string expr_text(const ast::Value &v) {
   switch (v.kind) {
-    case Value::Kind::Int: return fmt::format("{}{}", v.number, v.unit);
-    case Value::Kind::Ident: return v.text;
-    case Value::Kind::Expr: break;
-    default: return "...";
+  case Value::Kind::Int: return fmt::format("{}{}", v.number, v.unit);
+  case Value::Kind::Ident: return v.text;
+  case Value::Kind::Expr: break;
+  default: return "...";
   }
   if (is_function(v)) {
     std::vector<std::string> args;

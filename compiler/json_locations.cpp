@@ -50,9 +50,7 @@ struct Span {
 // values deeper than any manifest goes (4 levels) get no position.
 constexpr size_t kMaxDepth = 32;
 
-bool number_char(char c) {
-  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
+bool number_char(char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; }
 
 // Records the span of every value by its path from the root.
 class Recorder {

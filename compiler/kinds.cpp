@@ -29,7 +29,8 @@ constexpr KindInfo<ConsumerKind> kConsumers[] = {
 };
 
 constexpr KindInfo<AttachKind> kAttach[] = {
-    {AttachKind::Auto, "auto", "bpf_program__attach(), from the SEC name", "BpfObject::attach (runtime/bpf_object.cpp)"},
+    {AttachKind::Auto, "auto", "bpf_program__attach(), from the SEC name",
+     "BpfObject::attach (runtime/bpf_object.cpp)"},
     {AttachKind::Uprobe, "uprobe", "a uprobe on `target` in the bpfbench binary",
      "BpfObject::attach (runtime/bpf_object.cpp)"},
     {AttachKind::Uretprobe, "uretprobe", "a uretprobe on `target` in the bpfbench binary",
@@ -105,11 +106,11 @@ std::span<const KindInfo<MetricSourceKind>> kind_table<MetricSourceKind>() {
 std::string MetricSource::text() const {
   std::string out = kind_name(kind);
   switch (kind) {
-    case MetricSourceKind::Counter:
-    case MetricSourceKind::KthreadStime: return out + ":" + operand;
-    case MetricSourceKind::Ratio: return out + ":" + operand + "/" + denominator;
-    case MetricSourceKind::Producer:
-    case MetricSourceKind::Consumer: return out;
+  case MetricSourceKind::Counter:
+  case MetricSourceKind::KthreadStime: return out + ":" + operand;
+  case MetricSourceKind::Ratio: return out + ":" + operand + "/" + denominator;
+  case MetricSourceKind::Producer:
+  case MetricSourceKind::Consumer: return out;
   }
   return out;
 }
@@ -138,8 +139,7 @@ std::optional<MetricSource> parse_metric_source(const std::string &text, std::st
 }
 
 MetricReport default_report_of(MetricSourceKind k) {
-  return k == MetricSourceKind::Ratio || k == MetricSourceKind::KthreadStime ? MetricReport::AsIs
-                                                                               : MetricReport::Rate;
+  return k == MetricSourceKind::Ratio || k == MetricSourceKind::KthreadStime ? MetricReport::AsIs : MetricReport::Rate;
 }
 
 bool default_higher_is_better(const std::string &metric, const std::string &reported_unit) {

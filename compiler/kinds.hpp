@@ -36,11 +36,16 @@ struct KindInfo {
 // Each kind's table, in the order messages list the names.
 template <typename Kind>
 std::span<const KindInfo<Kind>> kind_table();
-template <> std::span<const KindInfo<ProducerKind>> kind_table<ProducerKind>();
-template <> std::span<const KindInfo<ConsumerKind>> kind_table<ConsumerKind>();
-template <> std::span<const KindInfo<AttachKind>> kind_table<AttachKind>();
-template <> std::span<const KindInfo<SetupActionKind>> kind_table<SetupActionKind>();
-template <> std::span<const KindInfo<MetricSourceKind>> kind_table<MetricSourceKind>();
+template <>
+std::span<const KindInfo<ProducerKind>> kind_table<ProducerKind>();
+template <>
+std::span<const KindInfo<ConsumerKind>> kind_table<ConsumerKind>();
+template <>
+std::span<const KindInfo<AttachKind>> kind_table<AttachKind>();
+template <>
+std::span<const KindInfo<SetupActionKind>> kind_table<SetupActionKind>();
+template <>
+std::span<const KindInfo<MetricSourceKind>> kind_table<MetricSourceKind>();
 
 template <typename Kind>
 const KindInfo<Kind> &kind_info(Kind k) {
@@ -72,8 +77,8 @@ std::vector<std::string> kind_names() {
 // `kthread_stime:<comm>`.
 struct MetricSource {
   MetricSourceKind kind = MetricSourceKind::Producer;
-  std::string operand;      // counter: the .bss variable; kthread_stime: the comm; ratio: a
-  std::string denominator;  // ratio: b
+  std::string operand;       // counter: the .bss variable; kthread_stime: the comm; ratio: a
+  std::string denominator;   // ratio: b
   std::string text() const;  // the manifest spelling
   bool operator==(const MetricSource &o) const = default;
 };

@@ -102,8 +102,7 @@ class ChildGuard {
     if (kill) ::kill(pid_, SIGKILL);
     int status = 0;
     rusage local{};
-    while (::wait4(pid_, &status, 0, ru ? ru : &local) < 0 && errno == EINTR) {
-    }
+    while (::wait4(pid_, &status, 0, ru ? ru : &local) < 0 && errno == EINTR) {}
     pid_ = -1;
     return status;
   }
@@ -195,8 +194,8 @@ ChildEnd run_limited_child(const std::function<void(int fd)> &body, const ChildL
     ~FdCloser() { ::close(fd); }
   } reader{fds[0]};
 
-  const auto deadline = limits.wall_seconds > 0 ? Clock::now() + std::chrono::seconds(limits.wall_seconds)
-                                                : Clock::time_point::max();
+  const auto deadline =
+      limits.wall_seconds > 0 ? Clock::now() + std::chrono::seconds(limits.wall_seconds) : Clock::time_point::max();
   bool open = true, too_long = false;
   auto why_killed = ChildEnd::How::Exited;
   // Polls the pipe until EOF, then the child's exit (it _exits right after writing),

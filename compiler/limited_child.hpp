@@ -27,19 +27,19 @@ struct ChildEnd {
     MemoryLimit,  // ran out of memory under its RLIMIT_AS
     CpuLimit,
     WallLimit,
-    Stopped,      // the stop flag was set: killed, not waited for
-    NotStarted,   // `error` says why (pipe, fork)
+    Stopped,     // the stop flag was set: killed, not waited for
+    NotStarted,  // `error` says why (pipe, fork)
   };
   How how = How::NotStarted;
   int code = 0;
   std::string output;
   std::string error;
-  uint64_t address_space_limit = 0;  // the RLIMIT_AS the child got (0 = none)
+  uint64_t address_space_limit = 0;     // the RLIMIT_AS the child got (0 = none)
   bool inherited_memory_limit = false;  // ...which was bpfbench's own, lower than ours
-  unsigned cpu_limit = 0;            // the RLIMIT_CPU the child got, in seconds (0 = none)
-  bool inherited_cpu_limit = false;  // ...which was bpfbench's own
-  double cpu_s = 0;                  // user + system time of the child
-  long max_rss_kb = 0;               // its peak resident set
+  unsigned cpu_limit = 0;               // the RLIMIT_CPU the child got, in seconds (0 = none)
+  bool inherited_cpu_limit = false;     // ...which was bpfbench's own
+  double cpu_s = 0;                     // user + system time of the child
+  long max_rss_kb = 0;                  // its peak resident set
 };
 
 // The exit status a child uses when an allocation fails (operator new, or a library's

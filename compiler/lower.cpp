@@ -82,8 +82,8 @@ class Lowerer {
   }
 
  private:
-  void expand(const CheckedBench &b, size_t axis, std::map<std::string, Assignment> &cur,
-              const std::string &tpl, RunPlan &plan) {
+  void expand(const CheckedBench &b, size_t axis, std::map<std::string, Assignment> &cur, const std::string &tpl,
+              RunPlan &plan) {
     if (axis == b.axes.size()) {
       emit_point(b, cur, tpl, plan);
       return;
@@ -96,8 +96,8 @@ class Lowerer {
     }
   }
 
-  void emit_point(const CheckedBench &b, const std::map<std::string, Assignment> &cur,
-                  const std::string &tpl, RunPlan &plan) {
+  void emit_point(const CheckedBench &b, const std::map<std::string, Assignment> &cur, const std::string &tpl,
+                  RunPlan &plan) {
     // `where` filters on the values the file gives (before command-line overrides).
     ValueLookup lookup = [&](const std::string &n) -> std::optional<ParamValue> {
       auto it = cur.find(n);
@@ -119,9 +119,8 @@ class Lowerer {
   }
 
   // `label_from`: values that name the point (a baseline is named after its main point).
-  size_t push_point(const CheckedBench &b, const std::map<std::string, Assignment> &cur,
-                    const std::string &tpl, RunPlan &plan,
-                    const std::map<std::string, Assignment> *label_from = nullptr) {
+  size_t push_point(const CheckedBench &b, const std::map<std::string, Assignment> &cur, const std::string &tpl,
+                    RunPlan &plan, const std::map<std::string, Assignment> *label_from = nullptr) {
     PlanPoint p;
     p.index = plan.points.size();
     p.bench_index = b.index;
@@ -184,8 +183,8 @@ std::string interpolate_label(const std::string &tpl, const PlanPoint &p) {
   return out;
 }
 
-std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file,
-                             const PlanOverrides &overrides, Diagnostics &diags) {
+std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file, const PlanOverrides &overrides,
+                             Diagnostics &diags) {
   RunPlan plan;
   plan.file = file;
   Lowerer l(overrides, diags);

@@ -29,8 +29,8 @@ struct PlanOverrides {
 // The sampling interval of adaptive points unless --interval says otherwise.
 inline constexpr int64_t kAdaptiveIntervalNs = 250'000'000;
 
-std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file,
-                             const PlanOverrides &overrides, Diagnostics &diags);
+std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file, const PlanOverrides &overrides,
+                             Diagnostics &diags);
 
 // "rb-{sample_rate}" with the point's values; the default label when none is given.
 std::string interpolate_label(const std::string &tpl, const PlanPoint &p);

@@ -14,9 +14,7 @@ namespace bpfbench {
 
 namespace fs = std::filesystem;
 
-bool ParamValue::operator<(const ParamValue &o) const {
-  return std::tie(is_int, i, s) < std::tie(o.is_int, o.i, o.s);
-}
+bool ParamValue::operator<(const ParamValue &o) const { return std::tie(is_int, i, s) < std::tie(o.is_int, o.i, o.s); }
 
 namespace {
 
@@ -66,8 +64,7 @@ bool is_throughput(const MetricSpec &m) { return m.throughput.value_or(m.name ==
 
 bool counts_in_total_ops(const MetricSpec &m) { return m.in_total_ops.value_or(m.name == "hits" || m.name == "drops"); }
 
-FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, SourceManager &sources,
-                                    Diagnostics &diags) {
+FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, SourceManager &sources, Diagnostics &diags) {
   FamilyRegistry reg;
   std::vector<std::string> manifest_paths;  // parallel to families_: for duplicate messages
   for (const auto &d : dirs) {
@@ -76,11 +73,10 @@ FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Source
       // A missing folder may be a stale $BPFBENCH_TEMPLATE_PATH entry: a warning. One
       // that exists but is a file or a device is a mistake worth stopping for.
       struct stat st {};
-      if (::stat(d.c_str(), &st) != 0)
-        diags.warning(SourceRange{}, "template dir '" + d + "' does not exist");
+      if (::stat(d.c_str(), &st) != 0) diags.warning(SourceRange{}, "template dir '" + d + "' does not exist");
       else
-        diags.error(SourceRange{}, "template dir '" + d + "' is not a directory (it is " +
-                                       describe_file_type(st.st_mode) + ")");
+        diags.error(SourceRange{},
+                    "template dir '" + d + "' is not a directory (it is " + describe_file_type(st.st_mode) + ")");
       continue;
     }
     if (reg.include_dir_.empty() && fs::is_regular_file(fs::path(d) / "include" / "bpfbench_shared.h", ec))
@@ -109,9 +105,7 @@ FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Source
   return reg;
 }
 
-const FamilyManifest *FamilyRegistry::find(const std::string &name) const {
-  return find_named(families_, name);
-}
+const FamilyManifest *FamilyRegistry::find(const std::string &name) const { return find_named(families_, name); }
 
 std::vector<std::string> FamilyRegistry::names() const {
   std::vector<std::string> out;
@@ -121,22 +115,22 @@ std::vector<std::string> FamilyRegistry::names() const {
 
 const char *to_string(ParamType t) {
   switch (t) {
-    case ParamType::Int: return "int";
-    case ParamType::Size: return "size";
-    case ParamType::Duration: return "duration";
-    case ParamType::Bool: return "bool";
-    case ParamType::Enum: return "enum";
-    case ParamType::Cpuset: return "cpuset";
+  case ParamType::Int: return "int";
+  case ParamType::Size: return "size";
+  case ParamType::Duration: return "duration";
+  case ParamType::Bool: return "bool";
+  case ParamType::Enum: return "enum";
+  case ParamType::Cpuset: return "cpuset";
   }
   return "?";
 }
 
 const char *to_string(ParamDest d) {
   switch (d) {
-    case ParamDest::Rodata: return "rodata";
-    case ParamDest::MapSize: return "map_size";
-    case ParamDest::Template: return "template";
-    case ParamDest::Runtime: return "runtime";
+  case ParamDest::Rodata: return "rodata";
+  case ParamDest::MapSize: return "map_size";
+  case ParamDest::Template: return "template";
+  case ParamDest::Runtime: return "runtime";
   }
   return "?";
 }

@@ -76,13 +76,13 @@ struct ProgramSpec {
   std::string section;   // e.g. "?tp/syscalls/sys_enter_getpgid"
   std::string function;  // the C function name in the template
   AttachKind attach = AttachKind::Auto;
-  std::string target;    // attach target (uprobe function name, ...), "" when none
-  std::optional<ProducerKind> producer;  // unset = the family default
-  std::optional<ConsumerKind> consumer;  // unset = the family default
-  std::vector<std::string> extra_programs;  // other functions loaded with it (drivers)
-  std::vector<std::string> requires_features;  // probed before load; skipped if missing
+  std::string target;                                  // attach target (uprobe function name, ...), "" when none
+  std::optional<ProducerKind> producer;                // unset = the family default
+  std::optional<ConsumerKind> consumer;                // unset = the family default
+  std::vector<std::string> extra_programs;             // other functions loaded with it (drivers)
+  std::vector<std::string> requires_features;          // probed before load; skipped if missing
   std::map<std::string, MetricSource> metric_sources;  // per-program overrides
-  std::vector<SetupActionSpec> setup;  // after the family's setup actions
+  std::vector<SetupActionSpec> setup;                  // after the family's setup actions
   std::string doc;
 };
 
@@ -170,8 +170,7 @@ class FamilyRegistry {
   // Reads every <dir>/<family>/family.json below each dir. Problems become diagnostics
   // located in the manifest; a manifest with diagnostics is added to `sources` (and only
   // then, so the files of a clean load are not there) for the renderer.
-  static FamilyRegistry load(const std::vector<std::string> &dirs, SourceManager &sources,
-                             Diagnostics &diags);
+  static FamilyRegistry load(const std::vector<std::string> &dirs, SourceManager &sources, Diagnostics &diags);
 
   const FamilyManifest *find(const std::string &name) const;
   std::vector<std::string> names() const;

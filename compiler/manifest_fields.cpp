@@ -33,8 +33,7 @@ std::string ManifestFields::nearest_key(const std::string &key, const Names &all
   return close.empty() ? did_you_mean(key, allowed) : close;
 }
 
-bool ManifestFields::keys(const json &obj, const std::string &where, const Names &allowed,
-                          const Names &required) {
+bool ManifestFields::keys(const json &obj, const std::string &where, const Names &allowed, const Names &required) {
   bool good = true;
   for (const auto &item : obj.items()) {
     if (std::find(allowed.begin(), allowed.end(), item.key()) != allowed.end()) continue;
@@ -51,13 +50,11 @@ bool ManifestFields::keys(const json &obj, const std::string &where, const Names
   return good;
 }
 
-void ManifestFields::wrong_type(const std::string &where, const std::string &key, const char *expected,
-                                const json &v) {
+void ManifestFields::wrong_type(const std::string &where, const std::string &key, const char *expected, const json &v) {
   error(at(v), where, "'" + key + "' must be " + expected + ", got " + v.type_name());
 }
 
-bool ManifestFields::get_string(const json &obj, const std::string &key, const std::string &where,
-                                std::string &out) {
+bool ManifestFields::get_string(const json &obj, const std::string &key, const std::string &where, std::string &out) {
   if (!obj.contains(key)) return true;
   const json &v = obj[key];
   if (!v.is_string()) {
@@ -79,8 +76,7 @@ bool ManifestFields::get_bool(const json &obj, const std::string &key, const std
   return true;
 }
 
-bool ManifestFields::get_string_list(const json &obj, const std::string &key, const std::string &where,
-                                     Names &out) {
+bool ManifestFields::get_string_list(const json &obj, const std::string &key, const std::string &where, Names &out) {
   if (!obj.contains(key)) return true;
   const json &v = obj[key];
   bool good = v.is_array();

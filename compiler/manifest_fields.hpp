@@ -23,7 +23,9 @@ class ManifestFields {
   // `file` is the id the manifest's text will have in the SourceManager diagnostics are
   // rendered with.
   ManifestFields(std::string path, uint32_t file, Diagnostics &diags)
-      : path_(std::move(path)), file_(file), diags_(diags) {}
+      : path_(std::move(path)),
+        file_(file),
+        diags_(diags) {}
 
   // Ties the nodes of `root` (parsed from `text`) to their places in `text`.
   void locate(const std::string &text, const json &root) { where_ = JsonLocations::build(text, root, file_); }
@@ -50,8 +52,7 @@ class ManifestFields {
                 const Names &choices, std::string &out);
   // A kind (compiler/kinds.hpp) named by its table.
   template <typename Kind>
-  bool get_kind(const json &obj, const std::string &key, const std::string &where, const std::string &noun,
-                Kind &out) {
+  bool get_kind(const json &obj, const std::string &key, const std::string &where, const std::string &noun, Kind &out) {
     std::string s;
     if (!obj.contains(key)) return true;
     if (!get_enum(obj, key, where, noun, kind_names<Kind>(), s)) return false;
@@ -59,8 +60,7 @@ class ManifestFields {
     return true;
   }
   // A bound or default of a numeric param: a JSON integer or a string with a unit.
-  bool read_number(const json &v, ParamType type, const std::string &where, const std::string &key,
-                   int64_t &out);
+  bool read_number(const json &v, ParamType type, const std::string &where, const std::string &key, int64_t &out);
 
   // Calls fn(element, where) for each object of array `obj[key]`; `where` is "param 'x'"
   // for an element named x of "params", else "params[3]".

@@ -36,17 +36,13 @@ struct CType {
 };
 // __u64 stops at INT64_MAX: values are held as int64 everywhere.
 constexpr CType kCTypes[] = {
-    {"__u8", 0, 255},          {"__u16", 0, 65535},
-    {"__u32", 0, 4294967295},  {"__u64", 0, INT64_MAX},
-    {"__s8", -128, 127},       {"__s16", -32768, 32767},
-    {"__s32", INT32_MIN, INT32_MAX}, {"__s64", INT64_MIN, INT64_MAX},
+    {"__u8", 0, 255},    {"__u16", 0, 65535},      {"__u32", 0, 4294967295},        {"__u64", 0, INT64_MAX},
+    {"__s8", -128, 127}, {"__s16", -32768, 32767}, {"__s32", INT32_MIN, INT32_MAX}, {"__s64", INT64_MIN, INT64_MAX},
 };
 
 std::string join(const Names &v, const char *last = " or ") { return join_names(v, last); }
 
-bool contains(const Names &v, const std::string &s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
+bool contains(const Names &v, const std::string &s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 bool is_ident_char(char c, bool first) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
@@ -101,8 +97,8 @@ class Reader : public ManifestFields {
       return std::nullopt;
     }
     if (!keys(root, "",
-              {"family", "description", "template", "producer", "consumer", "default_program",
-               "params", "programs", "metrics", "report", "setup", "per_cpu", "constraints", "hooks"},
+              {"family", "description", "template", "producer", "consumer", "default_program", "params", "programs",
+               "metrics", "report", "setup", "per_cpu", "constraints", "hooks"},
               {"family", "description", "template", "programs"}))
       return std::nullopt;
     get_string(root, "family", "", f.name);
@@ -117,8 +113,8 @@ class Reader : public ManifestFields {
     f.dir = dir.string();
     if (!is_name(f.name)) error(at(root["family"]), "", "bad family name '" + f.name + "' (letters, digits, '_', '-')");
     else if (f.name != dir.filename().string())
-      error(at(root["family"]), "", "family '" + f.name + "' must be in a folder of the same name, not '" +
-                    dir.filename().string() + "'");
+      error(at(root["family"]), "",
+            "family '" + f.name + "' must be in a folder of the same name, not '" + dir.filename().string() + "'");
     read_template(dir, tpl, root["template"], f);
 
     read_array(root, "params", "", [&](const json &j, const std::string &where) {
@@ -225,23 +221,21 @@ class Reader : public ManifestFields {
 
   bool read_param(const json &j, const std::string &where, ParamSpec &p) {
     if (!keys(j, where,
-              {"name", "type", "dest", "default", "min", "max", "choices", "c_type", "map",
-               "power_of_two", "sweepable", "c_assert", "doc"},
+              {"name", "type", "dest", "default", "min", "max", "choices", "c_type", "map", "power_of_two", "sweepable",
+               "c_assert", "doc"},
               {"name", "type", "dest"}))
       return false;
     std::string type, dest;
     bool good = get_string(j, "name", where, p.name) && get_enum(j, "type", where, "type", kTypes, type) &&
                 get_enum(j, "dest", where, "dest", kDests, dest) &&
-                get_bool(j, "power_of_two", where, p.power_of_two) &&
-                get_bool(j, "sweepable", where, p.sweepable) && get_string(j, "doc", where, p.doc) &&
-                get_string(j, "map", where, p.map) && get_string(j, "c_assert", where, p.c_assert) &&
-                get_string_list(j, "choices", where, p.choices);
+                get_bool(j, "power_of_two", where, p.power_of_two) && get_bool(j, "sweepable", where, p.sweepable) &&
+                get_string(j, "doc", where, p.doc) && get_string(j, "map", where, p.map) &&
+                get_string(j, "c_assert", where, p.c_assert) && get_string_list(j, "choices", where, p.choices);
     if (!good) return false;
     p.type = static_cast<ParamType>(std::find(kTypes.begin(), kTypes.end(), type) - kTypes.begin());
     p.dest = static_cast<ParamDest>(std::find(kDests.begin(), kDests.end(), dest) - kDests.begin());
     if (!check_param_name(p.name, at(j["name"]), where)) return false;
-    const bool numeric = p.type == ParamType::Int || p.type == ParamType::Size ||
-                         p.type == ParamType::Duration;
+    const bool numeric = p.type == ParamType::Int || p.type == ParamType::Size || p.type == ParamType::Duration;
 
     // Keys that only make sense for some types/dests: misplaced ones are mistakes.
     auto only = [&](const char *key, bool allowed, const char *what) {
@@ -271,7 +265,7 @@ class Reader : public ManifestFields {
       if (!is_identifier(p.map)) {
         error(p.map.empty() ? at(j) : at(j["map"]), where,
               p.map.empty() ? "missing required key 'map' (the map whose size it sets)"
-                                   : "bad map name '" + p.map + "'");
+                            : "bad map name '" + p.map + "'");
         return false;
       }
     }
@@ -325,8 +319,7 @@ class Reader : public ManifestFields {
     if (!j.contains("max")) p.max = std::min(p.max, ct->max);
     if (p.min < ct->min || p.max > ct->max) {
       error(at(j.contains("c_type") ? j["c_type"] : j), where,
-            "[" + std::to_string(p.min) + ", " + std::to_string(p.max) + "] does not fit c_type " +
-                       p.c_type);
+            "[" + std::to_string(p.min) + ", " + std::to_string(p.max) + "] does not fit c_type " + p.c_type);
       return false;
     }
     return true;
@@ -345,8 +338,9 @@ class Reader : public ManifestFields {
       if (!read_number(j["default"], p.type, where, "default", v)) return false;
       p.default_value = ParamValue{true, v, {}};
       if (v < p.min || v > p.max) {
-        error(at(j["default"]), where, "default " + std::to_string(v) + " is out of range [" + std::to_string(p.min) +
-                         ", " + std::to_string(p.max) + "]");
+        error(at(j["default"]), where,
+              "default " + std::to_string(v) + " is out of range [" + std::to_string(p.min) + ", " +
+                  std::to_string(p.max) + "]");
         return false;
       }
       if (p.power_of_two && (v <= 0 || (v & (v - 1)) != 0)) {
@@ -356,59 +350,59 @@ class Reader : public ManifestFields {
       return true;
     }
     switch (p.type) {
-      case ParamType::Bool: {
-        bool b = false;
-        if (!get_bool(j, "default", where, b)) return false;
-        p.default_value = ParamValue{true, b ? 1 : 0, {}};
-        return true;
+    case ParamType::Bool: {
+      bool b = false;
+      if (!get_bool(j, "default", where, b)) return false;
+      p.default_value = ParamValue{true, b ? 1 : 0, {}};
+      return true;
+    }
+    case ParamType::Enum: {
+      std::string s;
+      if (p.choices.empty()) {
+        error(j.contains("choices") ? at(j["choices"]) : at(j), where,
+              "an enum param needs a non-empty 'choices' list");
+        return false;
       }
-      case ParamType::Enum: {
-        std::string s;
-        if (p.choices.empty()) {
-          error(j.contains("choices") ? at(j["choices"]) : at(j), where, "an enum param needs a non-empty 'choices' list");
-          return false;
-        }
-        std::set<std::string> seen;
-        for (const auto &c : p.choices) {
-          if (!is_name(c)) error(at(j["choices"]), where, "bad choice '" + c + "' (letters, digits, '_', '-')");
-          if (!seen.insert(c).second) error(at(j["choices"]), where, "duplicate choice '" + c + "'");
-        }
-        if (!get_string(j, "default", where, s)) return false;
-        if (!contains(p.choices, s)) {
-          error(at(j["default"]), where, "default '" + s + "' is not one of its choices (" + join(p.choices, ", ") + ")");
-          return false;
-        }
-        p.default_value = ParamValue{false, 0, s};
-        return ok();
+      std::set<std::string> seen;
+      for (const auto &c : p.choices) {
+        if (!is_name(c)) error(at(j["choices"]), where, "bad choice '" + c + "' (letters, digits, '_', '-')");
+        if (!seen.insert(c).second) error(at(j["choices"]), where, "duplicate choice '" + c + "'");
       }
-      case ParamType::Cpuset: {
-        std::string s;
-        if (!get_string(j, "default", where, s)) return false;
-        if (!s.empty() && !cpuset_error(s).empty()) {
-          error(at(j["default"]), where, "bad default CPU set '" + s + "': " + cpuset_error(s));
-          return false;
-        }
-        p.default_value = ParamValue{false, 0, s};
-        return true;
+      if (!get_string(j, "default", where, s)) return false;
+      if (!contains(p.choices, s)) {
+        error(at(j["default"]), where, "default '" + s + "' is not one of its choices (" + join(p.choices, ", ") + ")");
+        return false;
       }
-      default: return true;
+      p.default_value = ParamValue{false, 0, s};
+      return ok();
+    }
+    case ParamType::Cpuset: {
+      std::string s;
+      if (!get_string(j, "default", where, s)) return false;
+      if (!s.empty() && !cpuset_error(s).empty()) {
+        error(at(j["default"]), where, "bad default CPU set '" + s + "': " + cpuset_error(s));
+        return false;
+      }
+      p.default_value = ParamValue{false, 0, s};
+      return true;
+    }
+    default: return true;
     }
   }
 
   bool read_program(const json &j, const std::string &where, const FamilyManifest &f, ProgramSpec &p) {
     if (!keys(j, where,
-              {"name", "section", "function", "attach", "target", "producer", "consumer",
-               "extra_programs", "requires", "metric_sources", "setup", "doc"},
+              {"name", "section", "function", "attach", "target", "producer", "consumer", "extra_programs", "requires",
+               "metric_sources", "setup", "doc"},
               {"name"}))
       return false;
     bool good = get_string(j, "name", where, p.name) && get_string(j, "section", where, p.section) &&
-                get_string(j, "function", where, p.function) &&
-                get_kind(j, "attach", where, "attach", p.attach) && get_string(j, "target", where, p.target) &&
+                get_string(j, "function", where, p.function) && get_kind(j, "attach", where, "attach", p.attach) &&
+                get_string(j, "target", where, p.target) &&
                 get_optional_kind(j, "producer", where, "producer", p.producer) &&
                 get_optional_kind(j, "consumer", where, "consumer", p.consumer) &&
                 get_string_list(j, "extra_programs", where, p.extra_programs) &&
-                get_string_list(j, "requires", where, p.requires_features) &&
-                get_string(j, "doc", where, p.doc);
+                get_string_list(j, "requires", where, p.requires_features) && get_string(j, "doc", where, p.doc);
     if (!good) return false;
     read_setup(j, where, f, p.setup);
     if (!is_name(p.name)) {
@@ -429,10 +423,9 @@ class Reader : public ManifestFields {
     if (j.contains("requires"))
       for (const auto &req : p.requires_features) {
         size_t colon = req.find(':');
-        if (colon == std::string::npos || colon + 1 == req.size() ||
-            !contains(kFeatureKinds, req.substr(0, colon))) {
-          error(at(j["requires"]), where, "bad requirement '" + req + "' (expected <kind>:<name>, kind one of " +
-                                              join(kFeatureKinds) + ")");
+        if (colon == std::string::npos || colon + 1 == req.size() || !contains(kFeatureKinds, req.substr(0, colon))) {
+          error(at(j["requires"]), where,
+                "bad requirement '" + req + "' (expected <kind>:<name>, kind one of " + join(kFeatureKinds) + ")");
           good = false;
         }
       }
@@ -527,15 +520,14 @@ class Reader : public ManifestFields {
   }
 
   void check_metrics(const json &root, FamilyManifest &f) {
-    for (const auto &m : f.metrics) check_ratio(m.source, (*metric_nodes_.at(m.name))["source"], "metric '" + m.name + "'", f);
+    for (const auto &m : f.metrics)
+      check_ratio(m.source, (*metric_nodes_.at(m.name))["source"], "metric '" + m.name + "'", f);
     for (const auto &p : f.programs)
       for (const auto &[metric, src] : p.metric_sources) {
         std::string where = "program '" + p.name + "'";
         const json &ms = (*program_nodes_.at(p.name))["metric_sources"];
-        if (!f.metric(metric))
-          error(at_key(ms, metric), where, "metric_sources names unknown metric '" + metric + "'");
-        else
-          check_ratio(src, ms[metric], where, f);
+        if (!f.metric(metric)) error(at_key(ms, metric), where, "metric_sources names unknown metric '" + metric + "'");
+        else check_ratio(src, ms[metric], where, f);
       }
     check_throughput(root, f);
   }
@@ -565,8 +557,8 @@ class Reader : public ManifestFields {
     if (get_string(root, "default_program", "", f.default_program)) {
       if (f.default_program.empty() && !programs.empty()) f.default_program = programs.front();
       else if (!f.default_program.empty() && !contains(programs, f.default_program))
-        error(at(root["default_program"]), "", "default_program '" + f.default_program +
-                                                   "' is not one of its programs (" + join(programs, ", ") + ")");
+        error(at(root["default_program"]), "",
+              "default_program '" + f.default_program + "' is not one of its programs (" + join(programs, ", ") + ")");
     }
     if (!root.contains("report")) {
       f.default_report = metrics;
@@ -582,8 +574,8 @@ class Reader : public ManifestFields {
 
 }  // namespace
 
-std::optional<FamilyManifest> parse_manifest(const std::string &path, const std::string &text,
-                                             SourceManager &sources, Diagnostics &diags) {
+std::optional<FamilyManifest> parse_manifest(const std::string &path, const std::string &text, SourceManager &sources,
+                                             Diagnostics &diags) {
   const size_t before = diags.all().size();
   const uint32_t file = static_cast<uint32_t>(sources.size());
   std::optional<FamilyManifest> f;

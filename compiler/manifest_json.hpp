@@ -13,7 +13,7 @@ namespace bpfbench {
 // read from the manifest's folder. Diagnostics are located in `text`, which is added to
 // `sources` (as file `sources.size()`) when there are any. Returns nullopt after
 // reporting at least one error.
-std::optional<FamilyManifest> parse_manifest(const std::string &path, const std::string &text,
-                                             SourceManager &sources, Diagnostics &diags);
+std::optional<FamilyManifest> parse_manifest(const std::string &path, const std::string &text, SourceManager &sources,
+                                             Diagnostics &diags);
 
 }  // namespace bpfbench

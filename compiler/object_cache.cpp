@@ -45,7 +45,6 @@ std::string header_for(const std::string &key, const std::vector<uint8_t> &objec
   return h;
 }
 
-
 void hash_field(llvm::SHA256 &h, std::string_view field) {
   uint64_t len = field.size();
   uint8_t len_bytes[8];
@@ -68,16 +67,13 @@ bool write_all(int fd, const uint8_t *data, size_t size) {
 }  // namespace
 
 std::string default_cache_dir() {
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/bpfbench";
-  if (const char *home = std::getenv("HOME"); home && *home)
-    return std::string(home) + "/.cache/bpfbench";
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/bpfbench";
+  if (const char *home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/bpfbench";
   return "/tmp/bpfbench-cache-" + std::to_string(::getuid());
 }
 
 std::string object_cache_key(std::string_view c_source, std::string_view compiler_version,
-                             const std::vector<std::string> &args,
-                             std::string_view virtual_name) {
+                             const std::vector<std::string> &args, std::string_view virtual_name) {
   llvm::SHA256 h;
   hash_field(h, kKeySalt);
   hash_field(h, c_source);
@@ -108,9 +104,7 @@ bool is_bpf_elf(const std::vector<uint8_t> &bytes) {
   return true;
 }
 
-std::string ObjectCache::path_for(const std::string &key) const {
-  return dir_ + "/" + key + ".o";
-}
+std::string ObjectCache::path_for(const std::string &key) const { return dir_ + "/" + key + ".o"; }
 
 CacheLookup ObjectCache::load(const std::string &key) const {
   CacheLookup r;
@@ -125,8 +119,7 @@ CacheLookup ObjectCache::load(const std::string &key) const {
   if (!in) return bad(why);
   const std::vector<uint8_t> file(in->data.begin(), in->data.end());
   const std::string_view bytes(reinterpret_cast<const char *>(file.data()), file.size());
-  if (bytes.size() < kHeaderLen || bytes.substr(0, kMagic.size()) != kMagic)
-    return bad("not a bpfbench cache file");
+  if (bytes.size() < kHeaderLen || bytes.substr(0, kMagic.size()) != kMagic) return bad("not a bpfbench cache file");
   if (bytes.substr(kMagic.size(), kKeyLen) != key) return bad("holds the object of another program (its key differs)");
   uint64_t size = 0;
   for (int i = 0; i < 8; ++i) size |= uint64_t{file[kHeaderLen - 8 + i]} << (8 * i);

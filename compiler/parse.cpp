@@ -26,21 +26,17 @@ size_t recovery_point(std::string_view t, size_t item_start, size_t err) {
     char c = t[i];
     if (c == '"') {
       for (++i; i < t.size() && t[i] != '"' && t[i] != '\n'; ++i)
-        if (t[i] == '\\' && i + 1 < t.size() && t[i + 1] != '\n')
-          ++i;
+        if (t[i] == '\\' && i + 1 < t.size() && t[i + 1] != '\n') ++i;
       ++i;
     } else if (c == '#' || (c == '/' && i + 1 < t.size() && t[i + 1] == '/')) {
-      while (i < t.size() && t[i] != '\n')
-        ++i;
+      while (i < t.size() && t[i] != '\n') ++i;
     } else if (is_ident_other(c)) {
       size_t j = i;
-      while (j < t.size() && is_ident_other(t[j]))
-        ++j;
+      while (j < t.size() && is_ident_other(t[j])) ++j;
       std::string_view word = t.substr(i, j - i);
       if (i > item_start && i >= err)
         for (std::string_view kw : kKeywords)
-          if (word == kw)
-            return i;
+          if (word == kw) return i;
       i = j;
     } else {
       ++i;
@@ -51,11 +47,10 @@ size_t recovery_point(std::string_view t, size_t item_start, size_t err) {
 
 bool is_close_message(std::string_view msg) {
   for (const char *m :
-       {g::error_message<g::bench_close>, g::error_message<g::defaults_close>,
-        g::error_message<g::suite_close>, g::error_message<g::list_close>, g::error_message<g::range_close>,
-        g::error_message<g::code_close>, g::error_message<g::call_close>, g::error_message<g::paren_close>})
-    if (msg == m)
-      return true;
+       {g::error_message<g::bench_close>, g::error_message<g::defaults_close>, g::error_message<g::suite_close>,
+        g::error_message<g::list_close>, g::error_message<g::range_close>, g::error_message<g::code_close>,
+        g::error_message<g::call_close>, g::error_message<g::paren_close>})
+    if (msg == m) return true;
   return false;
 }
 
@@ -76,8 +71,7 @@ class Parser {
       pegtl::memory_input<> ws_in(text.data() + off, text.data() + text.size(), path, off, 1, 1);
       pegtl::parse<g::ws>(ws_in);
       off = static_cast<size_t>(ws_in.current() - text.data());
-      if (off >= text.size())
-        break;
+      if (off >= text.size()) break;
       // After an error inside a suite, its closing '>' is left over: not a new error.
       if (had_error && text[off] == '>') {
         ++off;
@@ -102,10 +96,8 @@ class Parser {
         had_error = true;
         continue;
       }
-      for (auto &item : b.items)
-        out.push_back(std::move(item));
-      if (b.include)
-        include(*b.include, path, out);
+      for (auto &item : b.items) out.push_back(std::move(item));
+      if (b.include) include(*b.include, path, out);
     }
     stack_.pop_back();
   }
@@ -115,21 +107,18 @@ class Parser {
     size_t begin = at, end = at;
     bool invalid = at < text.size() && is_invalid(text[at]);
     if (msg == g::error_message<g::string_close> && !invalid) {
-      begin = b.string_start; // from the opening quote to the end of the line
+      begin = b.string_start;  // from the opening quote to the end of the line
       end = at;
-      while (end > begin + 1 && text[end - 1] == '\r')
-        --end;
+      while (end > begin + 1 && text[end - 1] == '\r') --end;
     } else if (at >= text.size()) {
       // At the end of the file: point just after the last thing written.
-      while (begin > 0 && is_space(text[begin - 1]))
-        --begin;
+      while (begin > 0 && is_space(text[begin - 1])) --begin;
       end = begin;
     } else if (invalid) {
       msg = fmt::format("invalid character (byte 0x{:02x})", static_cast<unsigned char>(text[at]));
       end = at + 1;
     } else if (is_ident_other(text[at])) {
-      while (end < text.size() && is_ident_other(text[end]))
-        ++end;
+      while (end < text.size() && is_ident_other(text[end])) ++end;
     } else {
       end = at + 1;
     }
@@ -140,8 +129,8 @@ class Parser {
     Diagnostic &d = diags_.error(loc.range(begin, end), std::move(msg), std::move(hints));
     if (is_close_message(d.message) && !b.opens.empty()) {
       size_t open = b.opens.back();
-      d.notes.push_back(Diagnostic{
-          Severity::Note, loc.range(open, open + 1), fmt::format("to match this '{}'", text[open]), {}, {}});
+      d.notes.push_back(
+          Diagnostic{Severity::Note, loc.range(open, open + 1), fmt::format("to match this '{}'", text[open]), {}, {}});
     }
   }
 
@@ -160,13 +149,12 @@ class Parser {
   SourceManager &sm_;
   Diagnostics &diags_;
   IncludeFiles includes_;
-  std::vector<std::string> stack_; // canonical paths of the files being parsed
+  std::vector<std::string> stack_;  // canonical paths of the files being parsed
 };
 
-} // namespace
+}  // namespace
 
-std::optional<ast::File> parse_text(const std::string &path, std::string text, SourceManager &sm,
-                                    Diagnostics &diags) {
+std::optional<ast::File> parse_text(const std::string &path, std::string text, SourceManager &sm, Diagnostics &diags) {
   uint32_t id = sm.add(path, std::move(text));
   ast::File file;
   try {
@@ -188,4 +176,4 @@ std::optional<ast::File> parse_file(const std::string &path, SourceManager &sm, 
   return parse_text(path, std::move(in->data), sm, diags);
 }
 
-} // namespace bpfbench
+}  // namespace bpfbench

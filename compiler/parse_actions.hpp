@@ -23,7 +23,8 @@ namespace bpfbench::parse_detail {
 namespace g = grammar;
 namespace pegtl = tao::pegtl;
 
-template <typename Rule> using Control = pegtl::must_if<g::Errors>::control<Rule>;
+template <typename Rule>
+using Control = pegtl::must_if<g::Errors>::control<Rule>;
 
 // An error the grammar cannot express (nesting too deep), thrown by an action:
 // [begin, end) are byte offsets into the file.
@@ -50,7 +51,7 @@ struct Locator {
   void position(size_t off, uint32_t &line, uint32_t &col) const {
     const auto &starts = sm.file(id).line_starts;
     auto it = std::upper_bound(starts.begin(), starts.end(), off);
-    size_t idx = static_cast<size_t>(it - starts.begin()); // >= 1: starts[0] == 0
+    size_t idx = static_cast<size_t>(it - starts.begin());  // >= 1: starts[0] == 0
     line = static_cast<uint32_t>(idx);
     col = static_cast<uint32_t>(off - starts[idx - 1] + 1);
   }
@@ -67,8 +68,7 @@ struct Locator {
 // "-1_000ms" -> -1000 and "ms"; false when the number does not fit in int64.
 bool parse_int(std::string_view s, int64_t &number, std::string &unit) {
   bool neg = !s.empty() && s[0] == '-';
-  if (neg)
-    s.remove_prefix(1);
+  if (neg) s.remove_prefix(1);
   uint64_t base = 10;
   if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     base = 16;
@@ -80,21 +80,14 @@ bool parse_int(std::string_view s, int64_t &number, std::string &unit) {
   size_t i = 0;
   for (; i < s.size(); ++i) {
     char c = s[i];
-    if (c == '_')
-      continue;
+    if (c == '_') continue;
     uint64_t d;
-    if (c >= '0' && c <= '9')
-      d = uint64_t(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f')
-      d = uint64_t(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F')
-      d = uint64_t(c - 'A' + 10);
-    else
-      break;
-    if (mag > (limit - d) / base)
-      overflow = true;
-    else
-      mag = mag * base + d;
+    if (c >= '0' && c <= '9') d = uint64_t(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f') d = uint64_t(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F') d = uint64_t(c - 'A' + 10);
+    else break;
+    if (mag > (limit - d) / base) overflow = true;
+    else mag = mag * base + d;
   }
   unit = std::string(s.substr(i));
   if (overflow) {
@@ -129,39 +122,44 @@ struct Builder {
   Locator loc;
   Diagnostics &diags;
 
-  std::vector<ast::Value> values;           // finished values not yet owned by a node
-  std::vector<size_t> list_marks;           // values.size() at each open '['
-  std::vector<size_t> opens;                // offsets of unclosed '[' and '<' (for notes)
-  std::optional<ast::RangeKind> range_kind; // set by a range tail, taken by its bracket
+  std::vector<ast::Value> values;            // finished values not yet owned by a node
+  std::vector<size_t> list_marks;            // values.size() at each open '['
+  std::vector<size_t> opens;                 // offsets of unclosed '[' and '<' (for notes)
+  std::optional<ast::RangeKind> range_kind;  // set by a range tail, taken by its bracket
   bool range_seen = false;
   std::optional<ast::Value> range_by;
   bool zipped = false;
-  std::vector<ast::Name> names;       // names of the statement being parsed
-  std::vector<ast::Setting> settings; // settings of the bench/defaults being parsed
-  std::vector<ast::Setting> outer_settings; // the bench's settings while a baseline is open
+  std::vector<ast::Name> names;              // names of the statement being parsed
+  std::vector<ast::Setting> settings;        // settings of the bench/defaults being parsed
+  std::vector<ast::Setting> outer_settings;  // the bench's settings while a baseline is open
   std::optional<ast::Setting::Kind> cond_kind;
   std::string cond_op;
   SourceRange cond_op_range;
   std::optional<ast::Name> family, label, let_name;
-  std::vector<std::pair<ast::Name, size_t>> suites; // open suites: title, items mark
+  std::vector<std::pair<ast::Name, size_t>> suites;  // open suites: title, items mark
   std::vector<ast::Item> items;
   std::optional<ast::Name> include;
   size_t string_start = 0;
-  std::vector<ast::CodeBlock> code;   // `code` blocks of the bench/defaults being parsed
+  std::vector<ast::CodeBlock> code;  // `code` blocks of the bench/defaults being parsed
   std::optional<ast::Name> code_hook;
   std::string code_text;
   SourceRange code_text_range;
-  size_t code_depth = 0;              // open '{' inside the code block being parsed
+  size_t code_depth = 0;                                 // open '{' inside the code block being parsed
   std::vector<std::pair<std::string, size_t>> expr_ops;  // operators awaiting their right operand, offsets
-  std::vector<std::pair<ast::Name, size_t>> calls;  // open calls: function, values mark
-  size_t paren_depth = 0;             // open '(' of expressions
+  std::vector<std::pair<ast::Name, size_t>> calls;       // open calls: function, values mark
+  size_t paren_depth = 0;                                // open '(' of expressions
 
   size_t offset(const char *p) const { return static_cast<size_t>(p - base); }
-  template <typename In> SourceRange range(const In &in) const {
+  template <typename In>
+  SourceRange range(const In &in) const {
     return loc.range(offset(in.begin()), offset(in.end()));
   }
-  template <typename In> ast::Name name(const In &in) const { return ast::Name{in.string(), range(in)}; }
-  template <typename In> ast::Value int_value(const In &in) {
+  template <typename In>
+  ast::Name name(const In &in) const {
+    return ast::Name{in.string(), range(in)};
+  }
+  template <typename In>
+  ast::Value int_value(const In &in) {
     ast::Value v;
     v.kind = ast::Value::Kind::Int;
     v.range = range(in);
@@ -170,7 +168,8 @@ struct Builder {
     return v;
   }
   // `0.5%`: the digits without the point, how many followed it, unit "%".
-  template <typename In> ast::Value percent_decimal(const In &in) {
+  template <typename In>
+  ast::Value percent_decimal(const In &in) {
     ast::Value v;
     v.kind = ast::Value::Kind::Int;
     v.range = range(in);
@@ -225,8 +224,7 @@ struct Builder {
     s.kind = kind;
     s.names = std::move(names);
     names.clear();
-    if (has_value && !values.empty())
-      s.value = pop_value();
+    if (has_value && !values.empty()) s.value = pop_value();
     s.zipped = zipped;
     zipped = false;
     s.range = r;
@@ -234,14 +232,21 @@ struct Builder {
   }
 };
 
-template <typename Rule> struct Action : pegtl::nothing<Rule> {};
+template <typename Rule>
+struct Action : pegtl::nothing<Rule> {};
 
 // --- values ---
-template <> struct Action<g::int_value> {
-  template <typename In> static void apply(const In &in, Builder &b) { b.values.push_back(b.int_value(in)); }
+template <>
+struct Action<g::int_value> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
+    b.values.push_back(b.int_value(in));
+  }
 };
-template <> struct Action<g::ident_value> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::ident_value> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     ast::Value v;
     v.kind = ast::Value::Kind::Ident;
     v.text = in.string();
@@ -249,13 +254,17 @@ template <> struct Action<g::ident_value> {
     b.values.push_back(std::move(v));
   }
 };
-template <> struct Action<g::quote_open> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::quote_open> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.string_start = b.offset(in.begin());
   }
 };
-template <> struct Action<g::string_lit> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::string_lit> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     ast::Value v;
     v.kind = ast::Value::Kind::String;
     v.text = unescape(in.string_view());
@@ -263,32 +272,44 @@ template <> struct Action<g::string_lit> {
     b.values.push_back(std::move(v));
   }
 };
-template <> struct Action<g::lbracket> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::lbracket> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.check_depth(b.offset(in.begin()));
     b.list_marks.push_back(b.values.size());
     b.opens.push_back(b.offset(in.begin()));
   }
 };
-template <> struct Action<g::range_by> {
-  template <typename In> static void apply(const In &in, Builder &b) { b.range_by = b.int_value(in); }
+template <>
+struct Action<g::range_by> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
+    b.range_by = b.int_value(in);
+  }
 };
-template <> struct Action<g::range_step> {
+template <>
+struct Action<g::range_step> {
   static void apply0(Builder &b) { b.range_kind = ast::RangeKind::Step; }
 };
-template <> struct Action<g::range_geometric> {
+template <>
+struct Action<g::range_geometric> {
   static void apply0(Builder &b) { b.range_kind = ast::RangeKind::Geometric; }
 };
-template <> struct Action<g::range_log> {
+template <>
+struct Action<g::range_log> {
   static void apply0(Builder &b) { b.range_kind = ast::RangeKind::Log; }
 };
-template <> struct Action<g::range_tail> {
+template <>
+struct Action<g::range_tail> {
   static void apply0(Builder &b) { b.range_seen = true; }
 };
 // A bracket becomes a list, or a range when its tail had '..'. Inner brackets finish
 // (and reset the range state) before an outer tail starts, so one slot suffices.
-template <> struct Action<g::bracket_value> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::bracket_value> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     ast::Value v;
     v.range = b.range(in);
     size_t mark = b.list_marks.back();
@@ -305,9 +326,8 @@ template <> struct Action<g::bracket_value> {
         v.by_unit = b.range_by->unit;
         v.by_range = b.range_by->range;
         if (!v.by_unit.empty() && v.range_kind != ast::RangeKind::Step)
-          b.diags.error(v.by_range,
-                        fmt::format("a {} takes a plain number, without a unit",
-                                    v.range_kind == ast::RangeKind::Log ? "point count" : "factor"));
+          b.diags.error(v.by_range, fmt::format("a {} takes a plain number, without a unit",
+                                                v.range_kind == ast::RangeKind::Log ? "point count" : "factor"));
       }
     } else {
       v.kind = ast::Value::Kind::List;
@@ -320,23 +340,35 @@ template <> struct Action<g::bracket_value> {
 };
 
 // --- integer expressions: operators fold when their right operand is complete ---
-template <typename Rule> struct OpAction {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <typename Rule>
+struct OpAction {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.expr_ops.emplace_back(in.string(), b.offset(in.begin()));
   }
 };
-template <> struct Action<g::mul_op> : OpAction<g::mul_op> {};
-template <> struct Action<g::div_op> : OpAction<g::div_op> {};
-template <> struct Action<g::add_op> : OpAction<g::add_op> {};
-template <typename Rule> struct CombineAction {
+template <>
+struct Action<g::mul_op> : OpAction<g::mul_op> {};
+template <>
+struct Action<g::div_op> : OpAction<g::div_op> {};
+template <>
+struct Action<g::add_op> : OpAction<g::add_op> {};
+template <typename Rule>
+struct CombineAction {
   static void apply0(Builder &b) { b.combine(); }
 };
-template <> struct Action<g::mul_tail> : CombineAction<g::mul_tail> {};
-template <> struct Action<g::div_tail> : CombineAction<g::div_tail> {};
-template <> struct Action<g::add_tail> : CombineAction<g::add_tail> {};
-template <> struct Action<g::bound_add_tail> : CombineAction<g::bound_add_tail> {};
-template <> struct Action<g::call_head> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::mul_tail> : CombineAction<g::mul_tail> {};
+template <>
+struct Action<g::div_tail> : CombineAction<g::div_tail> {};
+template <>
+struct Action<g::add_tail> : CombineAction<g::add_tail> {};
+template <>
+struct Action<g::bound_add_tail> : CombineAction<g::bound_add_tail> {};
+template <>
+struct Action<g::call_head> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     size_t open = b.offset(in.end()) - 1;  // the '('
     b.check_depth(open);
     b.calls.emplace_back(ast::Name{std::string(in.begin(), in.end() - 1), b.loc.range(b.offset(in.begin()), open)},
@@ -344,8 +376,10 @@ template <> struct Action<g::call_head> {
     b.opens.push_back(open);
   }
 };
-template <> struct Action<g::call_expr> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::call_expr> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     auto [name, mark] = std::move(b.calls.back());
     b.calls.pop_back();
     b.opens.pop_back();
@@ -365,16 +399,20 @@ template <> struct Action<g::call_expr> {
     b.values.push_back(std::move(v));
   }
 };
-template <> struct Action<g::paren_open> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::paren_open> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.check_depth(b.offset(in.begin()));
     ++b.paren_depth;
     b.opens.push_back(b.offset(in.begin()));
   }
 };
 // Parentheses only group; the value's range grows to cover them.
-template <> struct Action<g::paren_expr> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::paren_expr> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     --b.paren_depth;
     b.opens.pop_back();
     SourceRange r = b.range(in);
@@ -383,85 +421,126 @@ template <> struct Action<g::paren_expr> {
 };
 
 // --- settings ---
-template <typename Rule> struct NameAction {
-  template <typename In> static void apply(const In &in, Builder &b) { b.names.push_back(b.name(in)); }
+template <typename Rule>
+struct NameAction {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
+    b.names.push_back(b.name(in));
+  }
 };
-template <> struct Action<g::metric_name> : NameAction<g::metric_name> {};
-template <> struct Action<g::sweep_name> : NameAction<g::sweep_name> {};
-template <> struct Action<g::zip_name> : NameAction<g::zip_name> {};
-template <> struct Action<g::setting_name> : NameAction<g::setting_name> {};
-template <> struct Action<g::zipped_sweep> {
+template <>
+struct Action<g::metric_name> : NameAction<g::metric_name> {};
+template <>
+struct Action<g::sweep_name> : NameAction<g::sweep_name> {};
+template <>
+struct Action<g::zip_name> : NameAction<g::zip_name> {};
+template <>
+struct Action<g::setting_name> : NameAction<g::setting_name> {};
+template <>
+struct Action<g::zipped_sweep> {
   static void apply0(Builder &b) { b.zipped = true; }
 };
-template <> struct Action<g::report_stmt> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::report_stmt> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.add_setting(ast::Setting::Kind::Report, b.range(in), false);
   }
 };
-template <> struct Action<g::sweep_stmt> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::sweep_stmt> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.add_setting(ast::Setting::Kind::Sweep, b.range(in), true);
   }
 };
-template <> struct Action<g::cond_name> : NameAction<g::cond_name> {};
-template <> struct Action<g::cond_where> {
+template <>
+struct Action<g::cond_name> : NameAction<g::cond_name> {};
+template <>
+struct Action<g::cond_where> {
   static void apply0(Builder &b) { b.cond_kind = ast::Setting::Kind::Where; }
 };
-template <> struct Action<g::cond_until> {
+template <>
+struct Action<g::cond_until> {
   static void apply0(Builder &b) { b.cond_kind = ast::Setting::Kind::Until; }
 };
-template <> struct Action<g::cond_expect> {
+template <>
+struct Action<g::cond_expect> {
   static void apply0(Builder &b) { b.cond_kind = ast::Setting::Kind::Expect; }
 };
-template <> struct Action<g::cond_op> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::cond_op> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.cond_op = in.string();
     b.cond_op_range = b.range(in);
   }
 };
-template <> struct Action<g::percent_decimal> {
-  template <typename In> static void apply(const In &in, Builder &b) { b.values.push_back(b.percent_decimal(in)); }
+template <>
+struct Action<g::percent_decimal> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
+    b.values.push_back(b.percent_decimal(in));
+  }
 };
-template <> struct Action<g::cond_stmt> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::cond_stmt> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.add_setting(*b.cond_kind, b.range(in), true);
     b.settings.back().op = std::move(b.cond_op);
     b.settings.back().op_range = b.cond_op_range;
     b.cond_kind.reset();
   }
 };
-template <> struct Action<g::assign_stmt> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::assign_stmt> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.add_setting(ast::Setting::Kind::Assign, b.range(in), true);
   }
 };
 
 // --- items ---
-template <typename Rule> struct OpenAction {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <typename Rule>
+struct OpenAction {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.opens.push_back(b.offset(in.begin()));
   }
 };
-template <typename Rule> struct CloseAction {
+template <typename Rule>
+struct CloseAction {
   static void apply0(Builder &b) { b.opens.pop_back(); }
 };
-template <> struct Action<g::defaults_open> : OpenAction<g::defaults_open> {};
-template <> struct Action<g::bench_open> : OpenAction<g::bench_open> {};
-template <> struct Action<g::suite_open> : OpenAction<g::suite_open> {};
-template <> struct Action<g::defaults_close> : CloseAction<g::defaults_close> {};
-template <> struct Action<g::bench_close> : CloseAction<g::bench_close> {};
-template <> struct Action<g::suite_close> : CloseAction<g::suite_close> {};
+template <>
+struct Action<g::defaults_open> : OpenAction<g::defaults_open> {};
+template <>
+struct Action<g::bench_open> : OpenAction<g::bench_open> {};
+template <>
+struct Action<g::suite_open> : OpenAction<g::suite_open> {};
+template <>
+struct Action<g::defaults_close> : CloseAction<g::defaults_close> {};
+template <>
+struct Action<g::bench_close> : CloseAction<g::bench_close> {};
+template <>
+struct Action<g::suite_close> : CloseAction<g::suite_close> {};
 // A baseline's statements collect into a fresh list; the bench's wait aside.
-template <> struct Action<g::baseline_open> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::baseline_open> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.opens.push_back(b.offset(in.begin()));
     b.outer_settings = std::move(b.settings);
     b.settings.clear();
   }
 };
-template <> struct Action<g::baseline_close> : CloseAction<g::baseline_close> {};
-template <> struct Action<g::baseline_stmt> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::baseline_close> : CloseAction<g::baseline_close> {};
+template <>
+struct Action<g::baseline_stmt> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     ast::Setting s;
     s.kind = ast::Setting::Kind::Baseline;
     s.body = std::move(b.settings);
@@ -473,54 +552,77 @@ template <> struct Action<g::baseline_stmt> {
 };
 
 // --- code blocks: raw C, kept byte for byte with where it starts ---
-template <> struct Action<g::code_hook> {
-  template <typename In> static void apply(const In &in, Builder &b) { b.code_hook = b.name(in); }
+template <>
+struct Action<g::code_hook> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
+    b.code_hook = b.name(in);
+  }
 };
-template <> struct Action<g::code_open> : OpenAction<g::code_open> {};
-template <> struct Action<g::code_close> : CloseAction<g::code_close> {};
+template <>
+struct Action<g::code_open> : OpenAction<g::code_open> {};
+template <>
+struct Action<g::code_close> : CloseAction<g::code_close> {};
 // Nested braces count towards the nesting limit: the rule recurses per '{'.
-template <> struct Action<g::code_brace_open> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::code_brace_open> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.check_depth(b.offset(in.begin()));
     ++b.code_depth;
     b.opens.push_back(b.offset(in.begin()));
   }
 };
-template <> struct Action<g::code_brace_close> {
+template <>
+struct Action<g::code_brace_close> {
   static void apply0(Builder &b) {
     --b.code_depth;
     b.opens.pop_back();
   }
 };
-template <> struct Action<g::code_body> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::code_body> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.code_text = in.string();
     b.code_text_range = b.range(in);
   }
 };
-template <> struct Action<g::code_stmt> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::code_stmt> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.code.push_back(ast::CodeBlock{std::move(*b.code_hook), std::move(b.code_text), b.code_text_range, b.range(in)});
     b.code_hook.reset();
     b.code_text.clear();
   }
 };
 
-template <> struct Action<g::include_path> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::include_path> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.include = ast::Name{unescape(in.string_view()), b.range(in)};
   }
 };
-template <> struct Action<g::let_name> {
-  template <typename In> static void apply(const In &in, Builder &b) { b.let_name = b.name(in); }
+template <>
+struct Action<g::let_name> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
+    b.let_name = b.name(in);
+  }
 };
-template <> struct Action<g::let_item> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::let_item> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.items.push_back(ast::Item{ast::Let{std::move(*b.let_name), b.pop_value(), b.range(in)}});
   }
 };
-template <> struct Action<g::defaults_item> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::defaults_item> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.items.push_back(ast::Item{ast::Defaults{std::move(b.settings), b.range(in)}});
     b.settings.clear();
     for (const auto &c : b.code)
@@ -530,32 +632,43 @@ template <> struct Action<g::defaults_item> {
     b.code.clear();
   }
 };
-template <> struct Action<g::bench_family> {
-  template <typename In> static void apply(const In &in, Builder &b) { b.family = b.name(in); }
+template <>
+struct Action<g::bench_family> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
+    b.family = b.name(in);
+  }
 };
-template <> struct Action<g::bench_label> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::bench_label> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.label = ast::Name{unescape(in.string_view()), b.range(in)};
   }
 };
-template <> struct Action<g::bench_item> {
-  template <typename In> static void apply(const In &in, Builder &b) {
-    b.items.push_back(
-        ast::Item{ast::Bench{std::move(*b.family), std::move(b.label), std::move(b.settings), b.range(in),
-                             std::move(b.code)}});
+template <>
+struct Action<g::bench_item> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
+    b.items.push_back(ast::Item{
+        ast::Bench{std::move(*b.family), std::move(b.label), std::move(b.settings), b.range(in), std::move(b.code)}});
     b.label.reset();
     b.settings.clear();
     b.code.clear();
   }
 };
-template <> struct Action<g::suite_title> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::suite_title> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     b.check_depth(b.offset(in.begin()));
     b.suites.emplace_back(ast::Name{unescape(in.string_view()), b.range(in)}, b.items.size());
   }
 };
-template <> struct Action<g::suite_item> {
-  template <typename In> static void apply(const In &in, Builder &b) {
+template <>
+struct Action<g::suite_item> {
+  template <typename In>
+  static void apply(const In &in, Builder &b) {
     auto [title, mark] = std::move(b.suites.back());
     b.suites.pop_back();
     ast::Suite s{std::move(title), {}, b.range(in)};

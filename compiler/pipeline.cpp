@@ -26,10 +26,10 @@ bool check_and_lower(const std::string &path, const FrontendOptions &opts, Front
 }
 
 bool load_families(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
-  fe.families = FamilyRegistry::load(
-      opts.template_dirs.empty() ? template_dir_paths(template_search_path(opts.extra_template_dirs, path))
-                                 : opts.template_dirs,
-      fe.sources, fe.diags);
+  fe.families = FamilyRegistry::load(opts.template_dirs.empty()
+                                         ? template_dir_paths(template_search_path(opts.extra_template_dirs, path))
+                                         : opts.template_dirs,
+                                     fe.sources, fe.diags);
   return !fe.diags.has_errors();
 }
 

@@ -59,7 +59,7 @@ bool run_frontend_text(const std::string &path, std::string text, const Frontend
 
 // One generated BPF program of the plan, as the results files record it.
 struct ProgramHash {
-  std::string name;    // virtual file name, e.g. "ringbuf-0.bpf.c"
+  std::string name;  // virtual file name, e.g. "ringbuf-0.bpf.c"
   std::string family;
   std::string sha256;  // of the generated C
   std::string cache_key;

@@ -24,7 +24,7 @@ struct PlanCode {
 // (runtime/expectations.hpp). `value` is in the unit the metric is reported in.
 struct PlanExpectation {
   std::string metric;
-  std::string op;    // < <= > >= == !=
+  std::string op;  // < <= > >= == !=
   double value = 0;
   std::string unit;  // the metric's reported unit ("M/s", "ns/op", ...), for messages
   std::string text;  // as written, e.g. "hits > 0"
@@ -32,12 +32,12 @@ struct PlanExpectation {
 };
 
 struct PlanPoint {
-  size_t index = 0;          // position in the plan
-  size_t bench_index = 0;    // which `bench` statement (file order)
-  std::string suite;         // suite title, "" outside a suite
+  size_t index = 0;        // position in the plan
+  size_t bench_index = 0;  // which `bench` statement (file order)
+  std::string suite;       // suite title, "" outside a suite
   std::string family;
-  std::string label;         // interpolated label, unique within the plan
-  std::string program;       // the selected ProgramSpec name
+  std::string label;    // interpolated label, unique within the plan
+  std::string program;  // the selected ProgramSpec name
   // Every family param in manifest order, with the value for this point.
   std::vector<std::pair<std::string, ParamValue>> params;
   // Parallel to params: where each value was written in the .bdsl (invalid = default).

@@ -13,12 +13,12 @@ void write_plan_text(const RunPlan &plan, const PlanSink &out) {
       suite = p.suite;
       if (!suite.empty()) out(fmt::format("suite \"{}\"\n", suite));
     }
-    line = fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}",
-                       p.index, p.label, p.family, p.program, format_duration_ns(p.warmup_ns),
-                       format_duration_ns(p.duration_ns), p.producers, p.consumers);
+    line = fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}", p.index, p.label,
+                       p.family, p.program, format_duration_ns(p.warmup_ns), format_duration_ns(p.duration_ns),
+                       p.producers, p.consumers);
     if (p.precision_pct > 0)
-      line += fmt::format(" until_ci<{}% (min {} max {})", p.precision_pct,
-                          format_duration_ns(p.min_duration_ns), format_duration_ns(p.max_duration_ns));
+      line += fmt::format(" until_ci<{}% (min {} max {})", p.precision_pct, format_duration_ns(p.min_duration_ns),
+                          format_duration_ns(p.max_duration_ns));
     if (p.interval_ns != 1'000'000'000) line += fmt::format(" interval={}", format_duration_ns(p.interval_ns));
     if (p.rounds > 1) line += fmt::format(" rounds={}", p.rounds);
     if (p.affinity) line += " affinity";
@@ -68,7 +68,8 @@ nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
   if (p.baseline) j["baseline"] = *p.baseline;
   if (!p.expectations.empty()) {
     nlohmann::json ex = nlohmann::json::array();
-    for (const auto &e : p.expectations) ex.push_back({{"metric", e.metric}, {"op", e.op}, {"value", e.value}, {"text", e.text}});
+    for (const auto &e : p.expectations)
+      ex.push_back({{"metric", e.metric}, {"op", e.op}, {"value", e.value}, {"text", e.text}});
     j["expect"] = ex;
   }
   if (!p.code.empty()) {
@@ -77,12 +78,10 @@ nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
     j["code"] = code;
   }
   if (p.precision_pct > 0)
-    j["until"] = {{"ci_pct", p.precision_pct},
-                  {"min_duration_ns", p.min_duration_ns},
-                  {"max_duration_ns", p.max_duration_ns}};
+    j["until"] = {
+        {"ci_pct", p.precision_pct}, {"min_duration_ns", p.min_duration_ns}, {"max_duration_ns", p.max_duration_ns}};
   if (p.bench_range.valid() && p.bench_range.file < sm.size())
-    j["location"] = fmt::format("{}:{}:{}", sm.file(p.bench_range.file).path, p.bench_range.line,
-                                p.bench_range.col);
+    j["location"] = fmt::format("{}:{}:{}", sm.file(p.bench_range.file).path, p.bench_range.line, p.bench_range.col);
   return j;
 }
 

@@ -25,9 +25,7 @@ const Value &deref(const Value &v, const LetScope &lets) {
   return *cur;
 }
 
-bool is_numeric(ParamType t) {
-  return t == ParamType::Int || t == ParamType::Size || t == ParamType::Duration;
-}
+bool is_numeric(ParamType t) { return t == ParamType::Int || t == ParamType::Size || t == ParamType::Duration; }
 
 std::vector<std::string> let_names(const LetScope &lets) {
   std::vector<std::string> out;
@@ -37,22 +35,22 @@ std::vector<std::string> let_names(const LetScope &lets) {
 
 class Resolver {
  public:
-  Resolver(const ParamSpec &spec, const LetScope &lets, Diagnostics &diags)
-      : spec_(spec), lets_(lets), diags_(diags) {}
+  Resolver(const ParamSpec &spec, const LetScope &lets, Diagnostics &diags) : spec_(spec), lets_(lets), diags_(diags) {}
 
   bool scalar(const Value &written, ResolvedValues &out) {
     const Value &v = deref(written, lets_);
     switch (v.kind) {
-      case Value::Kind::List:
-      case Value::Kind::Range:
-        diags_.error(written.range, fmt::format("expected a single value for '{}', got a {}",
-                                                spec_.name, v.kind == Value::Kind::List ? "list" : "range"),
-                     {"lists and ranges can't be nested"});
-        return false;
-      case Value::Kind::Int: return number(v, out);
-      case Value::Kind::Ident:
-      case Value::Kind::String: return word(written, v, out);
-      case Value::Kind::Expr: return expression(written, v, out);
+    case Value::Kind::List:
+    case Value::Kind::Range:
+      diags_.error(written.range,
+                   fmt::format("expected a single value for '{}', got a {}", spec_.name,
+                               v.kind == Value::Kind::List ? "list" : "range"),
+                   {"lists and ranges can't be nested"});
+      return false;
+    case Value::Kind::Int: return number(v, out);
+    case Value::Kind::Ident:
+    case Value::Kind::String: return word(written, v, out);
+    case Value::Kind::Expr: return expression(written, v, out);
     }
     return false;
   }
@@ -84,8 +82,8 @@ class Resolver {
       return false;
     }
     if (!is_numeric(spec_.type) && spec_.type != ParamType::Bool) {
-      diags_.error(v.range, fmt::format("expected {} for '{}', got a number", type_noun(spec_.type),
-                                        spec_.name), choices_hint());
+      diags_.error(v.range, fmt::format("expected {} for '{}', got a number", type_noun(spec_.type), spec_.name),
+                   choices_hint());
       return false;
     }
     if (spec_.type == ParamType::Bool) {
@@ -105,8 +103,7 @@ class Resolver {
   }
 
   // `expr` (when not null) computed x: the hints show its value and how to clamp it.
-  bool check_bounds(int64_t x, const SourceRange &r, const ast::Value *expr = nullptr,
-                    const ExprValue *ev = nullptr) {
+  bool check_bounds(int64_t x, const SourceRange &r, const ast::Value *expr = nullptr, const ExprValue *ev = nullptr) {
     if (x < spec_.min || x > spec_.max) {
       std::vector<std::string> hints;
       if (expr && ev) {
@@ -119,9 +116,13 @@ class Resolver {
                                       : fmt::format("min({}, {}) keeps it at most {}", spec_.max, text, spec_.max));
       }
       // Durations in the units one types ("10ms ... [1s, 86400s]"), not in raw nanoseconds.
-      auto show = [&](int64_t v) { return spec_.type == ParamType::Duration ? format_duration_ns(v) : std::to_string(v); };
-      diags_.error(r, fmt::format("value {} for '{}' is out of range [{}, {}]", show(x), spec_.name,
-                                  show(spec_.min), show(spec_.max)), hints);
+      auto show = [&](int64_t v) {
+        return spec_.type == ParamType::Duration ? format_duration_ns(v) : std::to_string(v);
+      };
+      diags_.error(r,
+                   fmt::format("value {} for '{}' is out of range [{}, {}]", show(x), spec_.name, show(spec_.min),
+                               show(spec_.max)),
+                   hints);
       return false;
     }
     if (spec_.power_of_two && (x <= 0 || (x & (x - 1)) != 0)) {
@@ -135,8 +136,9 @@ class Resolver {
   // (a duration's plain number is seconds).
   bool expression(const Value &written, const Value &v, ResolvedValues &out) {
     if (!is_numeric(spec_.type)) {
-      diags_.error(written.range, fmt::format("expected {} for '{}', got an expression", type_noun(spec_.type),
-                                              spec_.name), choices_hint());
+      diags_.error(written.range,
+                   fmt::format("expected {} for '{}', got an expression", type_noun(spec_.type), spec_.name),
+                   choices_hint());
       return false;
     }
     // From the written name when there is one, so a let that leads back to itself is
@@ -163,8 +165,8 @@ class Resolver {
       std::string close = did_you_mean(w, spec_.choices);
       if (!close.empty()) hints.push_back(fmt::format("did you mean '{}'?", close));
       hints.push_back(fmt::format("'{}' is one of: {}", spec_.name, fmt::join(spec_.choices, ", ")));
-      diags_.error(v.range, fmt::format("unknown {} '{}' for '{}'",
-                                        spec_.name == "prog" ? "program" : "value", w, spec_.name),
+      diags_.error(v.range,
+                   fmt::format("unknown {} '{}' for '{}'", spec_.name == "prog" ? "program" : "value", w, spec_.name),
                    hints);
       return false;
     }
@@ -178,15 +180,14 @@ class Resolver {
     }
     std::vector<std::string> hints;
     if (v.kind == Value::Kind::Ident) {
-      if (std::string dash = dash_name_hint(w, lets_); !dash.empty() && is_numeric(spec_.type))
-        hints.push_back(dash);
+      if (std::string dash = dash_name_hint(w, lets_); !dash.empty() && is_numeric(spec_.type)) hints.push_back(dash);
       else if (std::string close = did_you_mean(w, let_names(lets_)); !close.empty())
         hints.push_back(fmt::format("did you mean the let '{}'?", close));
     }
     if (spec_.type == ParamType::Cpuset) hints.push_back("write CPU sets as strings: \"0-3,8\"");
-    diags_.error(written.range, fmt::format("expected {} for '{}', got {} '{}'", type_noun(spec_.type),
-                                            spec_.name,
-                                            v.kind == Value::Kind::Ident ? "identifier" : "string", w),
+    diags_.error(written.range,
+                 fmt::format("expected {} for '{}', got {} '{}'", type_noun(spec_.type), spec_.name,
+                             v.kind == Value::Kind::Ident ? "identifier" : "string", w),
                  hints);
     return false;
   }
@@ -224,8 +225,8 @@ class Resolver {
 
   bool range(const Value &v, ResolvedValues &out) {
     if (!is_numeric(spec_.type)) {
-      diags_.error(v.range, fmt::format("a range needs a numeric parameter, '{}' is {}", spec_.name,
-                                        type_noun(spec_.type)));
+      diags_.error(v.range,
+                   fmt::format("a range needs a numeric parameter, '{}' is {}", spec_.name, type_noun(spec_.type)));
       return false;
     }
     int64_t lo = 0, hi = 0;
@@ -249,49 +250,49 @@ class Resolver {
       by = *scaled;
     }
     switch (v.range_kind) {
-      case ast::RangeKind::Step:
-        if (by <= 0) {
-          diags_.error(by_r, by == 0 ? "range step is zero" : "range step must be positive");
-          return false;
-        }
-        {
-          // hi - lo can exceed int64 (e.g. [-9E18..9E18]); unsigned arithmetic cannot.
-          uint64_t count = (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo)) / static_cast<uint64_t>(by);
-          if (count >= kMaxRangePoints) return too_many(v.range);
-          for (uint64_t i = 0; i <= count; ++i) xs.push_back(lo + static_cast<int64_t>(i) * by);
-        }
-        break;
-      case ast::RangeKind::Geometric:
-        if (by < 2) {
-          diags_.error(by_r, "geometric factor must be at least 2");
-          return false;
-        }
-        if (lo < 1) {
-          diags_.error(v.items[0].range, "a geometric range must start at 1 or more");
-          return false;
-        }
-        for (int64_t x = lo; x <= hi;) {
-          xs.push_back(x);
-          if (__builtin_mul_overflow(x, by, &x)) break;
-        }
-        break;
-      case ast::RangeKind::Log:
-        if (by < 2) {
-          diags_.error(by_r, "a log range needs at least 2 points");
-          return false;
-        }
-        if (static_cast<size_t>(by) > kMaxRangePoints) return too_many(v.range);
-        if (lo < 1) {
-          diags_.error(v.items[0].range, "a log range must start at 1 or more");
-          return false;
-        }
-        for (int64_t i = 0; i < by; ++i) {
-          double f = std::exp(std::log(double(lo)) +
-                              (std::log(double(hi)) - std::log(double(lo))) * double(i) / double(by - 1));
-          int64_t x = i == by - 1 ? hi : std::clamp<int64_t>(std::llround(f), lo, hi);
-          if (xs.empty() || xs.back() != x) xs.push_back(x);
-        }
-        break;
+    case ast::RangeKind::Step:
+      if (by <= 0) {
+        diags_.error(by_r, by == 0 ? "range step is zero" : "range step must be positive");
+        return false;
+      }
+      {
+        // hi - lo can exceed int64 (e.g. [-9E18..9E18]); unsigned arithmetic cannot.
+        uint64_t count = (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo)) / static_cast<uint64_t>(by);
+        if (count >= kMaxRangePoints) return too_many(v.range);
+        for (uint64_t i = 0; i <= count; ++i) xs.push_back(lo + static_cast<int64_t>(i) * by);
+      }
+      break;
+    case ast::RangeKind::Geometric:
+      if (by < 2) {
+        diags_.error(by_r, "geometric factor must be at least 2");
+        return false;
+      }
+      if (lo < 1) {
+        diags_.error(v.items[0].range, "a geometric range must start at 1 or more");
+        return false;
+      }
+      for (int64_t x = lo; x <= hi;) {
+        xs.push_back(x);
+        if (__builtin_mul_overflow(x, by, &x)) break;
+      }
+      break;
+    case ast::RangeKind::Log:
+      if (by < 2) {
+        diags_.error(by_r, "a log range needs at least 2 points");
+        return false;
+      }
+      if (static_cast<size_t>(by) > kMaxRangePoints) return too_many(v.range);
+      if (lo < 1) {
+        diags_.error(v.items[0].range, "a log range must start at 1 or more");
+        return false;
+      }
+      for (int64_t i = 0; i < by; ++i) {
+        double f =
+            std::exp(std::log(double(lo)) + (std::log(double(hi)) - std::log(double(lo))) * double(i) / double(by - 1));
+        int64_t x = i == by - 1 ? hi : std::clamp<int64_t>(std::llround(f), lo, hi);
+        if (xs.empty() || xs.back() != x) xs.push_back(x);
+      }
+      break;
     }
     bool ok = true;
     for (int64_t x : xs) ok = check_bounds(x, v.range) && push(x, v.range, out) && ok;
@@ -326,15 +327,14 @@ class Resolver {
 
 }  // namespace
 
-std::optional<ResolvedValues> resolve_values(const ast::Value &v, const ParamSpec &spec,
-                                             const LetScope &lets, Diagnostics &diags) {
+std::optional<ResolvedValues> resolve_values(const ast::Value &v, const ParamSpec &spec, const LetScope &lets,
+                                             Diagnostics &diags) {
   ResolvedValues out;
   if (!Resolver(spec, lets, diags).any(v, out)) return std::nullopt;
   return out;
 }
 
-std::optional<ResolvedValues> resolve_flag(const ast::Name &name, const ParamSpec &spec,
-                                           Diagnostics &diags) {
+std::optional<ResolvedValues> resolve_flag(const ast::Name &name, const ParamSpec &spec, Diagnostics &diags) {
   if (spec.type != ParamType::Bool) {
     diags.error(name.range, fmt::format("'{}' needs a value ({})", spec.name, type_noun(spec.type)));
     return std::nullopt;
@@ -377,12 +377,12 @@ std::string cpuset_error(const std::string &text) {
 
 const char *type_noun(ParamType t) {
   switch (t) {
-    case ParamType::Int: return "an integer";
-    case ParamType::Size: return "a size";
-    case ParamType::Duration: return "a duration";
-    case ParamType::Bool: return "true or false";
-    case ParamType::Enum: return "a name";
-    case ParamType::Cpuset: return "a CPU set";
+  case ParamType::Int: return "an integer";
+  case ParamType::Size: return "a size";
+  case ParamType::Duration: return "a duration";
+  case ParamType::Bool: return "true or false";
+  case ParamType::Enum: return "a name";
+  case ParamType::Cpuset: return "a CPU set";
   }
   return "a value";
 }

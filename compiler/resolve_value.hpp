@@ -25,12 +25,11 @@ struct ResolvedValues {
 constexpr size_t kMaxRangePoints = 100000;
 
 // Reports problems as diagnostics and returns nullopt when the value does not fit.
-std::optional<ResolvedValues> resolve_values(const ast::Value &v, const ParamSpec &spec,
-                                             const LetScope &lets, Diagnostics &diags);
+std::optional<ResolvedValues> resolve_values(const ast::Value &v, const ParamSpec &spec, const LetScope &lets,
+                                             Diagnostics &diags);
 
 // The value a setting without a value (`name;`) means: true for bools, an error otherwise.
-std::optional<ResolvedValues> resolve_flag(const ast::Name &name, const ParamSpec &spec,
-                                           Diagnostics &diags);
+std::optional<ResolvedValues> resolve_flag(const ast::Name &name, const ParamSpec &spec, Diagnostics &diags);
 
 // Checks a cpuset string like "0-3,8"; returns an error message or "".
 std::string cpuset_error(const std::string &text);

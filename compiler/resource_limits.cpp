@@ -78,7 +78,8 @@ MachineLimits read_machine_limits() {
     std::ifstream in("/proc/loadavg");
     std::string a, b, c, run;
     if (in >> a >> b >> c >> run)
-      if (size_t slash = run.find('/'); slash != std::string::npos) m.threads_running = std::stoll(run.substr(slash + 1));
+      if (size_t slash = run.find('/'); slash != std::string::npos)
+        m.threads_running = std::stoll(run.substr(slash + 1));
   }
   std::ifstream mem("/proc/meminfo");
   for (std::string line; std::getline(mem, line);) {
@@ -146,7 +147,8 @@ void check_resource_limits(const RunPlan &plan, const FamilyRegistry &families, 
       report(c.tasks_at, p, 0,
              fmt::format("point '{}' forks {} tasks: more than this machine has room for ({} {}, {} tasks "
                          "running, a tenth kept free: {})",
-                         p.label, c.tasks, task_limit_name, task_limit, m.threads_running, std::max<int64_t>(0, task_room)));
+                         p.label, c.tasks, task_limit_name, task_limit, m.threads_running,
+                         std::max<int64_t>(0, task_room)));
     if (m.mem_available > 0 && c.bytes > mem_room) {
       std::string what = c.map_entries > 0 && c.tasks > 0
                              ? fmt::format("{} map entries and {} tasks", c.map_entries, c.tasks)

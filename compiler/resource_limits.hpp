@@ -13,20 +13,20 @@ namespace bpfbench {
 
 // The machine as it is now; 0 = unknown (that limit is not checked).
 struct MachineLimits {
-  int64_t pid_max = 0;        // kernel.pid_max
-  int64_t threads_max = 0;    // kernel.threads-max
-  int64_t nproc_rlimit = 0;   // RLIMIT_NPROC of a non-root user (root is exempt)
+  int64_t pid_max = 0;          // kernel.pid_max
+  int64_t threads_max = 0;      // kernel.threads-max
+  int64_t nproc_rlimit = 0;     // RLIMIT_NPROC of a non-root user (root is exempt)
   int64_t threads_running = 0;  // tasks alive now, everyone's (/proc/loadavg)
-  int64_t mem_available = 0;  // bytes (MemAvailable of /proc/meminfo)
+  int64_t mem_available = 0;    // bytes (MemAvailable of /proc/meminfo)
 };
 MachineLimits read_machine_limits();
 
 // What one point's setup actions (family.json `setup`) take, as lower bounds: the work
 // of a point is freed before the next one starts, so points are checked one by one.
 struct PointCost {
-  int64_t tasks = 0;        // `fork` children
-  int64_t map_entries = 0;  // `inner_maps` count x max_entries, `prefill` keys
-  int64_t bytes = 0;        // memory those need at least
+  int64_t tasks = 0;                 // `fork` children
+  int64_t map_entries = 0;           // `inner_maps` count x max_entries, `prefill` keys
+  int64_t bytes = 0;                 // memory those need at least
   SourceRange tasks_at, entries_at;  // the settings that size them (invalid = defaults)
 };
 PointCost point_cost(const PlanPoint &p, const FamilyManifest &f);

@@ -21,8 +21,8 @@ struct ActionKeys {
 // The keys of each action (its name, doc and implementation: compiler/kinds.cpp).
 const std::map<SetupActionKind, ActionKeys> &actions() {
   static const std::map<SetupActionKind, ActionKeys> a = {
-      {SetupActionKind::InnerMaps, {{{"outer", Arg::Map}, {"count", Arg::Count}},
-                                    {{"prefill", Arg::Keys}, {"max_entries", Arg::Count}}}},
+      {SetupActionKind::InnerMaps,
+       {{{"outer", Arg::Map}, {"count", Arg::Count}}, {{"prefill", Arg::Keys}, {"max_entries", Arg::Count}}}},
       {SetupActionKind::Prefill, {{{"map", Arg::Map}, {"keys", Arg::Keys}}, {}}},
       {SetupActionKind::Fork, {{{"count", Arg::Count}}, {{"pause_max", Arg::Count}}}},
   };
@@ -84,8 +84,9 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
     auto kind = parse_kind<SetupActionKind>(name);
     if (!kind) {
       std::string close = did_you_mean(name, kind_names<SetupActionKind>());
-      errors.push_back({&e["action"], "", where + ": unknown action '" + name + "'" +
-                                              (close.empty() ? "" : " (did you mean '" + close + "'?)")});
+      errors.push_back(
+          {&e["action"], "",
+           where + ": unknown action '" + name + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)")});
       continue;
     }
     a.action = *kind;
@@ -103,8 +104,8 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         for (const auto &[n, _] : keys.required) allowed.push_back(n);
         for (const auto &[n, _] : keys.optional) allowed.push_back(n);
         std::string close = did_you_mean(k, allowed);
-        errors.push_back({&e, k, where + ": unknown key '" + k + "'" +
-                                     (close.empty() ? "" : " (did you mean '" + close + "'?)")});
+        errors.push_back(
+            {&e, k, where + ": unknown key '" + k + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)")});
         good = false;
         continue;
       }

@@ -17,8 +17,8 @@ namespace bpfbench {
 // Reads a `setup` array. Integer arguments are JSON integers or the name of an int/size
 // param of `f` (its params must be read already); `prefill`/`keys` may also say
 // "max_entries". Problems are appended to `errors` ("setup[1]: unknown key 'cout'").
-void read_setup_actions(const nlohmann::json &arr, const FamilyManifest &f,
-                        std::vector<SetupActionSpec> &out, std::vector<ManifestProblem> &errors);
+void read_setup_actions(const nlohmann::json &arr, const FamilyManifest &f, std::vector<SetupActionSpec> &out,
+                        std::vector<ManifestProblem> &errors);
 
 // Reads the `per_cpu` object: {"ops": var, "ns": var, "line": "{cpu}: {rate} ..."}.
 void read_per_cpu(const nlohmann::json &obj, PerCpuSpec &out, std::vector<ManifestProblem> &errors);

@@ -46,8 +46,7 @@ std::vector<std::string> env_dirs() {
 
 }  // namespace
 
-std::vector<TemplateDir> template_search_path(const std::vector<std::string> &cli_dirs,
-                                              const std::string &bdsl_file) {
+std::vector<TemplateDir> template_search_path(const std::vector<std::string> &cli_dirs, const std::string &bdsl_file) {
   std::vector<TemplateDir> out;
   add(out, BPFBENCH_TEMPLATE_DIR, "shipped");
   for (const auto &d : env_dirs()) add(out, d, "BPFBENCH_TEMPLATE_PATH");

@@ -17,8 +17,7 @@ struct TemplateDir {
 // Every folder is searched (none replaces another: a family defined in two of them is an
 // error naming both manifests). The same folder reached twice is listed once, at its
 // first place. `bdsl_file` ("" = none) adds `<its dir>/bpf_templates` when that exists.
-std::vector<TemplateDir> template_search_path(const std::vector<std::string> &cli_dirs,
-                                              const std::string &bdsl_file);
+std::vector<TemplateDir> template_search_path(const std::vector<std::string> &cli_dirs, const std::string &bdsl_file);
 
 std::vector<std::string> template_dir_paths(const std::vector<TemplateDir> &dirs);
 

@@ -173,8 +173,7 @@ std::string locate(const std::string &msg, const std::string &marked, const std:
 }  // namespace
 
 std::optional<std::string> render_template(const std::string &path, const std::string &text,
-                                           const std::vector<TemplateKey> &keys,
-                                           Diagnostics &diags) {
+                                           const std::vector<TemplateKey> &keys, Diagnostics &diags) {
   if (!check_tags(path, text, keys, diags)) return std::nullopt;
   try {
     std::string marked = add_markers(text);

@@ -24,7 +24,6 @@ struct TemplateKey {
 // come from the template line after the previous one (a section removed or repeated),
 // so the caller emits `#line 1 "<path>"` right before it.
 std::optional<std::string> render_template(const std::string &path, const std::string &text,
-                                           const std::vector<TemplateKey> &keys,
-                                           Diagnostics &diags);
+                                           const std::vector<TemplateKey> &keys, Diagnostics &diags);
 
 }  // namespace bpfbench

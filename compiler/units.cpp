@@ -14,21 +14,18 @@ struct Unit {
   int64_t scale;
 };
 
-constexpr std::array<Unit, 3> kSizeUnits{{{"K", int64_t{1} << 10},
-                                          {"M", int64_t{1} << 20},
-                                          {"G", int64_t{1} << 30}}};
+constexpr std::array<Unit, 3> kSizeUnits{{{"K", int64_t{1} << 10}, {"M", int64_t{1} << 20}, {"G", int64_t{1} << 30}}};
 constexpr std::array<Unit, 3> kIntUnits{{{"K", 1000}, {"M", 1000000}, {"G", 1000000000}}};
-constexpr std::array<Unit, 4> kDurationUnits{
-    {{"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {"ns", 1}}};
+constexpr std::array<Unit, 4> kDurationUnits{{{"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {"ns", 1}}};
 
 const char *noun(ParamType t) {
   switch (t) {
-    case ParamType::Int: return "an integer";
-    case ParamType::Size: return "a size";
-    case ParamType::Duration: return "a duration";
-    case ParamType::Bool: return "a bool";
-    case ParamType::Enum: return "an enum";
-    case ParamType::Cpuset: return "a CPU set";
+  case ParamType::Int: return "an integer";
+  case ParamType::Size: return "a size";
+  case ParamType::Duration: return "a duration";
+  case ParamType::Bool: return "a bool";
+  case ParamType::Enum: return "an enum";
+  case ParamType::Cpuset: return "a CPU set";
   }
   return "a value";
 }
@@ -60,13 +57,12 @@ std::optional<int64_t> fail(std::string *error, std::string msg) {
 }
 
 template <size_t N>
-std::optional<int64_t> scale(int64_t number, const std::string &unit, ParamType type,
-                             const std::array<Unit, N> &table, std::string *error) {
+std::optional<int64_t> scale(int64_t number, const std::string &unit, ParamType type, const std::array<Unit, N> &table,
+                             std::string *error) {
   const Unit *u = lookup(table, unit);
   if (!u) {
     if (is_known_unit(unit))
-      return fail(error, "unit '" + unit + "' does not apply to " + noun(type) + " (use " +
-                             names(table) + ")");
+      return fail(error, "unit '" + unit + "' does not apply to " + noun(type) + " (use " + names(table) + ")");
     return fail(error, "unknown unit '" + unit + "' for " + noun(type) + " (use " + names(table) + ")");
   }
   int64_t out = 0;
@@ -77,23 +73,20 @@ std::optional<int64_t> scale(int64_t number, const std::string &unit, ParamType 
 
 }  // namespace
 
-std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, ParamType type,
-                                  std::string *error) {
+std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, ParamType type, std::string *error) {
   switch (type) {
-    case ParamType::Size:
-      return unit.empty() ? std::optional<int64_t>(number)
-                          : scale(number, unit, type, kSizeUnits, error);
-    case ParamType::Int:
-      return unit.empty() ? std::optional<int64_t>(number)
-                          : scale(number, unit, type, kIntUnits, error);
-    case ParamType::Duration:
-      // A bare duration is seconds: `warmup 3` reads as 3s, like the kernel bench's -w3.
-      return scale(number, unit.empty() ? "s" : unit, type, kDurationUnits, error);
-    case ParamType::Bool:
-    case ParamType::Enum:
-    case ParamType::Cpuset:
-      if (unit.empty()) return number;
-      return fail(error, "unit '" + unit + "' does not apply to " + noun(type));
+  case ParamType::Size:
+    return unit.empty() ? std::optional<int64_t>(number) : scale(number, unit, type, kSizeUnits, error);
+  case ParamType::Int:
+    return unit.empty() ? std::optional<int64_t>(number) : scale(number, unit, type, kIntUnits, error);
+  case ParamType::Duration:
+    // A bare duration is seconds: `warmup 3` reads as 3s, like the kernel bench's -w3.
+    return scale(number, unit.empty() ? "s" : unit, type, kDurationUnits, error);
+  case ParamType::Bool:
+  case ParamType::Enum:
+  case ParamType::Cpuset:
+    if (unit.empty()) return number;
+    return fail(error, "unit '" + unit + "' does not apply to " + noun(type));
   }
   return fail(error, "unknown type");
 }
@@ -114,8 +107,7 @@ std::optional<int64_t> parse_quantity(const std::string &text, ParamType type, s
   int64_t number = 0;
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
     int d = text[i] - '0';
-    if (__builtin_mul_overflow(number, 10, &number) ||
-        __builtin_add_overflow(number, negative ? -d : d, &number))
+    if (__builtin_mul_overflow(number, 10, &number) || __builtin_add_overflow(number, negative ? -d : d, &number))
       return fail(error, "'" + text + "' is too large");
   }
   if (i == digits_start) return fail(error, "'" + text + "' is not a number");

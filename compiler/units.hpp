@@ -16,8 +16,7 @@ namespace bpfbench {
 // Other types take no unit. Returns nullopt and sets *error (when non-null) for an unknown
 // unit, a unit that does not fit the type ("unit 'ms' does not apply to a size") or an
 // overflow of int64.
-std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, ParamType type,
-                                  std::string *error);
+std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, ParamType type, std::string *error);
 
 // Parses "512K", "-3", "250ms" (an optional '-', decimal digits, an optional unit) and
 // applies the unit as above.

@@ -4,8 +4,8 @@
 
 namespace bpfbench {
 
-std::optional<Comparison> check_where(const ast::Setting &s, const std::vector<ParamSpec> &specs,
-                                      const LetScope &lets, Diagnostics &diags) {
+std::optional<Comparison> check_where(const ast::Setting &s, const std::vector<ParamSpec> &specs, const LetScope &lets,
+                                      Diagnostics &diags) {
   auto find = [&](const std::string &n) -> const ParamSpec * {
     for (const auto &p : specs)
       if (p.name == n) return &p;

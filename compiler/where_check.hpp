@@ -15,7 +15,7 @@ namespace bpfbench {
 // `specs`: the bench family's params and builtins. The right side is another setting's
 // name (compared per point), a `let` (nproc included) or a literal of lhs's type; it is
 // not range-checked (`where producers <= 100000` is a fine filter).
-std::optional<Comparison> check_where(const ast::Setting &s, const std::vector<ParamSpec> &specs,
-                                      const LetScope &lets, Diagnostics &diags);
+std::optional<Comparison> check_where(const ast::Setting &s, const std::vector<ParamSpec> &specs, const LetScope &lets,
+                                      Diagnostics &diags);
 
 }  // namespace bpfbench

@@ -14,10 +14,10 @@ namespace bpfbench {
 
 const char *to_string(Verdict v) {
   switch (v) {
-    case Verdict::Faster: return "faster";
-    case Verdict::Slower: return "slower";
-    case Verdict::NoChange: return "no change";
-    case Verdict::NotComparable: return "not comparable";
+  case Verdict::Faster: return "faster";
+  case Verdict::Slower: return "slower";
+  case Verdict::NoChange: return "no change";
+  case Verdict::NotComparable: return "not comparable";
   }
   return "?";
 }
@@ -85,8 +85,7 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   c.speed_change_pct = (speed - 1) * 100;
   if (n_a < 2 || n_b < 2) c.notes.push_back("fewer than 2 samples: no test");
   bool significant = w.p_value < o.alpha && std::fabs(c.change_pct) >= o.min_change_pct;
-  c.verdict = !significant ? Verdict::NoChange
-              : c.speed_change_pct > 0 ? Verdict::Faster : Verdict::Slower;
+  c.verdict = !significant ? Verdict::NoChange : c.speed_change_pct > 0 ? Verdict::Faster : Verdict::Slower;
   return c;
 }
 
@@ -107,8 +106,8 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
   c.path_b = b.path;
   c.env_diffs = environment_differences(a.env, b.env);
   if (a.file_sha256 != b.file_sha256)
-    c.env_diffs.push_back(fmt::format(".bdsl sha256: {} -> {}", a.file_sha256.substr(0, 12),
-                                      b.file_sha256.substr(0, 12)));
+    c.env_diffs.push_back(
+        fmt::format(".bdsl sha256: {} -> {}", a.file_sha256.substr(0, 12), b.file_sha256.substr(0, 12)));
   std::map<std::string, const ResultPoint *> in_b;
   for (const auto &p : b.points) in_b[p.key()] = &p;
   std::map<std::string, bool> matched;
@@ -149,26 +148,25 @@ std::string compare_to_text(const CompareReport &c) {
   auto geomean_row = [&](const std::string &s) {
     for (const auto &g : c.geomeans)
       if (g.suite == s)
-        out += fmt::format("{:<24} geometric mean over {} point{}: {} speed\n", "", g.n,
-                           g.n == 1 ? "" : "s", fmt_pct(g.speed_change_pct));
+        out += fmt::format("{:<24} geometric mean over {} point{}: {} speed\n", "", g.n, g.n == 1 ? "" : "s",
+                           fmt_pct(g.speed_change_pct));
   };
   for (const auto &p : c.points) {
     if (p.suite != suite) {
       if (suite != "\x01") geomean_row(suite);
       suite = p.suite;
       out += fmt::format("\n==== {} ====\n", suite.empty() ? "(no suite)" : suite);
-      out += fmt::format("{:<24} {:<10} {:>20} {:>20} {:>9} {:>20} {:>7}  {}\n", "point", "metric",
-                         "A (±95% CI)", "B (±95% CI)", "change", "95% CI of change", "p", "verdict");
+      out += fmt::format("{:<24} {:<10} {:>20} {:>20} {:>9} {:>20} {:>7}  {}\n", "point", "metric", "A (±95% CI)",
+                         "B (±95% CI)", "change", "95% CI of change", "p", "verdict");
     }
     if (p.verdict == Verdict::NotComparable) {
       out += fmt::format("{:<24} {:<10} {}\n", p.label, p.metric, fmt::join(p.notes, "; "));
       continue;
     }
-    out += fmt::format("{:<24} {:<10} {:>12.3f} ± {:<5.3f} {:>12.3f} ± {:<5.3f} {:>9} {:>20} {:>7.4f}  {}{}\n",
-                       p.label, p.metric, p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
-                       fmt::format("[{}, {}]", fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high)),
-                       p.p_value, to_string(p.verdict),
-                       p.notes.empty() ? "" : fmt::format(" ({})", fmt::join(p.notes, "; ")));
+    out += fmt::format("{:<24} {:<10} {:>12.3f} ± {:<5.3f} {:>12.3f} ± {:<5.3f} {:>9} {:>20} {:>7.4f}  {}{}\n", p.label,
+                       p.metric, p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
+                       fmt::format("[{}, {}]", fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high)), p.p_value,
+                       to_string(p.verdict), p.notes.empty() ? "" : fmt::format(" ({})", fmt::join(p.notes, "; ")));
   }
   if (suite != "\x01") geomean_row(suite);
   if (!c.only_a.empty()) out += fmt::format("\nonly in A: {}\n", fmt::join(c.only_a, ", "));
@@ -200,10 +198,9 @@ std::string compare_to_markdown(const CompareReport &c) {
       out += fmt::format("| {} | {} | | | | | | not comparable{} |\n", md(p.label), md(p.metric), notes);
       continue;
     }
-    out += fmt::format("| {} | {} | {:.3f} ± {:.3f} | {:.3f} ± {:.3f} | {} | [{}, {}] | {:.4f} | {}{} |\n",
-                       md(p.label), md(p.metric), p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
-                       fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high), p.p_value,
-                       to_string(p.verdict), notes);
+    out += fmt::format("| {} | {} | {:.3f} ± {:.3f} | {:.3f} ± {:.3f} | {} | [{}, {}] | {:.4f} | {}{} |\n", md(p.label),
+                       md(p.metric), p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
+                       fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high), p.p_value, to_string(p.verdict), notes);
   }
   return out;
 }
@@ -212,19 +209,30 @@ nlohmann::json compare_to_json(const CompareReport &c) {
   auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   nlohmann::json pts = nlohmann::json::array(), geo = nlohmann::json::array();
   for (const auto &p : c.points)
-    pts.push_back({{"suite", p.suite}, {"label", p.label}, {"params", p.params},
-                   {"metric", p.metric}, {"unit", p.unit}, {"higher_is_better", p.higher_is_better},
+    pts.push_back({{"suite", p.suite},
+                   {"label", p.label},
+                   {"params", p.params},
+                   {"metric", p.metric},
+                   {"unit", p.unit},
+                   {"higher_is_better", p.higher_is_better},
                    {"a", {{"mean", p.mean_a}, {"ci95", p.ci_a}, {"n", p.n_a}}},
                    {"b", {{"mean", p.mean_b}, {"ci95", p.ci_b}, {"n", p.n_b}}},
                    {"change_pct", num(p.change_pct)},
                    {"change_ci95_pct", {num(p.change_ci_low), num(p.change_ci_high)}},
-                   {"p_value", num(p.p_value)}, {"speed_change_pct", num(p.speed_change_pct)},
-                   {"verdict", to_string(p.verdict)}, {"notes", p.notes}});
+                   {"p_value", num(p.p_value)},
+                   {"speed_change_pct", num(p.speed_change_pct)},
+                   {"verdict", to_string(p.verdict)},
+                   {"notes", p.notes}});
   for (const auto &g : c.geomeans)
     geo.push_back({{"suite", g.suite}, {"points", g.n}, {"speed_change_pct", g.speed_change_pct}});
-  return {{"schema", "bpfbench-compare/1"}, {"a", c.path_a}, {"b", c.path_b},
-          {"environment_differences", c.env_diffs}, {"points", pts}, {"geomeans", geo},
-          {"only_in_a", c.only_a}, {"only_in_b", c.only_b},
+  return {{"schema", "bpfbench-compare/1"},
+          {"a", c.path_a},
+          {"b", c.path_b},
+          {"environment_differences", c.env_diffs},
+          {"points", pts},
+          {"geomeans", geo},
+          {"only_in_a", c.only_a},
+          {"only_in_b", c.only_b},
           {"worst_regression_pct", c.worst_regression_pct()}};
 }
 

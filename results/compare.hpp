@@ -14,9 +14,9 @@ enum class Verdict { Faster, Slower, NoChange, NotComparable };
 const char *to_string(Verdict v);
 
 struct CompareOptions {
-  std::string metric;          // "" = each point's primary metric in A
-  double alpha = 0.05;         // significance level of the Welch t test
-  double min_change_pct = 1.0; // smaller changes are "no change" even when significant
+  std::string metric;           // "" = each point's primary metric in A
+  double alpha = 0.05;          // significance level of the Welch t test
+  double min_change_pct = 1.0;  // smaller changes are "no change" even when significant
 };
 
 struct PointComparison {
@@ -24,12 +24,12 @@ struct PointComparison {
   bool higher_is_better = true;
   double mean_a = 0, mean_b = 0, ci_a = 0, ci_b = 0;
   size_t n_a = 0, n_b = 0;
-  double change_pct = 0;                        // (B - A) / A of the metric
-  double change_ci_low = 0, change_ci_high = 0; // 95% CI of change_pct (Welch, over A)
+  double change_pct = 0;                         // (B - A) / A of the metric
+  double change_ci_low = 0, change_ci_high = 0;  // 95% CI of change_pct (Welch, over A)
   double p_value = 1;
-  double speed_change_pct = 0;                  // > 0 = B is faster, whatever the direction
+  double speed_change_pct = 0;  // > 0 = B is faster, whatever the direction
   Verdict verdict = Verdict::NotComparable;
-  std::vector<std::string> notes;               // "program changed", "skipped in B: ..."
+  std::vector<std::string> notes;  // "program changed", "skipped in B: ..."
 };
 
 struct SuiteGeomean {

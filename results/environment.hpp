@@ -25,7 +25,6 @@ struct Environment {
   std::string bpfbench;        // tool version
 };
 
-
 nlohmann::json environment_to_json(const Environment &e);
 Environment environment_from_json(const nlohmann::json &j);
 

@@ -6,10 +6,10 @@ namespace bpfbench {
 
 const char *to_string(BpfPhase p) {
   switch (p) {
-    case BpfPhase::Open: return "open";
-    case BpfPhase::Setup: return "setup";
-    case BpfPhase::Load: return "load";
-    case BpfPhase::Attach: return "attach";
+  case BpfPhase::Open: return "open";
+  case BpfPhase::Setup: return "setup";
+  case BpfPhase::Load: return "load";
+  case BpfPhase::Attach: return "attach";
   }
   return "?";
 }

@@ -45,7 +45,7 @@ class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit on purpose
   Result(Error e) : v_(std::in_place_index<1>, std::move(e)) {}      // NOLINT
-  Result(BpfError e) : Result(Error(std::move(e))) {}                 // NOLINT
+  Result(BpfError e) : Result(Error(std::move(e))) {}                // NOLINT
 
   explicit operator bool() const { return v_.index() == 0; }
   T &operator*() { return std::get<0>(v_); }
@@ -63,8 +63,8 @@ template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(Error e) : e_(std::move(e)) {}                   // NOLINT: implicit on purpose
-  Result(BpfError e) : e_(Error(std::move(e))) {}         // NOLINT
+  Result(Error e) : e_(std::move(e)) {}            // NOLINT: implicit on purpose
+  Result(BpfError e) : e_(Error(std::move(e))) {}  // NOLINT
 
   explicit operator bool() const { return !e_; }
   const Error &error() const { return *e_; }
@@ -74,10 +74,9 @@ class [[nodiscard]] Result<void> {
 };
 
 // Returns early from a function returning Result<...> when `expr` (a Result) failed.
-#define BB_TRY(expr)                          \
-  do {                                        \
-    if (auto bb_try_r_ = (expr); !bb_try_r_) \
-      return bb_try_r_.error();               \
+#define BB_TRY(expr)                                                                                                   \
+  do {                                                                                                                 \
+    if (auto bb_try_r_ = (expr); !bb_try_r_) return bb_try_r_.error();                                                 \
   } while (0)
 
 }  // namespace bpfbench

@@ -55,9 +55,10 @@ std::string format_failed_expectations(const std::string &label, const std::vect
   std::string out;
   for (const auto &r : results) {
     if (r.passed) continue;
-    std::string got = !r.measured            ? fmt::format("{} was not measured", r.expect.metric)
-                      : !r.no_value.empty() ? fmt::format("{} = n/a: {}", r.expect.metric, r.no_value)
-                                            : fmt::format("{} = {}", r.expect.metric, with_unit(r.actual, r.expect.unit));
+    std::string got = !r.measured ? fmt::format("{} was not measured", r.expect.metric)
+                      : !r.no_value.empty()
+                          ? fmt::format("{} = n/a: {}", r.expect.metric, r.no_value)
+                          : fmt::format("{} = {}", r.expect.metric, with_unit(r.actual, r.expect.unit));
     out += fmt::format("{}: FAILED: expect {} ({})", label, r.expect.text, got);
     if (where) out += " at " + where(r.expect.range);
     out += '\n';

@@ -150,13 +150,13 @@ std::vector<PlotChart> plot_charts(const std::vector<const ResultSet *> &sets,
 std::string gnuplot_script(const std::vector<PlotChart> &charts, const std::string &output) {
   bool png = output.size() >= 4 && output.compare(output.size() - 4, 4, ".png") == 0;
   size_t n = std::max<size_t>(charts.size(), 1);
-  std::string out = fmt::format("set terminal {} size 960,{}\n", png ? "pngcairo noenhanced" : "svg dynamic noenhanced",
-                                360 * n);
+  std::string out =
+      fmt::format("set terminal {} size 960,{}\n", png ? "pngcairo noenhanced" : "svg dynamic noenhanced", 360 * n);
   out += fmt::format("set output {}\nset multiplot layout {},1\nset grid\nset key outside right\n",
                      gnuplot_string(output), n);
   for (const auto &c : charts) {
-    out += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset yrange [0:*]\n",
-                       gnuplot_string(c.title), gnuplot_string(c.xlabel), gnuplot_string(c.ylabel));
+    out += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset yrange [0:*]\n", gnuplot_string(c.title),
+                       gnuplot_string(c.xlabel), gnuplot_string(c.ylabel));
     out += c.logx ? "set logscale x\n" : "unset logscale x\n";
     out += c.categorical ? "set xtics rotate by -30\nset offsets 0.5,0.5,0,0\n"
                          : "set xtics norotate\nset offsets graph 0.03, graph 0.03, 0, 0\n";
@@ -164,10 +164,10 @@ std::string gnuplot_script(const std::vector<PlotChart> &charts, const std::stri
     for (size_t i = 0; i < c.series.size(); ++i) {
       // Overlaid categorical series are nudged apart so their error bars stay readable.
       double nudge = c.series.size() > 1 ? (double(i) - double(c.series.size() - 1) / 2) * 0.1 : 0;
-      parts.push_back(c.categorical
-                          ? fmt::format("'-' using ($1+{}):3:4:xtic(2) with yerrorlines title {}", nudge,
-                                        gnuplot_string(c.series[i].title))
-                          : fmt::format("'-' using 1:3:4 with yerrorlines title {}", gnuplot_string(c.series[i].title)));
+      parts.push_back(
+          c.categorical ? fmt::format("'-' using ($1+{}):3:4:xtic(2) with yerrorlines title {}", nudge,
+                                      gnuplot_string(c.series[i].title))
+                        : fmt::format("'-' using 1:3:4 with yerrorlines title {}", gnuplot_string(c.series[i].title)));
     }
     out += fmt::format("plot {}\n", fmt::join(parts, ", "));
     for (const auto &s : c.series) {

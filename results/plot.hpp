@@ -9,7 +9,7 @@
 namespace bpfbench {
 
 struct PlotSeries {
-  std::string title;  // the variant ("prog=tp"), plus " (A)"/" (B)" when overlaying
+  std::string title;                 // the variant ("prog=tp"), plus " (A)"/" (B)" when overlaying
   std::vector<std::string> xlabels;  // categorical charts: one per point
   std::vector<double> x, y, err;     // err = 95% CI half-width
 };

@@ -4,8 +4,7 @@ namespace bpfbench {
 namespace {
 
 std::string replace_all(std::string s, const std::string &from, const std::string &to) {
-  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
-    s.replace(p, from.size(), to);
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
   return s;
 }
 
@@ -13,10 +12,10 @@ std::string replace_all(std::string s, const std::string &from, const std::strin
 
 const char *to_string(PointResult::Status s) {
   switch (s) {
-    case PointResult::Status::Ok: return "ok";
-    case PointResult::Status::Skipped: return "skipped";
-    case PointResult::Status::Failed: return "failed";
-    case PointResult::Status::Interrupted: return "interrupted";
+  case PointResult::Status::Ok: return "ok";
+  case PointResult::Status::Skipped: return "skipped";
+  case PointResult::Status::Failed: return "failed";
+  case PointResult::Status::Interrupted: return "interrupted";
   }
   return "?";
 }

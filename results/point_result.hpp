@@ -27,19 +27,19 @@ std::string format_per_cpu(const PerCpuSpec &spec, const std::vector<PerCpuRate>
 struct PointResult {
   enum class Status { Ok, Skipped, Failed, Interrupted };
   Status status = Status::Ok;
-  std::string reason;              // Skipped/Failed: why (one line)
-  std::optional<BpfError> error;   // Failed in open/load/attach: the details
+  std::string reason;             // Skipped/Failed: why (one line)
+  std::optional<BpfError> error;  // Failed in open/load/attach: the details
   std::vector<Sample> warmup, samples;
-  Summary summary;                 // over `samples` only
+  Summary summary;  // over `samples` only
   int producers = 1;
-  std::vector<std::string> report; // metrics to print (the point's, else the family's)
-  double precision_pct = 0;        // adaptive run: the CI target (0 = fixed duration)
-  bool precision_reached = false;  // adaptive run: stopped because the target was met
-  double setup_s = 0;              // wall time of the family's setup actions
+  std::vector<std::string> report;  // metrics to print (the point's, else the family's)
+  double precision_pct = 0;         // adaptive run: the CI target (0 = fixed duration)
+  bool precision_reached = false;   // adaptive run: stopped because the target was met
+  double setup_s = 0;               // wall time of the family's setup actions
   // `run --rounds`: the measured samples per round, in order (`samples` holds them one
   // round after another); empty for a point measured in one run.
   std::vector<size_t> round_sizes;
-  std::vector<PerCpuRate> per_cpu; // families with `per_cpu`: each CPU's rate (measured part)
+  std::vector<PerCpuRate> per_cpu;  // families with `per_cpu`: each CPU's rate (measured part)
   // `expect` results, filled by the caller once the summary is final (after a baseline
   // adjustment): one failed makes the point FAILED in reports and the run exit 1, while
   // `status` stays Ok (its numbers are real). Empty when the point has none or did not run.

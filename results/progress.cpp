@@ -24,10 +24,10 @@ std::string format_clock(double seconds) {
   return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
 }
 
-std::string format_status(size_t i, size_t n, const std::string &label, double elapsed_s,
-                          double eta_s, const std::string &extra) {
-  std::string out = fmt::format("[{}/{}] {}  elapsed {}  ETA {}", i, n, label,
-                                format_clock(elapsed_s), format_clock(eta_s));
+std::string format_status(size_t i, size_t n, const std::string &label, double elapsed_s, double eta_s,
+                          const std::string &extra) {
+  std::string out =
+      fmt::format("[{}/{}] {}  elapsed {}  ETA {}", i, n, label, format_clock(elapsed_s), format_clock(eta_s));
   if (!extra.empty()) out += "  " + extra;
   return out;
 }

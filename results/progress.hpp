@@ -18,7 +18,7 @@ double eta_seconds(double remaining_nominal_s, double done_nominal_s, double don
 std::string format_clock(double seconds);
 
 // "[3/11] rb-25  elapsed 0:42  ETA 1:30" (+ "  " + extra when not empty).
-std::string format_status(size_t i, size_t n, const std::string &label, double elapsed_s,
-                          double eta_s, const std::string &extra = "");
+std::string format_status(size_t i, size_t n, const std::string &label, double elapsed_s, double eta_s,
+                          const std::string &extra = "");
 
 }  // namespace bpfbench

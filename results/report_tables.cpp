@@ -31,13 +31,11 @@ std::string params_text(const nlohmann::json &params) {
 }
 
 std::string results_to_csv(const ResultSet &rs) {
-  std::string out =
-      "suite,label,family,program,params,status,metric,unit,n,mean,stddev,median,min,max,cv,"
-      "ci95,ci95_rel,outliers,reason\n";
+  std::string out = "suite,label,family,program,params,status,metric,unit,n,mean,stddev,median,min,max,cv,"
+                    "ci95,ci95_rel,outliers,reason\n";
   for (const auto &p : rs.points) {
-    std::string head = fmt::format("{},{},{},{},{},{}", csv_field(p.suite), csv_field(p.label),
-                                   csv_field(p.family), csv_field(p.program),
-                                   csv_field(params_text(p.params)), p.status);
+    std::string head = fmt::format("{},{},{},{},{},{}", csv_field(p.suite), csv_field(p.label), csv_field(p.family),
+                                   csv_field(p.program), csv_field(params_text(p.params)), p.status);
     if (p.metrics.empty()) {
       out += head + ",,,,,,,,,,,,," + csv_field(p.reason) + "\n";
       continue;
@@ -48,9 +46,9 @@ std::string results_to_csv(const ResultSet &rs) {
         out += id + ",,,,,,,,,," + csv_field("no value: " + m.no_value) + "\n";
         continue;
       }
-      out += fmt::format("{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n", id, m.mean,
-                         m.stddev, m.median, m.min, m.max, m.cv, m.ci95, m.rel_ci(), join_indices(m.outliers),
-                         csv_field(p.reason));
+      out +=
+          fmt::format("{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n", id, m.mean, m.stddev,
+                      m.median, m.min, m.max, m.cv, m.ci95, m.rel_ci(), join_indices(m.outliers), csv_field(p.reason));
     }
   }
   return out;
@@ -61,9 +59,8 @@ std::string results_to_markdown(const ResultSet &rs) {
   auto md = [](const std::string &s) { return markdown_text(s); };
   std::string out = fmt::format("# bpfbench results: {}\n\n", md(rs.file));
   out += fmt::format("Kernel {} · {} × {} · SMT {} · governor {} · JIT {} · bpf_stats {} · {} · libbpf {}{}\n",
-                     md(e.kernel_release), e.nr_cpus, md(e.cpu_model), md(e.smt), md(e.governor),
-                     md(e.jit_enable), md(e.bpf_stats), md(e.clang), md(e.libbpf),
-                     rs.complete ? "" : " · **incomplete run**");
+                     md(e.kernel_release), e.nr_cpus, md(e.cpu_model), md(e.smt), md(e.governor), md(e.jit_enable),
+                     md(e.bpf_stats), md(e.clang), md(e.libbpf), rs.complete ? "" : " · **incomplete run**");
   std::string suite = "\x01";
   for (const auto &p : rs.points) {
     if (p.suite != suite) {
@@ -76,7 +73,8 @@ std::string results_to_markdown(const ResultSet &rs) {
     std::vector<std::string> notes;
     if (p.status != "ok") notes.push_back(p.status + (p.reason.empty() ? "" : ": " + p.reason));
     if (p.precision_pct > 0)
-      notes.push_back(fmt::format("until ci < {}%: {}", p.precision_pct, p.precision_reached ? "reached" : "not reached"));
+      notes.push_back(
+          fmt::format("until ci < {}%: {}", p.precision_pct, p.precision_reached ? "reached" : "not reached"));
     if (m && !m->outliers.empty()) notes.push_back(fmt::format("outliers: {}", join_indices(m->outliers)));
     for (const auto &w : p.warnings) notes.push_back(w);
     if (m && !m->has_value()) notes.insert(notes.begin(), m->name + ": no value: " + m->no_value);
@@ -90,8 +88,8 @@ std::string results_to_markdown(const ResultSet &rs) {
       out += fmt::format("| {} | {} | n/a | | | {} | {} |\n", markdown_text(p.label), metric, m->n, note);
       continue;
     }
-    out += fmt::format("| {} | {} | {:.3f} | {:.3f} ({:.2f}%) | {:.2f}% | {} | {} |\n", markdown_text(p.label),
-                       metric, m->mean, m->ci95, m->rel_ci() * 100, m->cv * 100, m->n, note);
+    out += fmt::format("| {} | {} | {:.3f} | {:.3f} ({:.2f}%) | {:.2f}% | {} | {} |\n", markdown_text(p.label), metric,
+                       m->mean, m->ci95, m->rel_ci() * 100, m->cv * 100, m->n, note);
   }
   return out;
 }

@@ -14,9 +14,7 @@ double rate_of(const Sample &s, const std::string &name) {
   return double(it->second) / 1e6 / s.duration_s;
 }
 
-bool is_core(const std::string &m) {
-  return m == "hits" || m == "drops" || m == "total_ops" || m == "latency";
-}
+bool is_core(const std::string &m) { return m == "hits" || m == "drops" || m == "total_ops" || m == "latency"; }
 
 std::string first_line(const std::string &s) { return s.substr(0, s.find('\n')); }
 
@@ -27,8 +25,8 @@ std::string format_progress(int iter, const Sample &s, int producers, int64_t in
   double dev_us = (s.duration_s * 1e9 - double(interval_ns)) / 1000.0;
   double hits = rate_of(s, "hits"), drops = rate_of(s, "drops");
   std::string out = fmt::sprintf("Iter %3d (%7.3lfus): ", iter, dev_us);
-  out += fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod), drops %8.3lfM/s, total operations %8.3lfM/s",
-                      hits, hits / std::max(producers, 1), drops, hits + drops);
+  out += fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod), drops %8.3lfM/s, total operations %8.3lfM/s", hits,
+                      hits / std::max(producers, 1), drops, hits + drops);
   for (const auto &m : metrics) {
     if (is_core(m)) continue;
     const MetricSpec *spec = nullptr;
@@ -36,10 +34,9 @@ std::string format_progress(int iter, const Sample &s, int producers, int64_t in
       for (const auto &x : *specs)
         if (x.name == m) spec = &x;
     if (spec && report_of(*spec) == MetricReport::AsIs)
-      out += fmt::sprintf(", %s %8.3lf%s", m, metric_values({s}, *spec).at(0),
-                          spec->unit.empty() ? "" : " " + spec->unit);
-    else if (s.deltas.count(m))
-      out += fmt::sprintf(", %s %8.3lfM/s", m, rate_of(s, m));
+      out +=
+          fmt::sprintf(", %s %8.3lf%s", m, metric_values({s}, *spec).at(0), spec->unit.empty() ? "" : " " + spec->unit);
+    else if (s.deltas.count(m)) out += fmt::sprintf(", %s %8.3lfM/s", m, rate_of(s, m));
   }
   return out;
 }
@@ -56,29 +53,28 @@ std::string format_summary(const PointResult &r) {
     return m ? *m : zero;
   };
   const auto &hits = get("hits"), &drops = get("drops"), &total = get("total_ops");
-  std::string out = fmt::sprintf("Summary: hits %8.3lf \u00b1 %5.3lfM/s (%7.3lfM/prod), ",
-                                 hits.mean, hits.stddev, hits.mean / std::max(r.producers, 1));
+  std::string out = fmt::sprintf("Summary: hits %8.3lf \u00b1 %5.3lfM/s (%7.3lfM/prod), ", hits.mean, hits.stddev,
+                                 hits.mean / std::max(r.producers, 1));
   out += fmt::sprintf("drops %8.3lf \u00b1 %5.3lfM/s, ", drops.mean, drops.stddev);
   out += fmt::sprintf("total operations %8.3lf \u00b1 %5.3lfM/s", total.mean, total.stddev);
   for (const auto &m : r.report) {
     if (is_core(m)) continue;
     if (const MetricSummary *x = r.summary.find(m)) {
-      if (!x->has_value())
-        out += fmt::sprintf(", %s n/a", m);
-      else if (x->unit == "M/s")
-        out += fmt::sprintf(", %s %8.3lf \u00b1 %5.3lfM/s", m, x->mean, x->stddev);
+      if (!x->has_value()) out += fmt::sprintf(", %s n/a", m);
+      else if (x->unit == "M/s") out += fmt::sprintf(", %s %8.3lf \u00b1 %5.3lfM/s", m, x->mean, x->stddev);
       else
-        out += fmt::sprintf(", %s %8.3lf \u00b1 %5.3lf%s", m, x->mean, x->stddev,
-                            x->unit.empty() ? "" : " " + x->unit);
+        out += fmt::sprintf(", %s %8.3lf \u00b1 %5.3lf%s", m, x->mean, x->stddev, x->unit.empty() ? "" : " " + x->unit);
     }
   }
   if (std::find(r.report.begin(), r.report.end(), "latency") != r.report.end())
     if (const MetricSummary *l = r.summary.find("latency"))
-      out += l->has_value() ? fmt::sprintf(", latency %8.3lf ns/op", l->mean) : fmt::sprintf(", latency n/a (%s)", l->no_value);
+      out += l->has_value() ? fmt::sprintf(", latency %8.3lf ns/op", l->mean)
+                            : fmt::sprintf(", latency n/a (%s)", l->no_value);
   const MetricSummary *p = r.summary.find(r.summary.primary);
-  std::string target = r.precision_pct > 0 ? fmt::sprintf(": %s %g%%", r.precision_reached ? "reached" : "did not reach",
-                                                          r.precision_pct)
-                                           : "";
+  std::string target =
+      r.precision_pct > 0
+          ? fmt::sprintf(": %s %g%%", r.precision_reached ? "reached" : "did not reach", r.precision_pct)
+          : "";
   if (p && !r.round_sizes.empty())  // --rounds (a stop may have left only one)
     out += fmt::sprintf(" [%zu round%s, %zu samples, %s CI \u00b1%.2f%%%s%s]", r.round_sizes.size(),
                         r.round_sizes.size() == 1 ? "" : "s", p->n, p->name, p->rel_ci() * 100,
@@ -89,8 +85,8 @@ std::string format_summary(const PointResult &r) {
   return out;
 }
 
-std::string format_table_row(const std::string &label, const PointResult &r,
-                             const std::vector<std::string> &metrics, bool per_prod) {
+std::string format_table_row(const std::string &label, const PointResult &r, const std::vector<std::string> &metrics,
+                             bool per_prod) {
   using S = PointResult::Status;
   if (r.status == S::Skipped) return fmt::sprintf("%-20s: skipped: %s", label, r.reason);
   if (r.status == S::Failed) return fmt::sprintf("%-20s: failed: %s", label, first_line(r.reason));
@@ -108,15 +104,13 @@ std::string format_table_row(const std::string &label, const PointResult &r,
   for (size_t i = 1; i < metrics.size(); ++i) {
     const MetricSummary *x = r.summary.find(metrics[i]);
     if (!x) continue;
-    if (!x->has_value())
-      rest.push_back(x->name + " n/a");
+    if (!x->has_value()) rest.push_back(x->name + " n/a");
     else if (x->name == "latency")  // derived from the mean rate: no spread of its own (as in Summary)
       rest.push_back(fmt::sprintf("latency %.3lf ns/op", x->mean));
-    else if (x->unit == "M/s")
-      rest.push_back(fmt::sprintf("%s %.3lf \u00b1 %.3lfM/s", x->name, x->mean, x->stddev));
+    else if (x->unit == "M/s") rest.push_back(fmt::sprintf("%s %.3lf \u00b1 %.3lfM/s", x->name, x->mean, x->stddev));
     else
-      rest.push_back(fmt::sprintf("%s %.3lf \u00b1 %.3lf%s", x->name, x->mean, x->stddev,
-                                  x->unit.empty() ? "" : " " + x->unit));
+      rest.push_back(
+          fmt::sprintf("%s %.3lf \u00b1 %.3lf%s", x->name, x->mean, x->stddev, x->unit.empty() ? "" : " " + x->unit));
   }
   if (!rest.empty()) out += " (" + fmt::format("{}", fmt::join(rest, ", ")) + ")";
   if (r.status == S::Interrupted) out += " (interrupted)";

@@ -14,8 +14,7 @@ namespace bpfbench {
 // follow as ", <name> %8.3lfM/s" — or, for a metric whose spec in `specs` is a ratio or
 // kernel-thread ticks, ", <name> %8.3lf <unit>". No trailing newline.
 std::string format_progress(int iter, const Sample &s, int producers, int64_t interval_ns,
-                            const std::vector<std::string> &metrics,
-                            const std::vector<MetricSpec> *specs = nullptr);
+                            const std::vector<std::string> &metrics, const std::vector<MetricSpec> *specs = nullptr);
 
 // "Summary: hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, total
 // operations %8.3lf ± %5.3lfM/s", then ", <name> %8.3lf ± %5.3lfM/s" for other reported

@@ -13,15 +13,15 @@ namespace bpfbench {
 
 namespace {
 
-nlohmann::json sample_to_json(const Sample &s) {
-  return {{"duration_s", s.duration_s}, {"deltas", s.deltas}};
-}
+nlohmann::json sample_to_json(const Sample &s) { return {{"duration_s", s.duration_s}, {"deltas", s.deltas}}; }
 
 nlohmann::json metric_to_json(const MetricSummary &m) {
-  nlohmann::json j = {{"unit", m.unit},       {"n", m.n},           {"mean", m.mean},
-                      {"stddev", m.stddev},   {"median", m.median}, {"min", m.min},
-                      {"max", m.max},         {"cv", m.cv},         {"ci95", m.ci95},
-                      {"ci95_rel", m.rel_ci()}, {"per_prod", m.per_prod}, {"outliers", m.outliers},
+  nlohmann::json j = {{"unit", m.unit},         {"n", m.n},
+                      {"mean", m.mean},         {"stddev", m.stddev},
+                      {"median", m.median},     {"min", m.min},
+                      {"max", m.max},           {"cv", m.cv},
+                      {"ci95", m.ci95},         {"ci95_rel", m.rel_ci()},
+                      {"per_prod", m.per_prod}, {"outliers", m.outliers},
                       {"values", m.values}};
   if (!m.round_means.empty()) j["round_means"] = m.round_means;
   // Written only when the family overrides the default rule, which readers apply.
@@ -33,9 +33,8 @@ nlohmann::json metric_to_json(const MetricSummary &m) {
 
 }  // namespace
 
-nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r,
-                                    const std::string &program_sha256, double elapsed_s,
-                                    int64_t interval_ns) {
+nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, const std::string &program_sha256,
+                                    double elapsed_s, int64_t interval_ns) {
   nlohmann::json params = nlohmann::json::object();
   for (const auto &[name, v] : p.params) {
     if (v.is_int) params[name] = v.i;
@@ -57,22 +56,30 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r,
   nlohmann::json stats = nlohmann::json::object();
   for (const auto &m : r.summary.metrics) stats[m.name] = metric_to_json(m);
   nlohmann::json j = {
-      {"index", p.index},         {"label", p.label},
-      {"suite", p.suite},         {"family", p.family},
-      {"program", p.program},     {"params", params},
-      {"report", r.report},       {"producers", r.producers},
-      {"status", to_string(r.status)}, {"reason", r.reason},
-      {"program_sha256", program_sha256}, {"interval_ns", interval_ns},
-      {"elapsed_s", elapsed_s},   {"warmup", warm},
-      {"samples", samples},       {"primary", r.summary.primary},
-      {"stats", stats},           {"warnings", r.summary.warnings},
+      {"index", p.index},
+      {"label", p.label},
+      {"suite", p.suite},
+      {"family", p.family},
+      {"program", p.program},
+      {"params", params},
+      {"report", r.report},
+      {"producers", r.producers},
+      {"status", to_string(r.status)},
+      {"reason", r.reason},
+      {"program_sha256", program_sha256},
+      {"interval_ns", interval_ns},
+      {"elapsed_s", elapsed_s},
+      {"warmup", warm},
+      {"samples", samples},
+      {"primary", r.summary.primary},
+      {"stats", stats},
+      {"warnings", r.summary.warnings},
   };
   j["rounds"] = std::max<size_t>(1, r.round_sizes.size());
-  j["adaptive"] = r.precision_pct > 0
-                      ? nlohmann::json{{"ci_target_pct", r.precision_pct},
-                                       {"reached", r.precision_reached},
-                                       {"samples", r.samples.size()}}
-                      : nlohmann::json(nullptr);
+  j["adaptive"] = r.precision_pct > 0 ? nlohmann::json{{"ci_target_pct", r.precision_pct},
+                                                       {"reached", r.precision_reached},
+                                                       {"samples", r.samples.size()}}
+                                      : nlohmann::json(nullptr);
   // `expect` results (results/expectations.hpp): a failed one marks the point FAILED.
   j["expectations"] = expectations_to_json(r.expectations);
   j["expectations_failed"] = !all_passed(r.expectations);
@@ -87,8 +94,11 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r,
 nlohmann::json ResultsDoc::to_json() const {
   nlohmann::json progs = nlohmann::json::array();
   for (const auto &p : programs)
-    progs.push_back({{"name", p.name}, {"family", p.family}, {"sha256", p.sha256},
-                     {"cache_key", p.cache_key}, {"points", p.points}});
+    progs.push_back({{"name", p.name},
+                     {"family", p.family},
+                     {"sha256", p.sha256},
+                     {"cache_key", p.cache_key},
+                     {"points", p.points}});
   return {{"schema", kResultsSchema},
           {"file", file},
           {"file_sha256", file_sha256},

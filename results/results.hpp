@@ -20,9 +20,8 @@ constexpr const char *kResultsSchema = "bpfbench-results/1";
 
 // The JSON of one point that ran (or was skipped / failed): identity from the plan, raw
 // samples with their real interval lengths, per-metric stats with per-sample values.
-nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r,
-                                    const std::string &program_sha256, double elapsed_s,
-                                    int64_t interval_ns);
+nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, const std::string &program_sha256,
+                                    double elapsed_s, int64_t interval_ns);
 
 // The document the run writes after every point: `points` holds those measured so far,
 // `complete` says whether the run got to the end of the plan.

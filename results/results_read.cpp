@@ -21,14 +21,14 @@ struct BadValue {
 
 std::string type_name(const nlohmann::json &v) {
   switch (v.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::boolean: return "a boolean";
-    case nlohmann::json::value_t::string: return "a string";
-    case nlohmann::json::value_t::array: return "an array";
-    case nlohmann::json::value_t::object: return "an object";
-    case nlohmann::json::value_t::binary: return "binary data";
-    case nlohmann::json::value_t::discarded: return "nothing";
-    default: return "a number";
+  case nlohmann::json::value_t::null: return "null";
+  case nlohmann::json::value_t::boolean: return "a boolean";
+  case nlohmann::json::value_t::string: return "a string";
+  case nlohmann::json::value_t::array: return "an array";
+  case nlohmann::json::value_t::object: return "an object";
+  case nlohmann::json::value_t::binary: return "binary data";
+  case nlohmann::json::value_t::discarded: return "nothing";
+  default: return "a number";
   }
 }
 
@@ -155,7 +155,8 @@ MetricSummary read_metric(const std::string &name, const Obj &o) {
   m.round_means = numbers(o, "round_means");
   // Written only when the family overrode the default rule (results/results.cpp).
   const std::string better = o.str("better");
-  if (!better.empty() && better != "higher" && better != "lower") bad(o.at("better"), "expected \"higher\" or \"lower\"");
+  if (!better.empty() && better != "higher" && better != "lower")
+    bad(o.at("better"), "expected \"higher\" or \"lower\"");
   m.higher_is_better = better.empty() ? default_higher_is_better(m.name, m.unit) : better == "higher";
   return m;
 }
@@ -209,8 +210,7 @@ void check_environment(const Obj &top) {
   Obj env(*e, "environment");
   for (const auto &[k, v] : e->items()) {
     if (k == "nr_cpus") env.count(k, 0, 1 << 20);
-    else if (!v.is_string() && !v.is_number() && !v.is_boolean() && !v.is_null())
-      wrong_type(env.at(k), "a string", v);
+    else if (!v.is_string() && !v.is_number() && !v.is_boolean() && !v.is_null()) wrong_type(env.at(k), "a string", v);
   }
 }
 
@@ -283,7 +283,8 @@ std::optional<ResultSet> results_from_text(std::string_view text, const std::str
     // out_of_range.406, "number overflow parsing '1e999'": no position to give.
     std::string what = e.what();
     size_t tag = what.find("] ");
-    err = name + ": not valid JSON: " + printable_text(what.substr(tag == std::string::npos ? 0 : tag + 2).substr(0, 200));
+    err = name +
+          ": not valid JSON: " + printable_text(what.substr(tag == std::string::npos ? 0 : tag + 2).substr(0, 200));
     return std::nullopt;
   }
   auto rs = results_from_json(j, err);

@@ -44,8 +44,7 @@ double beta_cf(double a, double b, double x) {
 double incomplete_beta(double a, double b, double x) {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  double ln_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) +
-                    b * std::log1p(-x);
+  double ln_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
   double front = std::exp(ln_front);
   // The continued fraction converges fast only on one side; use the symmetry otherwise.
   if (x < (a + 1) / (a + b + 2)) return front * beta_cf(a, b, x) / a;
@@ -77,8 +76,8 @@ double ci_half_width(double stddev, size_t n, double confidence) {
   return t * stddev / std::sqrt(double(n));
 }
 
-WelchResult welch_t_test(double mean_a, double sd_a, size_t n_a, double mean_b, double sd_b,
-                         size_t n_b, double confidence) {
+WelchResult welch_t_test(double mean_a, double sd_a, size_t n_a, double mean_b, double sd_b, size_t n_b,
+                         double confidence) {
   WelchResult r;
   r.diff = mean_b - mean_a;
   if (n_a < 2 || n_b < 2) {
@@ -98,8 +97,7 @@ WelchResult welch_t_test(double mean_a, double sd_a, size_t n_a, double mean_b, 
     r.ci_low = r.ci_high = r.diff;
     return r;
   }
-  r.df = (va + vb) * (va + vb) /
-         (va * va / double(n_a - 1) + vb * vb / double(n_b - 1));
+  r.df = (va + vb) * (va + vb) / (va * va / double(n_a - 1) + vb * vb / double(n_b - 1));
   r.t = r.diff / r.se;
   r.p_value = 2 * (1 - student_t_cdf(std::fabs(r.t), r.df));
   double q = student_t_quantile((1 + confidence) / 2, r.df);

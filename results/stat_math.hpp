@@ -20,14 +20,14 @@ double ci_half_width(double stddev, size_t n, double confidence = 0.95);
 
 // Welch's unequal-variance t test of mean_b - mean_a.
 struct WelchResult {
-  double diff = 0;       // mean_b - mean_a
-  double se = 0;         // standard error of diff
-  double df = 0;         // Welch–Satterthwaite degrees of freedom
+  double diff = 0;  // mean_b - mean_a
+  double se = 0;    // standard error of diff
+  double df = 0;    // Welch–Satterthwaite degrees of freedom
   double t = 0;
-  double p_value = 1;    // two-sided
+  double p_value = 1;              // two-sided
   double ci_low = 0, ci_high = 0;  // 95% CI of diff
 };
-WelchResult welch_t_test(double mean_a, double sd_a, size_t n_a, double mean_b, double sd_b,
-                         size_t n_b, double confidence = 0.95);
+WelchResult welch_t_test(double mean_a, double sd_a, size_t n_a, double mean_b, double sd_b, size_t n_b,
+                         double confidence = 0.95);
 
 }  // namespace bpfbench

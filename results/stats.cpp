@@ -72,13 +72,12 @@ bool first_sample_off(const std::vector<double> &v) {
 std::vector<std::string> summary_warnings(const MetricSummary &p) {
   std::vector<std::string> w;
   if (p.n >= 2 && p.mean != 0 && p.cv > kNoisyCv)
-    w.push_back(fmt::format("noisy: {} varies by {:.1f}% (CV > {:.0f}%)", p.name, p.cv * 100,
-                            kNoisyCv * 100));
+    w.push_back(fmt::format("noisy: {} varies by {:.1f}% (CV > {:.0f}%)", p.name, p.cv * 100, kNoisyCv * 100));
   if (first_sample_off(p.values)) {
     std::vector<double> rest(p.values.begin() + 1, p.values.end());
     double m = mean_of(rest);
-    w.push_back(fmt::format("first interval of {} is {:+.1f}% off the rest (warmup too short?)",
-                            p.name, m != 0 ? (p.values[0] - m) / std::fabs(m) * 100 : 0.0));
+    w.push_back(fmt::format("first interval of {} is {:+.1f}% off the rest (warmup too short?)", p.name,
+                            m != 0 ? (p.values[0] - m) / std::fabs(m) * 100 : 0.0));
   }
   return w;
 }
@@ -105,8 +104,8 @@ AdaptiveState adaptive_state(const MetricSummary &p, const PrecisionRule &rule) 
   return AdaptiveState::Continue;
 }
 
-MetricSummary summarize_metric(const std::string &name, const std::string &unit,
-                               const std::vector<double> &v, int producers) {
+MetricSummary summarize_metric(const std::string &name, const std::string &unit, const std::vector<double> &v,
+                               int producers) {
   MetricSummary m;
   m.name = name;
   m.unit = unit;
@@ -168,8 +167,8 @@ std::vector<double> metric_values(const std::vector<Sample> &samples, const Metr
   return v;
 }
 
-Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSpec> &metrics,
-                  int producers, const std::vector<std::string> &report) {
+Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSpec> &metrics, int producers,
+                  const std::vector<std::string> &report) {
   Summary sum;
   bool has_latency = false;
   const MetricSpec *throughput = nullptr;
@@ -207,7 +206,8 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
     // No hit counted: 1000 / 0 is no latency at all, not a latency of 0 that passes
     // `expect latency < 1us`.
     if (!(h->mean > 0))
-      mark_no_value(l, samples.empty() ? "no measured interval" : "no hits counted (latency = 1000 / hits per producer)");
+      mark_no_value(l,
+                    samples.empty() ? "no measured interval" : "no hits counted (latency = 1000 / hits per producer)");
     sum.metrics.push_back(l);
   }
   // "hits" when no metric is the throughput: what results have always said then.

@@ -16,7 +16,7 @@ namespace bpfbench {
 // into the samples whose modified z-score (MAD based) exceeds 3.5.
 struct MetricSummary {
   std::string name;
-  std::string unit;  // "M/s" for counts, "ns/op" for latency, manifest unit for ratios
+  std::string unit;              // "M/s" for counts, "ns/op" for latency, manifest unit for ratios
   bool higher_is_better = true;  // for `compare`: the metric's `better`
   double mean = 0, stddev = 0, min = 0, max = 0, median = 0, per_prod = 0;
   size_t n = 0;
@@ -32,7 +32,7 @@ struct MetricSummary {
   // holds null, reports print "n/a" and an expectation on it fails.
   std::string no_value;
   bool has_value() const { return no_value.empty(); }
-  double rel_ci() const;       // ci95 / |mean| (0 when the mean is 0)
+  double rel_ci() const;  // ci95 / |mean| (0 when the mean is 0)
 };
 
 // `m` turned into a metric with no value, for `reason`.
@@ -46,8 +46,8 @@ struct Summary {
 };
 
 // Thresholds of the warnings.
-constexpr double kNoisyCv = 0.05;          // CV above 5%
-constexpr double kFirstOffRelative = 0.05; // first interval >5% and >3 sd off the rest
+constexpr double kNoisyCv = 0.05;           // CV above 5%
+constexpr double kFirstOffRelative = 0.05;  // first interval >5% and >3 sd off the rest
 
 // Per-sample values of a metric: `ratio:a/b` sources become a/b of the same interval;
 // counts reported as they are (report_of(), compiler/manifest.hpp) become counts per
@@ -58,12 +58,12 @@ std::vector<double> metric_values(const std::vector<Sample> &samples, const Metr
 // in it, counts_in_total_ops()) and, when `report` asks for it and the family declares
 // none, "latency" = 1000 / (the throughput metric's M/s per producer) in ns/op (what the
 // kernel bench prints). `primary` is the report's first metric, else the throughput one.
-Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSpec> &metrics,
-                  int producers, const std::vector<std::string> &report);
+Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSpec> &metrics, int producers,
+                  const std::vector<std::string> &report);
 
 // One metric's statistics over per-sample values.
-MetricSummary summarize_metric(const std::string &name, const std::string &unit,
-                               const std::vector<double> &values, int producers);
+MetricSummary summarize_metric(const std::string &name, const std::string &unit, const std::vector<double> &values,
+                               int producers);
 
 // Indices of values with |x - median| / (1.4826 * MAD) > threshold (Iglewicz–Hoaglin);
 // none when MAD is 0 (no scale to judge by).

@@ -41,7 +41,8 @@ std::string failed_map_name(const std::string &text) {
 BpfObject::~BpfObject() { reset(); }
 
 BpfObject::BpfObject(BpfObject &&o) noexcept
-    : elf_(std::move(o.elf_)), obj_(std::exchange(o.obj_, nullptr)),
+    : elf_(std::move(o.elf_)),
+      obj_(std::exchange(o.obj_, nullptr)),
       links_(std::move(o.links_)) {
   o.links_.clear();
 }
@@ -76,15 +77,13 @@ Result<> BpfObject::open(const std::vector<uint8_t> &elf, const std::string &nam
   long err = libbpf_get_error(obj);
   if (!obj || err) {
     int e = err ? static_cast<int>(-err) : errno;
-    return make_error(BpfPhase::Open, e, "cannot open BPF object '" + name + "'",
-                      last_lines(cap.text(), 5));
+    return make_error(BpfPhase::Open, e, "cannot open BPF object '" + name + "'", last_lines(cap.text(), 5));
   }
   obj_ = obj;
   return {};
 }
 
-std::optional<DatasecVar> BpfObject::datasec_var(const std::string &datasec,
-                                                 const std::string &var) const {
+std::optional<DatasecVar> BpfObject::datasec_var(const std::string &datasec, const std::string &var) const {
   if (!obj_) return std::nullopt;
   const btf *b = bpf_object__btf(obj_);
   if (!b) return std::nullopt;
@@ -106,8 +105,7 @@ Result<> BpfObject::set_rodata(const std::string &var, int64_t value, bool optio
   bpf_map *m = map(".rodata");
   if (!v || !m) {
     if (optional) return {};
-    return make_error(BpfPhase::Setup, ENOENT,
-                      "no const volatile global '" + var + "' in .rodata");
+    return make_error(BpfPhase::Setup, ENOENT, "no const volatile global '" + var + "' in .rodata");
   }
   size_t size = 0;
   auto *image = static_cast<uint8_t *>(const_cast<void *>(bpf_map__initial_value(m, &size)));
@@ -125,8 +123,7 @@ Result<> BpfObject::set_map_size(const std::string &name, uint32_t max_entries) 
   int err = bpf_map__set_max_entries(m, max_entries);
   if (err)
     return make_error(BpfPhase::Setup, err,
-                      "cannot set max_entries of map '" + name + "' to " +
-                          std::to_string(max_entries));
+                      "cannot set max_entries of map '" + name + "' to " + std::to_string(max_entries));
   return {};
 }
 
@@ -158,8 +155,7 @@ Result<> BpfObject::load(bool verbose) {
             "-byte values)";
   // Cut libbpf's ": <strerror>" suffix; BpfError::to_string adds its own.
   if (size_t c = msg.find(" load failed:"); c != std::string::npos) msg.resize(c + 12);
-  return make_error(BpfPhase::Load, err, msg,
-                    last_lines(vlog.empty() ? cap.text() : vlog, kLogTailLines));
+  return make_error(BpfPhase::Load, err, msg, last_lines(vlog.empty() ? cap.text() : vlog, kLogTailLines));
 }
 
 Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) {
@@ -172,8 +168,7 @@ Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) 
   if (spec.kind == AttachKind::Auto) {
     link = bpf_program__attach(prog);
   } else {  // uprobe | uretprobe
-    LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == AttachKind::Uretprobe,
-                .func_name = spec.target.c_str());
+    LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == AttachKind::Uretprobe, .func_name = spec.target.c_str());
     // pid -1: every thread of every process running the binary; producers are threads
     // other than the one attaching, so "self" (pid 0 = this thread) would miss them.
     link = bpf_program__attach_uprobe_opts(prog, -1, spec.binary.c_str(), 0, &uo);
@@ -211,14 +206,13 @@ bpf_map *BpfObject::map(const std::string &name) const {
 bool section_needs_tracefs(const std::string &section) {
   std::string s = section;
   if (!s.empty() && s[0] == '?') s.erase(0, 1);
-  for (const char *p : {"tp/", "tracepoint/", "kprobe/", "kretprobe/", "ksyscall/",
-                        "kretsyscall/"})
+  for (const char *p : {"tp/", "tracepoint/", "kprobe/", "kretprobe/", "ksyscall/", "kretsyscall/"})
     if (s.rfind(p, 0) == 0) return true;
   return false;
 }
 
 Result<> ensure_tracefs() {
-  struct stat st{};
+  struct stat st {};
   if (stat("/sys/kernel/tracing/events", &st) == 0) return {};
   if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr) != 0)
     return Error("tracefs is not mounted at /sys/kernel/tracing and mounting it failed: " + errno_text(errno) +

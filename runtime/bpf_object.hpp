@@ -17,7 +17,6 @@ struct bpf_link;
 
 namespace bpfbench {
 
-
 // How a program is attached: `auto` (bpf_program__attach, from SEC), `uprobe` and
 // `uretprobe` (on function `target` of `binary`, all processes), `none`/`test_run`
 // (loaded only).
@@ -64,8 +63,7 @@ class BpfObject {
   bpf_program *program(const std::string &function) const;
   bpf_map *map(const std::string &name) const;  // also finds ".bss"/".rodata"
   bpf_object *raw() const { return obj_; }
-  std::optional<DatasecVar> datasec_var(const std::string &datasec,
-                                        const std::string &var) const;
+  std::optional<DatasecVar> datasec_var(const std::string &datasec, const std::string &var) const;
   size_t link_count() const { return links_.size(); }
 
   // Destroys links, then the object (idempotent; the destructor calls it).

@@ -60,8 +60,7 @@ class UprobeProducer final : public Producer {
 class IdleProducer final : public Producer {
  public:
   std::string run(int, ProducerSlot &, const std::atomic<bool> &stop) override {
-    while (!stop.load(std::memory_order_relaxed))
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    while (!stop.load(std::memory_order_relaxed)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     return "";
   }
 };
@@ -70,17 +69,17 @@ class IdleProducer final : public Producer {
 
 std::unique_ptr<Producer> make_producer(const ProducerConfig &cfg, std::string &error) {
   switch (cfg.kind) {
-    case ProducerKind::Syscall: return std::make_unique<SyscallProducer>();
-    case ProducerKind::TestRun:
-      if (cfg.test_run_fd < 0) {
-        error = "producer test_run needs a loaded driver program";
-        return nullptr;
-      }
-      return std::make_unique<TestRunProducer>(cfg.test_run_fd, cfg.ops_per_run ? cfg.ops_per_run : 1);
-    case ProducerKind::UprobeNop: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>();
-    case ProducerKind::UprobePush: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>();
-    case ProducerKind::UprobeRet: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>();
-    case ProducerKind::None: return std::make_unique<IdleProducer>();
+  case ProducerKind::Syscall: return std::make_unique<SyscallProducer>();
+  case ProducerKind::TestRun:
+    if (cfg.test_run_fd < 0) {
+      error = "producer test_run needs a loaded driver program";
+      return nullptr;
+    }
+    return std::make_unique<TestRunProducer>(cfg.test_run_fd, cfg.ops_per_run ? cfg.ops_per_run : 1);
+  case ProducerKind::UprobeNop: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>();
+  case ProducerKind::UprobePush: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>();
+  case ProducerKind::UprobeRet: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>();
+  case ProducerKind::None: return std::make_unique<IdleProducer>();
   }
   error = "unknown producer kind";
   return nullptr;

@@ -30,8 +30,8 @@ class Consumer {
 
 struct ProducerConfig {
   ProducerKind kind = ProducerKind::None;
-  int test_run_fd = -1;     // test_run: the driver program
-  uint64_t ops_per_run = 1; // test_run: operations one run stands for (batch_iters)
+  int test_run_fd = -1;      // test_run: the driver program
+  uint64_t ops_per_run = 1;  // test_run: operations one run stands for (batch_iters)
 };
 
 // The component that serves `cfg.kind` (compiler/kinds.cpp lists them); nullptr + `error`

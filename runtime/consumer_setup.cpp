@@ -26,8 +26,8 @@ bpf_map *first_map_of_type(const BpfObject &obj, bpf_map_type type) {
 
 bool runs_back_to_back(const PlanPoint &p) { return int_param(p, "back2back", 0) != 0; }
 
-std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind,
-                                                  const BpfObject &obj, std::string &error) {
+std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj,
+                                                  std::string &error) {
   ConsumerConfig c;
   c.kind = kind;
   if (c.kind == ConsumerKind::None) return c;
@@ -39,8 +39,7 @@ std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKi
   bpf_map *m = first_map_of_type(obj, ring ? BPF_MAP_TYPE_RINGBUF : BPF_MAP_TYPE_PERF_EVENT_ARRAY);
   if (!m) {
     error = std::string("consumer '") + kind_name(c.kind) + "' found no " +
-            (ring ? "BPF_MAP_TYPE_RINGBUF" : "BPF_MAP_TYPE_PERF_EVENT_ARRAY") +
-            " map in the program";
+            (ring ? "BPF_MAP_TYPE_RINGBUF" : "BPF_MAP_TYPE_PERF_EVENT_ARRAY") + " map in the program";
     return std::nullopt;
   }
   c.map_fd = bpf_map__fd(m);
@@ -49,19 +48,22 @@ std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKi
 }
 
 std::function<std::string()> make_trigger(const ProducerConfig &cfg, std::string &error) {
-  if (cfg.kind == ProducerKind::Syscall) return [] {
-    (void)syscall(__NR_getpgid);
-    return std::string();
-  };
-  if (cfg.kind == ProducerKind::TestRun && cfg.test_run_fd >= 0) return [fd = cfg.test_run_fd] {
-    LIBBPF_OPTS(bpf_test_run_opts, opts);
-    if (bpf_prog_test_run_opts(fd, &opts)) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
-    return std::string();
-  };
-  if (cfg.kind == ProducerKind::UprobeNop) return [] {
-    bpfbench_uprobe_target_nop();
-    return std::string();
-  };
+  if (cfg.kind == ProducerKind::Syscall)
+    return [] {
+      (void)syscall(__NR_getpgid);
+      return std::string();
+    };
+  if (cfg.kind == ProducerKind::TestRun && cfg.test_run_fd >= 0)
+    return [fd = cfg.test_run_fd] {
+      LIBBPF_OPTS(bpf_test_run_opts, opts);
+      if (bpf_prog_test_run_opts(fd, &opts)) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
+      return std::string();
+    };
+  if (cfg.kind == ProducerKind::UprobeNop)
+    return [] {
+      bpfbench_uprobe_target_nop();
+      return std::string();
+    };
   error = std::string("producer '") + kind_name(cfg.kind) + "' cannot run back-to-back";
   return {};
 }

@@ -20,8 +20,8 @@ namespace bpfbench {
 //   perfbuf_pages  int   perf ring pages per CPU (default 128)
 // The buffer map is the object's first map of the kind's type (RINGBUF for `ringbuf`,
 // PERF_EVENT_ARRAY for `perfbuf`); a ring's size is its max_entries.
-std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind,
-                                                  const BpfObject &obj, std::string &error);
+std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj,
+                                                  std::string &error);
 
 // True when the point sets `back2back`: no producer threads run; the consumer triggers
 // every batch (a family with back2back declares the `producers == 1` constraint).

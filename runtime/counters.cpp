@@ -17,23 +17,19 @@ BssCounters::~BssCounters() {
 Result<> BssCounters::init(const BpfObject &obj, const std::vector<std::string> &vars) {
   if (vars.empty()) return {};
   bpf_map *m = obj.map(".bss");
-  if (!m || bpf_map__fd(m) < 0)
-    return BpfError{BpfPhase::Setup, ENOENT, "the object has no loaded .bss map", ""};
+  if (!m || bpf_map__fd(m) < 0) return BpfError{BpfPhase::Setup, ENOENT, "the object has no loaded .bss map", ""};
   std::vector<Var> found;
   for (const auto &v : vars) {
     auto dv = obj.datasec_var(".bss", v);
-    if (!dv)
-      return BpfError{BpfPhase::Setup, ENOENT, "no counter global '" + v + "' in .bss", ""};
+    if (!dv) return BpfError{BpfPhase::Setup, ENOENT, "no counter global '" + v + "' in .bss", ""};
     if (dv->size % sizeof(bb_counter) != 0 || dv->size == 0)
-      return BpfError{BpfPhase::Setup, EINVAL,
-                      "counter '" + v + "' is not an array of struct bb_counter", ""};
+      return BpfError{BpfPhase::Setup, EINVAL, "counter '" + v + "' is not an array of struct bb_counter", ""};
     found.push_back(Var{dv->offset, dv->size / sizeof(bb_counter)});
   }
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   size_t len = (bpf_map__value_size(m) + page - 1) / page * page;
   void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(m), 0);
-  if (p == MAP_FAILED)
-    return BpfError{BpfPhase::Setup, errno, "cannot mmap the .bss map", ""};
+  if (p == MAP_FAILED) return BpfError{BpfPhase::Setup, errno, "cannot mmap the .bss map", ""};
   base_ = p;
   len_ = len;
   vars_ = std::move(found);
@@ -44,8 +40,7 @@ uint64_t BssCounters::take(size_t i) {
   const Var &v = vars_.at(i);
   auto *slots = reinterpret_cast<bb_counter *>(static_cast<char *>(base_) + v.offset);
   uint64_t sum = 0;
-  for (size_t s = 0; s < v.slots; ++s)
-    sum += __atomic_exchange_n(&slots[s].value, 0, __ATOMIC_RELAXED);
+  for (size_t s = 0; s < v.slots; ++s) sum += __atomic_exchange_n(&slots[s].value, 0, __ATOMIC_RELAXED);
   return sum;
 }
 

@@ -48,9 +48,7 @@ class BssCounters {
 struct alignas(128) ProducerSlot {
   std::atomic<uint64_t> ops{0};
 
-  void add(uint64_t n) {
-    ops.store(ops.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-  }
+  void add(uint64_t n) { ops.store(ops.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
 };
 
 class ProducerCounters {

@@ -37,8 +37,7 @@ Result<std::vector<int>> parse_cpuset(const std::string &text) {
       ++pos;
       auto hi = read_int(text, pos);
       if (!hi) return fail("expected a CPU number after '-'");
-      if (*hi < *a) return fail("range " + std::to_string(*a) + "-" + std::to_string(*hi) +
-                                " is reversed");
+      if (*hi < *a) return fail("range " + std::to_string(*a) + "-" + std::to_string(*hi) + " is reversed");
       b = *hi;
     }
     for (int c = *a; c <= b; ++c) cpus.insert(c);
@@ -62,8 +61,8 @@ Result<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity, c
   auto pick = [&](const std::vector<int> &list, size_t i, const char *who) -> int {
     if (list.empty()) return next++ % nr_cpus;
     if (i >= list.size()) {
-      error = std::string("not enough CPUs for ") + who + ": " + std::to_string(list.size()) +
-              " listed, need " + std::to_string(i + 1);
+      error = std::string("not enough CPUs for ") + who + ": " + std::to_string(list.size()) + " listed, need " +
+              std::to_string(i + 1);
       return -2;
     }
     return list[i];

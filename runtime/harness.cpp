@@ -71,9 +71,8 @@ int measured_intervals(const HarnessOptions &o) {
   return std::max(1, intervals(o.enough ? o.max_duration_ns : o.duration_ns, o.interval_ns));
 }
 
-HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consumer *consumer,
-                          const MeasureFn &measure, const StopSource &external,
-                          const SampleFn &on_sample) {
+HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consumer *consumer, const MeasureFn &measure,
+                          const StopSource &external, const SampleFn &on_sample) {
   HarnessResult res;
   int nr_consumers = consumer ? opts.consumers : 0;
   auto cpus = assign_cpus(opts.producers, nr_consumers, opts.affinity, opts.prod_cpus, opts.cons_cpus,

@@ -19,7 +19,7 @@ struct HarnessOptions {
   int64_t warmup_ns = 1'000'000'000;
   int64_t duration_ns = 5'000'000'000;
   int64_t interval_ns = 1'000'000'000;  // the kernel bench samples every second
-  int producers = 1;  // 0 = none: in back-to-back mode the consumer thread produces
+  int producers = 1;                    // 0 = none: in back-to-back mode the consumer thread produces
   int consumers = 0;
   bool affinity = false;
   std::vector<int> prod_cpus;  // explicit lists (imply affinity); empty = 0.. order
@@ -37,8 +37,8 @@ int measured_intervals(const HarnessOptions &o);
 
 struct HarnessResult {
   std::vector<Sample> warmup, samples;
-  bool interrupted = false;  // the external stop was requested before the end
-  bool enough = false;       // adaptive: `enough` returned true before the limit
+  bool interrupted = false;    // the external stop was requested before the end
+  bool enough = false;         // adaptive: `enough` returned true before the limit
   std::optional<Error> error;  // a thread failed (affinity, producer error)
 };
 
@@ -52,8 +52,7 @@ using SampleFn = std::function<void(int iter, const Sample &s, bool warmup)>;
 // Starts consumers then producers (pinned per assign_cpus), samples on the calling
 // thread at absolute deadlines t0 + k*interval, stops every thread and joins it on every
 // path. An external stop ends the run within ~50 ms; the unfinished interval is dropped.
-HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consumer *consumer,
-                          const MeasureFn &measure, const StopSource &external,
-                          const SampleFn &on_sample = {});
+HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consumer *consumer, const MeasureFn &measure,
+                          const StopSource &external, const SampleFn &on_sample = {});
 
 }  // namespace bpfbench

@@ -29,8 +29,7 @@ int print_to_capture(enum libbpf_print_level level, const char *fmt, va_list arg
 
 }  // namespace
 
-LibbpfLogCapture::LibbpfLogCapture(bool echo_to_stderr)
-    : echo_(echo_to_stderr), prev_capture_(tl_capture) {
+LibbpfLogCapture::LibbpfLogCapture(bool echo_to_stderr) : echo_(echo_to_stderr), prev_capture_(tl_capture) {
   prev_fn_ = reinterpret_cast<void *>(libbpf_set_print(print_to_capture));
   tl_capture = this;
 }

@@ -27,7 +27,7 @@ class LibbpfLogCapture {
  private:
   std::string text_;
   bool echo_;
-  void *prev_fn_;                // libbpf_print_fn_t, kept opaque here
+  void *prev_fn_;  // libbpf_print_fn_t, kept opaque here
   LibbpfLogCapture *prev_capture_;
 };
 

@@ -13,15 +13,13 @@ namespace {
 // The layout of struct bb_counter (bpfbench_shared.h): one u64 per 128-byte slot.
 constexpr size_t kSlotSize = 128;
 
-
 }  // namespace
 
 Result<> PerCpuReader::init(const BpfObject &obj, const PerCpuSpec &spec) {
   bpf_map *bss = obj.map(".bss");
   auto ops = obj.datasec_var(".bss", spec.ops), ns = obj.datasec_var(".bss", spec.ns);
   if (!bss || !ops || !ns)
-    return BpfError{BpfPhase::Setup, ENOENT,
-                    "per_cpu: no .bss arrays '" + spec.ops + "' and '" + spec.ns + "'", {}};
+    return BpfError{BpfPhase::Setup, ENOENT, "per_cpu: no .bss arrays '" + spec.ops + "' and '" + spec.ns + "'", {}};
   fd_ = bpf_map__fd(bss);
   value_size_ = bpf_map__value_size(bss);
   ops_off_ = ops->offset;
@@ -64,6 +62,5 @@ std::vector<PerCpuRate> PerCpuReader::rates() const {
   }
   return out;
 }
-
 
 }  // namespace bpfbench

@@ -15,8 +15,7 @@ std::string check_privileges() {
   __user_cap_header_struct hdr{_LINUX_CAPABILITY_VERSION_3, 0};
   __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
   if (syscall(SYS_capget, &hdr, data) != 0)
-    return "bpfbench needs root or CAP_BPF and CAP_PERFMON (capget failed: " +
-           errno_text(errno) + ")";
+    return "bpfbench needs root or CAP_BPF and CAP_PERFMON (capget failed: " + errno_text(errno) + ")";
   auto has = [&](int cap) { return (data[cap / 32].effective >> (cap % 32)) & 1u; };
   bool admin = has(CAP_SYS_ADMIN);
   std::string missing;

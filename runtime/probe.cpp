@@ -57,18 +57,18 @@ struct HelperId {
   const char *name;
   int id;
 };
-#define BB_HELPER_ENTRY(name, ...) HelperId{"bpf_" #name, BPF_FUNC_##name}
+#define BB_HELPER_ENTRY(name, ...)                                                                                     \
+  HelperId { "bpf_" #name, BPF_FUNC_##name }
 constexpr HelperId kHelpers[] = {__BPF_FUNC_MAPPER(BB_HELPER_ENTRY)};
 #undef BB_HELPER_ENTRY
 
 bool exists(const char *path) {
-  struct stat st{};
+  struct stat st {};
   return stat(path, &st) == 0;
 }
 
 std::string kprobe_config_hint() {
-  if (exists("/sys/bus/event_source/devices/kprobe") || exists("/sys/kernel/tracing/kprobe_events"))
-    return "";
+  if (exists("/sys/bus/event_source/devices/kprobe") || exists("/sys/kernel/tracing/kprobe_events")) return "";
   return "kprobes not configured: no /sys/bus/event_source/devices/kprobe and no "
          "/sys/kernel/tracing/kprobe_events; ";
 }
@@ -90,8 +90,7 @@ FeatureStatus probe_helper(const std::string &name) {
     if (name != h.name) continue;
     // Tracing program types are what the families use; the first that accepts wins.
     std::string last;
-    for (bpf_prog_type t : {BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT,
-                            BPF_PROG_TYPE_KPROBE}) {
+    for (bpf_prog_type t : {BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT, BPF_PROG_TYPE_KPROBE}) {
       int r = libbpf_probe_bpf_helper(t, static_cast<bpf_func_id>(h.id), nullptr);
       if (r == 1) return {true, ""};
       last = r == 0 ? "not available to tracing programs" : "probe failed: " + errno_text(-r);
@@ -104,8 +103,7 @@ FeatureStatus probe_helper(const std::string &name) {
 FeatureStatus probe_kfunc(const std::string &name) {
   LibbpfLogCapture quiet;
   btf *vmlinux = btf__load_vmlinux_btf();
-  if (libbpf_get_error(vmlinux) || !vmlinux)
-    return {false, "missing BTF: cannot load /sys/kernel/btf/vmlinux"};
+  if (libbpf_get_error(vmlinux) || !vmlinux) return {false, "missing BTF: cannot load /sys/kernel/btf/vmlinux"};
   int id = btf__find_by_name_kind(vmlinux, name.c_str(), BTF_KIND_FUNC);
   btf__free(vmlinux);
   if (id < 0) return {false, "missing BTF: no function '" + name + "' in /sys/kernel/btf/vmlinux"};
@@ -120,8 +118,7 @@ FeatureStatus probe_attach(const std::string &kind) {
   CompileOptions co;
   co.virtual_name = "bpfbench_probe.bpf.c";
   CompileResult cr = compile_bpf(kProbeSource, co);
-  if (!cr.ok)
-    return {false, "cannot compile the probe program" + (cr.error.empty() ? "" : ": " + cr.error), true};
+  if (!cr.ok) return {false, "cannot compile the probe program" + (cr.error.empty() ? "" : ": " + cr.error), true};
   BpfObject obj;
   Result<> e = obj.open(cr.object, "bb_probe");
   if (e) e = obj.set_autoload_only({ap->function});
@@ -151,9 +148,8 @@ std::string FeatureProber::describe(const std::string &req) {
 FeatureStatus FeatureProber::check(const std::string &req) {
   if (auto it = cache_.find(req); it != cache_.end()) return it->second;
   size_t c = req.find(':');
-  FeatureStatus st = c == std::string::npos
-                         ? FeatureStatus{false, "malformed requirement '" + req + "'"}
-                         : probe(req.substr(0, c), req.substr(c + 1));
+  FeatureStatus st = c == std::string::npos ? FeatureStatus{false, "malformed requirement '" + req + "'"}
+                                            : probe(req.substr(0, c), req.substr(c + 1));
   cache_[req] = st;
   return st;
 }
@@ -168,15 +164,32 @@ FeatureStatus FeatureProber::probe(const std::string &kind, const std::string &n
 
 const std::vector<std::string> &default_probe_list() {
   static const std::vector<std::string> list = {
-      "prog_type:tracepoint", "prog_type:raw_tracepoint", "prog_type:kprobe",
-      "prog_type:tracing", "prog_type:syscall",
-      "attach:tracepoint", "attach:raw_tp", "attach:uprobe", "attach:uretprobe",
-      "attach:kprobe", "attach:kretprobe", "attach:kprobe.multi", "attach:kretprobe.multi",
-      "attach:fentry", "attach:fexit", "attach:fmod_ret",
-      "helper:bpf_ringbuf_reserve", "helper:bpf_ringbuf_output", "helper:bpf_perf_event_output",
-      "helper:bpf_loop", "helper:bpf_strncmp", "helper:bpf_task_storage_get",
-      "helper:bpf_get_numa_node_id", "helper:bpf_ktime_get_ns",
-      "kfunc:bpf_modify_return_test_tp", "kfunc:bpf_get_cpu_time_counter",
+      "prog_type:tracepoint",
+      "prog_type:raw_tracepoint",
+      "prog_type:kprobe",
+      "prog_type:tracing",
+      "prog_type:syscall",
+      "attach:tracepoint",
+      "attach:raw_tp",
+      "attach:uprobe",
+      "attach:uretprobe",
+      "attach:kprobe",
+      "attach:kretprobe",
+      "attach:kprobe.multi",
+      "attach:kretprobe.multi",
+      "attach:fentry",
+      "attach:fexit",
+      "attach:fmod_ret",
+      "helper:bpf_ringbuf_reserve",
+      "helper:bpf_ringbuf_output",
+      "helper:bpf_perf_event_output",
+      "helper:bpf_loop",
+      "helper:bpf_strncmp",
+      "helper:bpf_task_storage_get",
+      "helper:bpf_get_numa_node_id",
+      "helper:bpf_ktime_get_ns",
+      "kfunc:bpf_modify_return_test_tp",
+      "kfunc:bpf_get_cpu_time_counter",
       "kfunc:bpf_cpu_time_counter_to_ns",
   };
   return list;
@@ -200,8 +213,7 @@ std::string render_probe_text(const std::vector<FeatureRow> &rows) {
       kind = r.kind;
       out += (out.empty() ? "" : "\n") + kind + ":\n";
     }
-    out += fmt::format("  {:<30} {}{}\n", r.name, r.available ? "yes" : "no",
-                       r.available ? "" : " (" + r.reason + ")");
+    out += fmt::format("  {:<30} {}{}\n", r.name, r.available ? "yes" : "no", r.available ? "" : " (" + r.reason + ")");
   }
   return out;
 }
@@ -209,8 +221,7 @@ std::string render_probe_text(const std::vector<FeatureRow> &rows) {
 nlohmann::json probe_to_json(const std::vector<FeatureRow> &rows) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto &r : rows)
-    j.push_back({{"kind", r.kind}, {"name", r.name}, {"available", r.available},
-                 {"reason", r.reason}});
+    j.push_back({{"kind", r.kind}, {"name", r.name}, {"available", r.available}, {"reason", r.reason}});
   return j;
 }
 

@@ -17,8 +17,7 @@ namespace bpfbench {
 std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const ProgramSpec &prog) {
   std::vector<MetricSpec> out = f.metrics;
   for (auto &m : out)
-    if (auto it = prog.metric_sources.find(m.name); it != prog.metric_sources.end())
-      m.source = it->second;
+    if (auto it = prog.metric_sources.find(m.name); it != prog.metric_sources.end()) m.source = it->second;
   return out;
 }
 
@@ -53,8 +52,7 @@ Result<> configure(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
 }
 
 // Attaches one program from its SEC(), mounting tracefs first when the section needs it.
-Result<> attach_program(BpfObject &obj, const std::string &function, const std::string &section,
-                        const AttachSpec &as) {
+Result<> attach_program(BpfObject &obj, const std::string &function, const std::string &section, const AttachSpec &as) {
   if (section_needs_tracefs(section)) BB_TRY(ensure_tracefs());
   return obj.attach(function, as);
 }
@@ -66,7 +64,10 @@ Result<> attach_program(BpfObject &obj, const std::string &function, const std::
 class PointRunner {
  public:
   PointRunner(const PlanPoint &p, const FamilyManifest &f, const RunOptions &opts, StopSource &stop)
-      : p_(p), f_(f), opts_(opts), stop_(stop) {
+      : p_(p),
+        f_(f),
+        opts_(opts),
+        stop_(stop) {
     r_.producers = p.producers;
     r_.report = p.report.empty() ? f.default_report : p.report;
   }
@@ -267,11 +268,11 @@ std::map<std::string, uint64_t> PointRunner::read_interval(uint64_t producer_ops
   std::map<std::string, uint64_t> d;
   for (const auto &m : metrics_) {
     switch (m.source.kind) {
-      case MetricSourceKind::Producer: d[m.name] = producer_ops; break;
-      case MetricSourceKind::Consumer: d[m.name] = consumer_ops; break;
-      case MetricSourceKind::Counter: d[m.name] = vals[counter_index_.at(m.source.operand)]; break;
-      case MetricSourceKind::KthreadStime: d[m.name] = kthreads_.at(m.name).take(); break;
-      case MetricSourceKind::Ratio: break;  // derived from two others when summarized
+    case MetricSourceKind::Producer: d[m.name] = producer_ops; break;
+    case MetricSourceKind::Consumer: d[m.name] = consumer_ops; break;
+    case MetricSourceKind::Counter: d[m.name] = vals[counter_index_.at(m.source.operand)]; break;
+    case MetricSourceKind::KthreadStime: d[m.name] = kthreads_.at(m.name).take(); break;
+    case MetricSourceKind::Ratio: break;  // derived from two others when summarized
     }
   }
   return d;
@@ -321,9 +322,8 @@ std::vector<std::string> attached_extra_programs(const FamilyManifest &f, const 
   return out;
 }
 
-PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
-                      const std::vector<uint8_t> &object, const RunOptions &opts,
-                      StopSource &stop) {
+PointResult run_point(const PlanPoint &p, const FamilyManifest &f, const std::vector<uint8_t> &object,
+                      const RunOptions &opts, StopSource &stop) {
   return PointRunner(p, f, opts, stop).run(object);
 }
 

@@ -33,9 +33,8 @@ int64_t effective_interval_ns(const PlanPoint &p, const RunOptions &opts);
 
 // `object` is the compiled BPF ELF for the point's program (may be empty when the
 // program loads nothing, e.g. trigger/base). Never throws.
-PointResult run_point(const PlanPoint &p, const FamilyManifest &f,
-                      const std::vector<uint8_t> &object, const RunOptions &opts,
-                      StopSource &stop);
+PointResult run_point(const PlanPoint &p, const FamilyManifest &f, const std::vector<uint8_t> &object,
+                      const RunOptions &opts, StopSource &stop);
 
 // The program BPF_PROG_TEST_RUN drives when the point's producer is `test_run`: the first
 // `extra_programs` entry, else the program itself; "" for other producers.

@@ -51,8 +51,7 @@ void ensure_fds(uint64_t n) {
   (void)setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p,
-                       const SetupState &state) {
+std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p, const SetupState &state) {
   const std::string &name = a.args.at("outer");
   bpf_map *outer = obj.map(name);
   auto def = state.inner.find(name);
@@ -89,8 +88,8 @@ std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint
   };
   for (uint32_t i = 0; i < count; ++i) {
     // Named, so `bpftool map list` (and the leak tests) can tell them apart.
-    int fd = bpf_map_create(static_cast<bpf_map_type>(inner.type), "bb_inner", inner.key_size,
-                            inner.value_size, static_cast<uint32_t>(size), &opts);
+    int fd = bpf_map_create(static_cast<bpf_map_type>(inner.type), "bb_inner", inner.key_size, inner.value_size,
+                            static_cast<uint32_t>(size), &opts);
     if (fd < 0) {
       int e = errno;
       close_all();
@@ -180,13 +179,12 @@ Result<> ChildProcesses::spawn(size_t count, int pause_max_s, const StopSource &
   pid_t parent = getpid();
   pids_.reserve(pids_.size() + count);
   for (size_t i = 0; i < count; ++i) {
-    if ((i & 255) == 0 && stop.stop_requested())
-      return Error("fork: stopped after " + std::to_string(i) + " children");
+    if ((i & 255) == 0 && stop.stop_requested()) return Error("fork: stopped after " + std::to_string(i) + " children");
     pid_t pid = fork();
     if (pid < 0) {
       int e = errno;
-      return Error("fork: child " + std::to_string(i + 1) + " of " + std::to_string(count) + " failed: " +
-                   errno_text(e) + (e == EAGAIN || e == ENOMEM ? " (" + task_limit_hint() + ")" : ""));
+      return Error("fork: child " + std::to_string(i + 1) + " of " + std::to_string(count) +
+                   " failed: " + errno_text(e) + (e == EAGAIN || e == ENOMEM ? " (" + task_limit_hint() + ")" : ""));
     }
     if (pid == 0) child_loop(parent, pause_max_s);
     pids_.push_back(pid);
@@ -197,8 +195,7 @@ Result<> ChildProcesses::spawn(size_t count, int pause_max_s, const StopSource &
 void ChildProcesses::reap() {
   for (pid_t pid : pids_) kill(pid, SIGKILL);
   for (pid_t pid : pids_)
-    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
   pids_.clear();
 }
 
@@ -208,8 +205,7 @@ std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const Pr
   return out;
 }
 
-Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj,
-                               SetupState &state) {
+Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj, SetupState &state) {
   for (const auto &a : actions) {
     if (a.action != SetupActionKind::InnerMaps) continue;
     const std::string &name = a.args.at("outer");
@@ -235,16 +231,16 @@ Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObjec
   std::string why;
   for (const auto &a : actions) {
     switch (a.action) {
-      case SetupActionKind::InnerMaps: why = inner_maps(a, obj, p, state); break;
-      case SetupActionKind::Prefill: why = prefill(a, obj, p); break;
-      case SetupActionKind::Fork: {
-        std::string err;
-        uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);
-        uint64_t pause = arg_value(a, "pause_max", p, 0, err).value_or(4);
-        Result<> spawned = err.empty() ? state.children.spawn(n, static_cast<int>(pause), stop) : Error(err);
-        why = spawned ? "" : spawned.error().message;
-        break;
-      }
+    case SetupActionKind::InnerMaps: why = inner_maps(a, obj, p, state); break;
+    case SetupActionKind::Prefill: why = prefill(a, obj, p); break;
+    case SetupActionKind::Fork: {
+      std::string err;
+      uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);
+      uint64_t pause = arg_value(a, "pause_max", p, 0, err).value_or(4);
+      Result<> spawned = err.empty() ? state.children.spawn(n, static_cast<int>(pause), stop) : Error(err);
+      why = spawned ? "" : spawned.error().message;
+      break;
+    }
     }
     if (!why.empty()) break;
   }

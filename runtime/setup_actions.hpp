@@ -56,8 +56,7 @@ std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const Pr
 
 // Before load: records what `actions` will need that libbpf drops at load (inner map
 // definitions), or why an action cannot work with this object.
-Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj,
-                               SetupState &state);
+Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj, SetupState &state);
 
 // Runs `actions` on a loaded object, in order. Integer arguments are numbers or names of
 // the point's params; "max_entries" is the map's size.

@@ -40,8 +40,8 @@ SignalWatcher::SignalWatcher(StopSource &stop) : stop_(stop) {
   pthread_sigmask(SIG_BLOCK, &set, &old_mask_);
   try {
     thread_ = std::thread([this, set] {
-    // Short timeouts so the destructor never waits long for this thread.
-    const timespec tick{0, 100 * 1000 * 1000};
+      // Short timeouts so the destructor never waits long for this thread.
+      const timespec tick{0, 100 * 1000 * 1000};
       while (!done_.load()) {
         int sig = sigtimedwait(&set, nullptr, &tick);
         if (sig > 0) stop_.request_stop(sig);

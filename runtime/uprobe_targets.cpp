@@ -5,17 +5,14 @@
 #include "runtime/uprobe_targets.hpp"
 
 #if defined(__x86_64__)
-#define BB_TARGET(name, body)                        \
-  ".globl " name "\n"                                \
-  ".type " name ", @function\n"                      \
-  ".p2align 4\n" name ":\n" body                     \
-  ".size " name ", .-" name "\n"
+#define BB_TARGET(name, body)                                                                                          \
+  ".globl " name "\n"                                                                                                  \
+  ".type " name ", @function\n"                                                                                        \
+  ".p2align 4\n" name ":\n" body ".size " name ", .-" name "\n"
 
-asm(".pushsection .text\n"
-    BB_TARGET("bpfbench_uprobe_target_nop", "  nop\n  ret\n")
-    BB_TARGET("bpfbench_uprobe_target_push", "  push %rbp\n  mov %rsp, %rbp\n  pop %rbp\n  ret\n")
-    BB_TARGET("bpfbench_uprobe_target_ret", "  ret\n")
-    ".popsection\n");
+asm(".pushsection .text\n" BB_TARGET("bpfbench_uprobe_target_nop", "  nop\n  ret\n")
+        BB_TARGET("bpfbench_uprobe_target_push", "  push %rbp\n  mov %rsp, %rbp\n  pop %rbp\n  ret\n")
+            BB_TARGET("bpfbench_uprobe_target_ret", "  ret\n") ".popsection\n");
 #else
 // Elsewhere: noinline + an asm barrier keeps the calls and the functions alive.
 extern "C" {

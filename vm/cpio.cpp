@@ -18,9 +18,9 @@ void CpioWriter::add(const std::string &path, uint32_t mode, const std::string &
                      uint32_t rminor) {
   // Fields: magic ino mode uid gid nlink mtime filesize devmajor devminor rdevmajor rdevminor
   // namesize check. mtime 0 keeps the archive reproducible (it is cached by content).
-  out_ += fmt::format("070701{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}",
-                      next_ino_++, mode, 0, 0, S_ISDIR(mode) ? 2 : 1, 0, data.size(), 0, 0, rmajor, rminor,
-                      path.size() + 1, 0);
+  out_ +=
+      fmt::format("070701{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}{:08X}", next_ino_++,
+                  mode, 0, 0, S_ISDIR(mode) ? 2 : 1, 0, data.size(), 0, 0, rmajor, rminor, path.size() + 1, 0);
   out_ += path;
   out_.push_back('\0');
   pad4(out_);
@@ -32,9 +32,7 @@ void CpioWriter::add_dir(const std::string &path, uint32_t mode) { add(path, S_I
 void CpioWriter::add_file(const std::string &path, const std::string &data, uint32_t mode) {
   add(path, S_IFREG | mode, data);
 }
-void CpioWriter::add_symlink(const std::string &path, const std::string &target) {
-  add(path, S_IFLNK | 0777, target);
-}
+void CpioWriter::add_symlink(const std::string &path, const std::string &target) { add(path, S_IFLNK | 0777, target); }
 void CpioWriter::add_char_device(const std::string &path, uint32_t major, uint32_t minor, uint32_t mode) {
   add(path, S_IFCHR | mode, {}, major, minor);
 }

@@ -109,9 +109,10 @@ std::string ensure_initramfs(const KernelSpec &k, const std::string &busybox, st
     if (error) *error = busybox + " not found: install the busybox-static package";
     return "";
   }
-  std::string key = guest_init_script() + busybox + std::to_string(st.st_size) + std::to_string(st.st_mtime) +
-                    k.modules_dir;
-  fs::path path = fs::path(k.dir) / ("initramfs-" + std::to_string(std::hash<std::string>{}(key) % 1000000007) + ".cpio");
+  std::string key =
+      guest_init_script() + busybox + std::to_string(st.st_size) + std::to_string(st.st_mtime) + k.modules_dir;
+  fs::path path =
+      fs::path(k.dir) / ("initramfs-" + std::to_string(std::hash<std::string>{}(key) % 1000000007) + ".cpio");
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return path.string();
   std::optional<InitramfsInfo> info;

@@ -54,10 +54,10 @@ struct GuestRequest {
 };
 
 struct GuestResult {
-  bool ok = false;            // the guest ran the job (job_exit is its exit code)
+  bool ok = false;  // the guest ran the job (job_exit is its exit code)
   int job_exit = -1;
-  std::string error;          // setup failure or the VM outcome's message
-  std::string console_tail;   // when the guest failed
+  std::string error;         // setup failure or the VM outcome's message
+  std::string console_tail;  // when the guest failed
   std::string job_stderr;
   std::vector<std::string> brought_back;  // host paths written
   bool qemu_missing = false;

@@ -12,8 +12,8 @@
 namespace bpfbench::vm {
 
 const std::vector<std::string> &busybox_applets() {
-  static const std::vector<std::string> a = {"sh",    "mount", "umount", "mkdir", "insmod", "usleep", "cat",
-                                             "grep",  "chroot", "poweroff", "ls", "echo", "dmesg", "sync"};
+  static const std::vector<std::string> a = {"sh",   "mount",  "umount",   "mkdir", "insmod", "usleep", "cat",
+                                             "grep", "chroot", "poweroff", "ls",    "echo",   "dmesg",  "sync"};
   return a;
 }
 
@@ -111,8 +111,7 @@ std::optional<InitramfsInfo> build_initramfs(const std::string &modules_dir, con
     return std::nullopt;
   }
   CpioWriter w;
-  for (const char *d : {"bin", "dev", "proc", "sys", "mnt", "mnt/lower", "mnt/rw", "mnt/root", "modules"})
-    w.add_dir(d);
+  for (const char *d : {"bin", "dev", "proc", "sys", "mnt", "mnt/lower", "mnt/rw", "mnt/root", "modules"}) w.add_dir(d);
   // The kernel opens /dev/console for init's stdio before anything is mounted.
   w.add_char_device("dev/console", 5, 1);
   w.add_file("bin/busybox", *bb, 0755);

@@ -30,9 +30,9 @@ std::string guest_init_script();
 bool is_static_elf(const std::string &elf);
 
 struct InitramfsInfo {
-  std::string archive;                  // newc cpio
-  std::vector<std::string> modules;     // load order
-  std::vector<std::string> builtin;     // needed but built in
+  std::string archive;               // newc cpio
+  std::vector<std::string> modules;  // load order
+  std::vector<std::string> builtin;  // needed but built in
 };
 
 // `modules_dir` = lib/modules/<release> of the guest kernel; `busybox` a static busybox

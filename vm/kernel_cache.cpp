@@ -40,8 +40,8 @@ std::optional<KernelSpec> read_meta(const fs::path &dir) {
 }
 
 bool write_meta(const KernelSpec &k, std::string *error) {
-  nlohmann::json j = {{"name", k.name},       {"release", k.release},        {"package", k.package},
-                      {"version", k.version}, {"image", k.image},            {"modules_dir", k.modules_dir}};
+  nlohmann::json j = {{"name", k.name},       {"release", k.release}, {"package", k.package},
+                      {"version", k.version}, {"image", k.image},     {"modules_dir", k.modules_dir}};
   std::ofstream out(fs::path(k.dir) / kMetaFile, std::ios::trunc);
   out << json_text(j, 2) << "\n";
   if (!out && error) *error = "cannot write " + (fs::path(k.dir) / kMetaFile).string();
@@ -170,14 +170,15 @@ std::optional<KernelSpec> KernelCache::resolve(const std::string &name, bool all
   if (package.rfind("linux-image-", 0) != 0) {
     std::string names;
     for (const auto &kk : known_kernels()) names += (names.empty() ? "" : ", ") + kk.name;
-    return fail("unknown kernel '" + name + "': use " + names + ", a linux-image-* package name, or a path to a vmlinux/bzImage");
+    return fail("unknown kernel '" + name + "': use " + names +
+                ", a linux-image-* package name, or a path to a vmlinux/bzImage");
   }
   if (!allow_download) return fail("kernel " + name + " is not in the cache " + root_);
   return download(name, package, error, progress);
 }
 
-std::optional<KernelSpec> KernelCache::download(const std::string &name, const std::string &package,
-                                                std::string *error, void (*progress)(const std::string &)) const {
+std::optional<KernelSpec> KernelCache::download(const std::string &name, const std::string &package, std::string *error,
+                                                void (*progress)(const std::string &)) const {
   auto fail = [&](const std::string &why) {
     if (error) *error = why;
     return std::optional<KernelSpec>{};
@@ -263,8 +264,8 @@ std::optional<KernelSpec> KernelCache::from_path(const std::string &path, const 
       }
   }
   // Its own cache folder, keyed by the image path, for the vmlinux and the initramfs.
-  k.dir = (fs::path(root_) / ("path-" + release + "-" + std::to_string(std::hash<std::string>{}(image) % 100000)))
-              .string();
+  k.dir =
+      (fs::path(root_) / ("path-" + release + "-" + std::to_string(std::hash<std::string>{}(image) % 100000))).string();
   fs::create_directories(k.dir, ec);
   std::ifstream in(image, std::ios::binary);
   char magic[4] = {};

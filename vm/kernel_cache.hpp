@@ -10,13 +10,13 @@ namespace bpfbench::vm {
 
 // A kernel ready to boot.
 struct KernelSpec {
-  std::string name;         // as asked: "6.1", a package name, or a path
-  std::string release;      // "6.1.0-57-amd64" (uname -r in the guest)
-  std::string package;      // "linux-image-6.1.0-57-amd64"; "" for a path
-  std::string version;      // Debian version "6.1.192-3"; "" for a path
-  std::string image;        // uncompressed ELF vmlinux to boot
-  std::string modules_dir;  // lib/modules/<release>; "" = everything needed is built in
-  std::string dir;          // this kernel's cache folder (initramfs, probe results)
+  std::string name;           // as asked: "6.1", a package name, or a path
+  std::string release;        // "6.1.0-57-amd64" (uname -r in the guest)
+  std::string package;        // "linux-image-6.1.0-57-amd64"; "" for a path
+  std::string version;        // Debian version "6.1.192-3"; "" for a path
+  std::string image;          // uncompressed ELF vmlinux to boot
+  std::string modules_dir;    // lib/modules/<release>; "" = everything needed is built in
+  std::string dir;            // this kernel's cache folder (initramfs, probe results)
   std::string label() const;  // "6.1.0-57-amd64 (Debian 6.1.192-3)"
 };
 

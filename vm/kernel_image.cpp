@@ -68,7 +68,11 @@ std::string compression_of(const std::string &path) {
   return "";
 }
 
-bool is_elf(const std::string &data) { return data.size() >= 4 && data.compare(0, 4, "\x7f" "ELF") == 0; }
+bool is_elf(const std::string &data) {
+  return data.size() >= 4 && data.compare(0, 4,
+                                          "\x7f"
+                                          "ELF") == 0;
+}
 
 std::optional<std::string> decompress_file(const std::string &path, const std::string &format, off_t offset,
                                            std::string *error) {

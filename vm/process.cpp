@@ -126,8 +126,7 @@ ProcResult run_command(const std::vector<std::string> &argv, const RunOptions &o
   close_fd(out[0]);
   close_fd(err[0]);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   return r;

@@ -14,7 +14,7 @@ struct SpawnOptions {
   off_t stdin_offset = 0;  // read stdin from this byte on (extract a payload from a file)
   int stdout_fd = -1;      // -1 = /dev/null
   int stderr_fd = -1;
-  std::string cwd;         // "" = inherit
+  std::string cwd;                 // "" = inherit
   bool new_process_group = false;  // terminal ^C reaches us, not the child: we stop it cleanly
 };
 
@@ -37,7 +37,7 @@ struct RunOptions {
   std::string stdin_path;
   off_t stdin_offset = 0;
   std::string cwd;
-  double timeout_s = 0;  // 0 = none
+  double timeout_s = 0;                     // 0 = none
   const std::atomic<bool> *stop = nullptr;  // kills the child when set
 };
 

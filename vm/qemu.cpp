@@ -39,9 +39,9 @@ std::string read_from(const std::string &path, size_t offset) {
 
 const char *to_string(Accel a) {
   switch (a) {
-    case Accel::Kvm: return "kvm";
-    case Accel::Tcg: return "tcg";
-    case Accel::Auto: break;
+  case Accel::Kvm: return "kvm";
+  case Accel::Tcg: return "tcg";
+  case Accel::Auto: break;
   }
   return "auto";
 }
@@ -160,8 +160,8 @@ VmOutcome run_vm(const VmConfig &c, const VmWatch &w) {
   };
   if (killed == K::Interrupted) return describe(K::Interrupted, "interrupted: the guest was stopped");
   if (killed == K::BootTimeout)
-    return describe(K::BootTimeout, "the guest did not come up within " + std::to_string(int(w.boot_timeout_s)) +
-                                        " s and was killed");
+    return describe(K::BootTimeout,
+                    "the guest did not come up within " + std::to_string(int(w.boot_timeout_s)) + " s and was killed");
   if (killed == K::JobTimeout)
     return describe(K::JobTimeout, "the job did not finish within " + std::to_string(int(w.job_timeout_s)) +
                                        " s and the guest was killed");
@@ -171,7 +171,7 @@ VmOutcome run_vm(const VmConfig &c, const VmWatch &w) {
       return describe(K::QemuFailed, "qemu exited with status " + std::to_string(WEXITSTATUS(wstatus)));
     std::string st = read_text(status);
     return describe(K::NoResult, st.rfind("failed: ", 0) == 0 ? "guest init " + tail_lines(st, 1)
-                                                               : "the guest stopped without a result");
+                                                              : "the guest stopped without a result");
   }
   o.job_exit = std::atoi(code.c_str());
   return o;

@@ -67,8 +67,7 @@ const FamilyRegistry &families() {
     FamilyRegistry r = FamilyRegistry::load(default_template_dirs(), sm, diags);
     if (diags.has_errors() || r.all().empty()) {
       // A fuzz run against no families would only exercise "unknown family".
-      std::fprintf(stderr, "fuzz_frontend: cannot load the families:\n%s",
-                   render_all(diags, sm).c_str());
+      std::fprintf(stderr, "fuzz_frontend: cannot load the families:\n%s", render_all(diags, sm).c_str());
       std::abort();
     }
     return r;
@@ -113,8 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           std::vector<EmitUnit> units = emit_programs(*plan, families(), sm, diags);
           if (!plan->points.empty()) {
             const PlanPoint &p = plan->points.front();
-            if (const FamilyManifest *f = families().find(p.family))
-              (void)emit_point(p, *f, families(), sm, diags);
+            if (const FamilyManifest *f = families().find(p.family)) (void)emit_point(p, *f, families(), sm, diags);
           }
           for (const EmitUnit &u : units)
             if (u.c_source.empty() || u.points.empty()) std::abort();  // emit's own contract

@@ -37,8 +37,8 @@ void check_gnuplot_script(const std::string &script) {
     pos = nl + 1;
     bool data = !line.empty() && (line[0] == '-' || (line[0] >= '0' && line[0] <= '9') || line == "inf" ||
                                   line.substr(0, 3) == "nan" || line.substr(0, 3) == "inf");
-    bool command = line.substr(0, 4) == "set " || line.substr(0, 6) == "unset " || line.substr(0, 5) == "plot " ||
-                   line == "e";
+    bool command =
+        line.substr(0, 4) == "set " || line.substr(0, 6) == "unset " || line.substr(0, 5) == "plot " || line == "e";
     if (!data && !command) fail("a line bpfbench did not mean to write", std::string(line));
     if (data) {  // x "label" y err: the label is one field
       if (std::count(line.begin(), line.end(), '"') != 2) fail("a data line with a broken label", std::string(line));
@@ -47,7 +47,8 @@ void check_gnuplot_script(const std::string &script) {
     bool in_single = false;
     for (char c : line) {
       if (c == '\'') in_single = !in_single;  // '' toggles twice: still inside
-      else if (!in_single && (c == '`' || c == '"' || c == '@')) fail("substitution outside a '…' string", std::string(line));
+      else if (!in_single && (c == '`' || c == '"' || c == '@'))
+        fail("substitution outside a '…' string", std::string(line));
     }
     if (in_single) fail("a '…' string left open", std::string(line));
   }

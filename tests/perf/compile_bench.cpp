@@ -80,8 +80,7 @@ double median_ms(std::vector<double> v) {
 }
 
 // Runs compile_bpf `runs` times; returns per-run milliseconds, or empty on a failure.
-std::vector<double> time_runs(const std::string &src, const bpfbench::CompileOptions &o,
-                              int runs, bool expect_cached) {
+std::vector<double> time_runs(const std::string &src, const bpfbench::CompileOptions &o, int runs, bool expect_cached) {
   std::vector<double> ms;
   for (int i = 0; i < runs; ++i) {
     auto t0 = std::chrono::steady_clock::now();
@@ -134,11 +133,9 @@ int main(int argc, char **argv) {
   std::filesystem::remove_all(tmpl, ec);
   if (cold.empty() || warmup.empty() || hit.empty()) return 1;
   std::printf("%s, %d runs each\n", bpfbench::clang_version_string().c_str(), runs);
-  std::printf("cold (no cache):  median %8.2f ms  min %8.2f ms  max %8.2f ms\n",
-              median_ms(cold), *std::min_element(cold.begin(), cold.end()),
-              *std::max_element(cold.begin(), cold.end()));
-  std::printf("cached:           median %8.3f ms  min %8.3f ms  max %8.3f ms\n",
-              median_ms(hit), *std::min_element(hit.begin(), hit.end()),
-              *std::max_element(hit.begin(), hit.end()));
+  std::printf("cold (no cache):  median %8.2f ms  min %8.2f ms  max %8.2f ms\n", median_ms(cold),
+              *std::min_element(cold.begin(), cold.end()), *std::max_element(cold.begin(), cold.end()));
+  std::printf("cached:           median %8.3f ms  min %8.3f ms  max %8.3f ms\n", median_ms(hit),
+              *std::min_element(hit.begin(), hit.end()), *std::max_element(hit.begin(), hit.end()));
   return 0;
 }

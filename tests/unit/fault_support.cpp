@@ -125,9 +125,7 @@ std::string prog_name(uint32_t id) {
 
 }  // namespace
 
-BpfIds live_bpf_ids() {
-  return BpfIds{ids(bpf_prog_get_next_id), ids(bpf_map_get_next_id), ids(bpf_link_get_next_id)};
-}
+BpfIds live_bpf_ids() { return BpfIds{ids(bpf_prog_get_next_id), ids(bpf_map_get_next_id), ids(bpf_link_get_next_id)}; }
 
 std::string leaked_bpf_objects(const BpfIds &before, int wait_ms) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
@@ -281,8 +279,8 @@ std::vector<std::string> as_user(const TestUser &u, const std::vector<std::strin
 }
 
 std::vector<std::string> in_mount_namespace(const std::string &script, const std::vector<std::string> &args) {
-  std::vector<std::string> argv = {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
-                                   script, "sh"};
+  std::vector<std::string> argv = {"/usr/bin/unshare", "--mount", "--propagation", "private",
+                                   "/bin/sh",          "-c",      script,          "sh"};
   argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }

@@ -47,7 +47,6 @@ class Subreaper {
   int previous_ = 0;
 };
 
-
 std::string read_text(const std::filesystem::path &p);
 
 // Text a C++ exception escaping or std::terminate would leave on stderr.

@@ -33,8 +33,7 @@ struct TempDir {
     fs::path p = path / name;
     fs::create_directories(p.parent_path());
     std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
-    fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                           fs::perms::others_read);
+    fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
     return p.string();
   }
 };

@@ -45,10 +45,9 @@ MetricSummary metric(const std::string &name, const std::string &unit, double me
 
 TEST_CASE("a baseline point runs before each main point with its overrides", "[check][baseline]") {
   Frontend fe;
-  bool ok = frontend(
-      "bench local_storage as \"{prog}-{nr_maps}\" < sweep nr_maps [1, 10]; prog seq_get;\n"
-      "  baseline < lookup false; gets 5; >\n  report hits, latency; >\n",
-      fe);
+  bool ok = frontend("bench local_storage as \"{prog}-{nr_maps}\" < sweep nr_maps [1, 10]; prog seq_get;\n"
+                     "  baseline < lookup false; gets 5; >\n  report hits, latency; >\n",
+                     fe);
   INFO(render_all(fe.diags, fe.sources));
   REQUIRE(ok);
   const auto &pts = fe.plan->points;
@@ -81,7 +80,8 @@ TEST_CASE("baseline mistakes are reported where they are", "[check][baseline]") 
       {"bench local_storage < baseline < lokup false; > >", "unknown parameter 'lokup' for family 'local_storage'"},
       {"bench local_storage < baseline < nr_maps [1, 2]; > >", "a baseline setting takes one value, not a list"},
       {"bench local_storage < baseline < lookup false; > baseline < gets 1; > >", "a bench has at most one baseline"},
-      {"defaults < baseline < lookup false; > >\nbench local_storage < >", "'baseline' belongs in a bench, not in defaults"},
+      {"defaults < baseline < lookup false; > >\nbench local_storage < >",
+       "'baseline' belongs in a bench, not in defaults"},
       {"bench local_storage < baseline < lookup false; lookup true; > >", "'lookup' is set twice in this baseline"},
   };
   for (const auto &c : cases) {
@@ -124,8 +124,8 @@ TEST_CASE("apply_baseline subtracts latency and adds _adj right after it", "[run
 }
 
 TEST_CASE("the seed-study examples pass the front end", "[check][examples]") {
-  for (const char *name : {"local_storage", "hashmap_full_update", "bpf_loop", "strncmp", "timing",
-                           "rcu_tasks_trace"}) {
+  for (const char *name :
+       {"local_storage", "hashmap_full_update", "bpf_loop", "strncmp", "timing", "rcu_tasks_trace"}) {
     Frontend fe;
     FrontendOptions opts;
     opts.nproc = 2;

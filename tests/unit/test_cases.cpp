@@ -42,8 +42,7 @@ Case read_case(const fs::path &path) {
   while (std::getline(in, line)) {
     if (std::regex_search(line, m, re)) {
       c.expect.push_back(Expectation{m[1] == "error" ? Severity::Error : Severity::Warning, m[2],
-                                     static_cast<uint32_t>(std::stoul(m[3])),
-                                     static_cast<uint32_t>(std::stoul(m[4])),
+                                     static_cast<uint32_t>(std::stoul(m[3])), static_cast<uint32_t>(std::stoul(m[4])),
                                      m[5].matched ? static_cast<uint32_t>(std::stoul(m[5])) : 0, m[6]});
     } else if (std::regex_search(line, m, pts)) {
       (m[1].matched ? c.points_min : c.points) = std::stoul(m[2]);
@@ -80,7 +79,7 @@ TEST_CASE("tests/cases: every case meets its inline expectations", "[cases]") {
       Case c = read_case(path);
       Frontend fe;
       FrontendOptions opts;
-      opts.nproc = 2;  // keep plans independent of the machine
+      opts.nproc = 2;                                                         // keep plans independent of the machine
       opts.limits = MachineLimits{32768, 100000, 0, 1000, int64_t{8} << 30};  // and resource checks
       bool ok = run_frontend(path.string(), opts, fe);
       std::string rendered = render_all(fe.diags, fe.sources);
@@ -92,8 +91,8 @@ TEST_CASE("tests/cases: every case meets its inline expectations", "[cases]") {
         if (d.severity == Severity::Error) CHECK(expected);
       }
       for (const auto &e : c.expect) {
-        INFO("expected " << (e.severity == Severity::Error ? "error" : "warning") << " at "
-                         << e.line << ":" << e.col << ": " << e.text);
+        INFO("expected " << (e.severity == Severity::Error ? "error" : "warning") << " at " << e.line << ":" << e.col
+                         << ": " << e.text);
         CHECK(e.met);
       }
       bool wants_error = std::any_of(c.expect.begin(), c.expect.end(),

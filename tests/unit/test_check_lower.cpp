@@ -59,7 +59,8 @@ TEST_CASE("several sweeps form a product, the first one outermost", "[check]") {
 
 TEST_CASE("a zipped sweep feeds one value to several params", "[check]") {
   Frontend fe;
-  auto &plan = plan_of(fe, "let r = [1, 5, 10];\nbench ringbuf as \"b{batch}-s{sample_rate}\" < sweep (batch, sample_rate) over r >");
+  auto &plan = plan_of(
+      fe, "let r = [1, 5, 10];\nbench ringbuf as \"b{batch}-s{sample_rate}\" < sweep (batch, sample_rate) over r >");
   REQUIRE(plan.points.size() == 3);
   CHECK(plan.points[1].label == "b5-s5");
   CHECK(param(plan.points[2], "batch") == 10);
@@ -103,15 +104,14 @@ TEST_CASE("units scale by the parameter's type", "[check]") {
 
 TEST_CASE("geometric, log and step ranges expand as documented", "[check]") {
   Frontend fe;
-  auto &plan = plan_of(fe,
-                       "bench ringbuf as \"g{batch}\" < batch [1..64 *4] >\n"
-                       "bench ringbuf as \"l{batch}\" < batch [1..1000 log 4] >\n"
-                       "bench ringbuf as \"s{batch}\" < batch [10..35 step 10] >\n"
-                       "bench ringbuf as \"p{producers}\" < producers [1..nproc] >");
+  auto &plan = plan_of(fe, "bench ringbuf as \"g{batch}\" < batch [1..64 *4] >\n"
+                           "bench ringbuf as \"l{batch}\" < batch [1..1000 log 4] >\n"
+                           "bench ringbuf as \"s{batch}\" < batch [10..35 step 10] >\n"
+                           "bench ringbuf as \"p{producers}\" < producers [1..nproc] >");
   std::vector<std::string> labels;
   for (const auto &p : plan.points) labels.push_back(p.label);
-  CHECK(labels == std::vector<std::string>{"g1", "g4", "g16", "g64", "l1", "l10", "l100", "l1000",
-                                           "s10", "s20", "s30", "p1", "p2", "p3", "p4"});
+  CHECK(labels == std::vector<std::string>{"g1", "g4", "g16", "g64", "l1", "l10", "l100", "l1000", "s10", "s20", "s30",
+                                           "p1", "p2", "p3", "p4"});
 }
 
 TEST_CASE("defaults are the manifest's, a point records where each value was written", "[check]") {
@@ -179,10 +179,9 @@ TEST_CASE("adaptive points sample every 250ms unless --interval says otherwise",
 
 TEST_CASE("until takes a decimal percentage", "[check][adaptive]") {
   Frontend fe;
-  auto &plan = plan_of(fe,
-                       "bench ringbuf as \"a\" < until ci < 0.5% >\n"
-                       "bench ringbuf as \"b\" < until ci <= 2.25% >\n"
-                       "bench ringbuf as \"c\" < until ci < 0.01% >");
+  auto &plan = plan_of(fe, "bench ringbuf as \"a\" < until ci < 0.5% >\n"
+                           "bench ringbuf as \"b\" < until ci <= 2.25% >\n"
+                           "bench ringbuf as \"c\" < until ci < 0.01% >");
   REQUIRE(plan.points.size() == 3);
   CHECK(plan.points[0].precision_pct == Approx(0.5));
   CHECK(plan.points[1].precision_pct == Approx(2.25));
@@ -190,8 +189,7 @@ TEST_CASE("until takes a decimal percentage", "[check][adaptive]") {
 }
 
 TEST_CASE("rounds is a setting of every bench and run --rounds overrides it", "[check][rounds]") {
-  const std::string text =
-      "bench ringbuf as \"one\" < >\nbench ringbuf as \"r{rounds}\" < rounds 3 >";
+  const std::string text = "bench ringbuf as \"one\" < >\nbench ringbuf as \"r{rounds}\" < rounds 3 >";
   {
     Frontend fe;
     auto &plan = plan_of(fe, text);

@@ -77,8 +77,7 @@ std::set<std::string> section_names(const std::vector<uint8_t> &obj) {
   Elf64_Ehdr eh;
   std::memcpy(&eh, obj.data(), sizeof(eh));
   Elf64_Shdr strtab;
-  std::memcpy(&strtab, obj.data() + eh.e_shoff + eh.e_shstrndx * sizeof(Elf64_Shdr),
-              sizeof(strtab));
+  std::memcpy(&strtab, obj.data() + eh.e_shoff + eh.e_shstrndx * sizeof(Elf64_Shdr), sizeof(strtab));
   for (uint16_t i = 0; i < eh.e_shnum; ++i) {
     Elf64_Shdr sh;
     std::memcpy(&sh, obj.data() + eh.e_shoff + i * sizeof(Elf64_Shdr), sizeof(sh));
@@ -90,8 +89,7 @@ std::set<std::string> section_names(const std::vector<uint8_t> &obj) {
 std::string diag_dump(const CompileResult &r) {
   std::string s = r.error;
   for (const auto &d : r.diags)
-    s += "\n" + d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.col) + ": " +
-         d.message;
+    s += "\n" + d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.col) + ": " + d.message;
   return s;
 }
 
@@ -125,10 +123,9 @@ TEST_CASE("clang errors map back through #line directives", "[clang]") {
   TempDir tmp;
   CompileOptions o = opts_in(tmp);
   o.virtual_name = "trigger-0.bpf.c";
-  std::string src =
-      "#include <linux/bpf.h>\n"
-      "#line 7 \"bench.bdsl\"\n"
-      "int f(void) { return undefined_name; }\n";
+  std::string src = "#include <linux/bpf.h>\n"
+                    "#line 7 \"bench.bdsl\"\n"
+                    "int f(void) { return undefined_name; }\n";
   CompileResult r = compile_bpf(src, o);
   INFO(diag_dump(r));
   REQUIRE_FALSE(r.ok);
@@ -282,8 +279,7 @@ TEST_CASE("object cache serves identical compiles and keys on content", "[clang]
     CHECK(r.object == first.object);
   }
   SECTION("no temp files are left behind") {
-    for (const auto &e : std::filesystem::directory_iterator(o.cache_dir))
-      CHECK(e.path().extension() == ".o");
+    for (const auto &e : std::filesystem::directory_iterator(o.cache_dir)) CHECK(e.path().extension() == ".o");
   }
 }
 
@@ -303,8 +299,7 @@ TEST_CASE("an uncreatable cache dir does not fail the compile", "[clang][cache]"
   CHECK_FALSE(again.cached);
 }
 
-TEST_CASE("warnings are returned as diagnostics and the compile still succeeds",
-          "[clang]") {
+TEST_CASE("warnings are returned as diagnostics and the compile still succeeds", "[clang]") {
   TempDir tmp;
   CompileOptions o = opts_in(tmp);
   std::string src = std::string("#line 3 \"w.bdsl\"\n#warning \"check me\"\n") + kProgram;

@@ -110,7 +110,8 @@ TEST_CASE("run prints the kernel bench's lines and a suite table", "[runtime][cl
   auto r = run_process({kBin, "run", f.path.string()}, 60);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  std::regex iter(R"(Iter +\d+ \( *-?\d+\.\d{3}us\): hits +\d+\.\d{3}M/s \( *\d+\.\d{3}M/prod\), drops +\d+\.\d{3}M/s, total operations +\d+\.\d{3}M/s)");
+  std::regex iter(
+      R"(Iter +\d+ \( *-?\d+\.\d{3}us\): hits +\d+\.\d{3}M/s \( *\d+\.\d{3}M/prod\), drops +\d+\.\d{3}M/s, total operations +\d+\.\d{3}M/s)");
   std::regex summary(R"(Summary: hits +(\d+\.\d{3}) ± +\d+\.\d{3}M/s)");
   auto iters = std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), iter), std::sregex_iterator());
   CHECK(iters == 6);  // 2 points x (1 warmup + 2 measured)
@@ -140,7 +141,8 @@ TEST_CASE("unsupported variants are skipped with the kernel's reason, the rest s
   CHECK(std::regex_search(r.out, std::regex(R"(base +: Summary: hits)")));
 }
 
-TEST_CASE("SIGINT mid-run: prompt exit 130, partial results printed, nothing left in the kernel", "[runtime][cli][signals]") {
+TEST_CASE("SIGINT mid-run: prompt exit 130, partial results printed, nothing left in the kernel",
+          "[runtime][cli][signals]") {
   BB_REQUIRE_ROOT();
   TempBdsl f("bench trigger as \"{prog}\" < prog [rawtp, tp]; warmup 0s; duration 30s >\n");
   auto progs_before = live_prog_ids();
@@ -151,7 +153,7 @@ TEST_CASE("SIGINT mid-run: prompt exit 130, partial results printed, nothing lef
   REQUIRE(WIFEXITED(r.status));
   CHECK(WEXITSTATUS(r.status) == 130);
   CHECK(r.stop_s < 2.0);
-  CHECK(text.find("Summary: hits") != std::string::npos);  // what was measured is kept
+  CHECK(text.find("Summary: hits") != std::string::npos);           // what was measured is kept
   CHECK(text.find("Benchmark 'tp' started") == std::string::npos);  // no further points
   CHECK(returns_to(progs_before, live_prog_ids));
   CHECK(returns_to(links_before, live_link_ids));
@@ -167,7 +169,8 @@ TEST_CASE("a verifier rejection names the bench and its .bdsl location, with the
   CHECK(r.err.find("bb_hits") != std::string::npos);  // the verifier log tail names the access
 }
 
-TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over the round means", "[runtime][cli][rounds]") {
+TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over the round means",
+          "[runtime][cli][rounds]") {
   BB_REQUIRE_ROOT();
   TempBdsl f("suite \"S\" < bench trigger as \"{prog}\" < prog [base, rawtp]; warmup 0s; duration 1s > >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
@@ -180,7 +183,10 @@ TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over th
   for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), banner); it != std::sregex_iterator(); ++it)
     order.push_back((*it)[1].str() + (*it)[2].str());
   CHECK(order == std::vector<std::string>{"base1", "rawtp1", "base2", "rawtp2", "base3", "rawtp3"});
-  CHECK(std::regex_search(r.out, std::regex(R"(rawtp +: Summary: hits +\d+\.\d{3} .*\[3 rounds, 12 samples, hits CI ±\d+\.\d{2}% over rounds\])")));
+  CHECK(std::regex_search(
+      r.out,
+      std::regex(
+          R"(rawtp +: Summary: hits +\d+\.\d{3} .*\[3 rounds, 12 samples, hits CI ±\d+\.\d{2}% over rounds\])")));
   size_t table = r.out.find("==== S ====");
   CHECK(table != std::string::npos);
   CHECK(r.out.find("==== S ====", table + 1) == std::string::npos);  // once, at the end
@@ -202,12 +208,12 @@ TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over th
   }
 }
 
-TEST_CASE("rounds with a precision target: min-duration slices until the CI over rounds is met", "[runtime][cli][rounds]") {
+TEST_CASE("rounds with a precision target: min-duration slices until the CI over rounds is met",
+          "[runtime][cli][rounds]") {
   BB_REQUIRE_ROOT();
   TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; until ci < 50%; rounds 2; >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
-  auto r = run_process({kBin, "run", f.path.string(), "-q", "--min-duration", "500ms",
-                        "--json", json}, 60);
+  auto r = run_process({kBin, "run", f.path.string(), "-q", "--min-duration", "500ms", "--json", json}, 60);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   std::ifstream in(json);
@@ -221,10 +227,13 @@ TEST_CASE("rounds with a precision target: min-duration slices until the CI over
   CHECK(p["adaptive"]["ci_target_pct"] == 50);
   CHECK(p["adaptive"]["reached"] == true);
   CHECK(p["stats"]["hits"]["ci95_rel"].get<double>() <= 0.5);
-  CHECK(std::regex_search(r.out, std::regex(R"(base +: Summary: .*\[\d+ rounds, \d+ samples, hits CI ±\d+\.\d{2}% over rounds: reached 50%\])")));
+  CHECK(std::regex_search(
+      r.out,
+      std::regex(R"(base +: Summary: .*\[\d+ rounds, \d+ samples, hits CI ±\d+\.\d{2}% over rounds: reached 50%\])")));
 }
 
-TEST_CASE("SIGINT between rounds keeps the rounds measured, in the text and the JSON", "[runtime][cli][rounds][signals]") {
+TEST_CASE("SIGINT between rounds keeps the rounds measured, in the text and the JSON",
+          "[runtime][cli][rounds][signals]") {
   BB_REQUIRE_ROOT();
   TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; duration 1s >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
@@ -234,7 +243,8 @@ TEST_CASE("SIGINT between rounds keeps the rounds measured, in the text and the 
   REQUIRE(WIFEXITED(r.status));
   CHECK(WEXITSTATUS(r.status) == 130);
   std::smatch m;
-  REQUIRE(std::regex_search(text, m, std::regex(R"(base +: Summary: hits .*\[(\d+) rounds?, (\d+) samples.*\(interrupted\))")));
+  REQUIRE(std::regex_search(text, m,
+                            std::regex(R"(base +: Summary: hits .*\[(\d+) rounds?, (\d+) samples.*\(interrupted\))")));
   int rounds = std::stoi(m[1]);
   CHECK(rounds >= 1);
   CHECK(rounds < 20);
@@ -243,6 +253,6 @@ TEST_CASE("SIGINT between rounds keeps the rounds measured, in the text and the 
   CHECK(j["complete"] == false);
   CHECK(j["interrupted"] == true);
   REQUIRE(j["points"].size() == 1);
-  CHECK(j["points"][0]["rounds"].get<int>() == rounds);  // the same rounds as the text
+  CHECK(j["points"][0]["rounds"].get<int>() == rounds);                               // the same rounds as the text
   CHECK(j["points"][0]["samples"].size() == j["points"][0]["rounds"].get<size_t>());  // 1 s rounds of 1 s samples
 }

@@ -62,11 +62,13 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
       // 9223372036 s fits int64 ns (292 years) and used to run for one interval.
       {{"plan", kTrigger, "-d", "9223372036s"}, "--duration: 9223372036s is above the 86400s maximum"},
       {{"plan", kTrigger, "-d", "9223372037s"}, "--duration: 9223372037s is too large (the maximum is 86400s)"},
-      {{"plan", kTrigger, "-d", "99999999999999999999"}, "--duration: 99999999999999999999 is too large (the maximum is 86400s)"},
+      {{"plan", kTrigger, "-d", "99999999999999999999"},
+       "--duration: 99999999999999999999 is too large (the maximum is 86400s)"},
       {{"plan", kTrigger, "-d", "-1s"}, "--duration: -1s is below the 1s minimum"},
       {{"plan", kTrigger, "-w", "3601s"}, "--warmup: 3601s is above the 3600s maximum"},
       {{"plan", kTrigger, "-w", "1.5s"},
-       "--warmup: expected a duration like 5, 500ms or 2s, got '1.5s' (unknown unit '.5s' for a duration (use s, ms, us or ns))"},
+       "--warmup: expected a duration like 5, 500ms or 2s, got '1.5s' (unknown unit '.5s' for a duration (use s, ms, "
+       "us or ns))"},
       {{"plan", kTrigger, "-p", "0"}, "--producers: 0 is below the 1 minimum"},
       {{"plan", kTrigger, "-p", "1025"}, "--producers: 1025 is above the 1024 maximum"},
       {{"plan", kTrigger, "-c", "-1"}, "--consumers: -1 is below the 0 minimum"},
@@ -77,8 +79,10 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
        "--point: 18446744073709551615 is out of range (from 0 to 9223372036854775807)"},
       {{"run", kTrigger, "--min-duration", "5s", "--max-duration", "2s"},
        "--min-duration: the minimum 5s is above the maximum 2s"},
-      {{"run", kTrigger, "--min-duration", "40s"}, "--min-duration: the minimum 40s is above the maximum 30s (the default)"},
-      {{"run", kTrigger, "--max-duration", "1s"}, "--max-duration: the minimum 1500ms (the default) is above the maximum 1s"},
+      {{"run", kTrigger, "--min-duration", "40s"},
+       "--min-duration: the minimum 40s is above the maximum 30s (the default)"},
+      {{"run", kTrigger, "--max-duration", "1s"},
+       "--max-duration: the minimum 1500ms (the default) is above the maximum 1s"},
       {{"run", kTrigger, "--min-duration", "5ms"}, "--min-duration: 5ms is below the 10ms minimum"},
       {{"run", kTrigger, "--interval", "5ms"}, "--interval: 5ms is below the 10ms minimum"},
       {{"run", kTrigger, "--interval", "61s"}, "--interval: 61s is above the 60s maximum"},
@@ -101,8 +105,9 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
       {{"compare", "a.json", "b.json", "--alpha", "1"}, "--alpha: 1 is not between 0 and 1 (both excluded)"},
       {{"compare", "a.json", "b.json", "--metric", ""}, "--metric: expected a metric name, got an empty string"},
       {{"frob"}, "unknown command 'frob' (commands: check, plan, emit, list, run, probe, kernels, compare, plot)"},
-      {{"chek", kTrigger}, "unknown command 'chek'; did you mean 'check'? (commands: check, plan, emit, list, run, "
-                           "probe, kernels, compare, plot)"},
+      {{"chek", kTrigger},
+       "unknown command 'chek'; did you mean 'check'? (commands: check, plan, emit, list, run, "
+       "probe, kernels, compare, plot)"},
   };
   for (const auto &c : cases) {
     std::string shown;

@@ -36,7 +36,8 @@ char _license[] SEC("license") = "GPL";
 // `#if` the preprocessor evaluates them one by one (CPU, little memory).
 std::string macro_bomb(int depth, bool in_if) {
   std::string s = "#define A0 1+\n";
-  for (int i = 1; i <= depth; ++i) s += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
+  for (int i = 1; i <= depth; ++i)
+    s += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
   std::string top = "A" + std::to_string(depth) + " 1";
   return s + (in_if ? "#if " + top + "\n#endif\nint x;\n" : "int x = " + top + ";\n");
 }
@@ -57,7 +58,8 @@ size_t our_children() { return test::children_of(getpid()).size(); }
 
 TEST_CASE("a macro bomb ends at the compile child's memory limit with a clear error", "[clang][limits]") {
   auto t0 = Clock::now();
-  CompileResult r = compile_bpf(macro_bomb(30, false), uncached({.memory_bytes = 256u << 20, .cpu_seconds = 60, .wall_seconds = 120}));
+  CompileResult r = compile_bpf(macro_bomb(30, false),
+                                uncached({.memory_bytes = 256u << 20, .cpu_seconds = 60, .wall_seconds = 120}));
   INFO(r.error << " after " << seconds_since(t0) << " s");
   CHECK_FALSE(r.ok);
   CHECK(r.error == "the compile of bpfbench.bpf.c exceeded its memory limit (256 MiB of address space)");
@@ -66,7 +68,8 @@ TEST_CASE("a macro bomb ends at the compile child's memory limit with a clear er
 
 TEST_CASE("a compile that spins ends at the CPU limit", "[clang][limits]") {
   auto t0 = Clock::now();
-  CompileResult r = compile_bpf(macro_bomb(30, true), uncached({.memory_bytes = 0, .cpu_seconds = 1, .wall_seconds = 120}));
+  CompileResult r =
+      compile_bpf(macro_bomb(30, true), uncached({.memory_bytes = 0, .cpu_seconds = 1, .wall_seconds = 120}));
   INFO(r.error);
   CHECK_FALSE(r.ok);
   CHECK(r.error == "the compile of bpfbench.bpf.c exceeded its CPU limit (1 s)");
@@ -77,7 +80,8 @@ TEST_CASE("a compile that spins ends at the CPU limit", "[clang][limits]") {
 TEST_CASE("a compile past its wall-clock limit ends there, the child killed", "[clang][limits]") {
   // A spinning bomb under a generous CPU limit: only the parent's deadline can stop it.
   auto t0 = Clock::now();
-  CompileResult r = compile_bpf(macro_bomb(30, true), uncached({.memory_bytes = 1u << 30, .cpu_seconds = 60, .wall_seconds = 1}));
+  CompileResult r =
+      compile_bpf(macro_bomb(30, true), uncached({.memory_bytes = 1u << 30, .cpu_seconds = 60, .wall_seconds = 1}));
   INFO(r.error);
   CHECK_FALSE(r.ok);
   CHECK(r.error.rfind("the compile of bpfbench.bpf.c exceeded its time limit (1 s of wall-clock time", 0) == 0);
@@ -102,7 +106,8 @@ TEST_CASE("the compile child never reads bpfbench's stdin", "[clang][limits]") {
   REQUIRE(pipe(p) == 0);
   int saved = dup(STDIN_FILENO);
   dup2(p[0], STDIN_FILENO);
-  CompileResult r = compile_bpf(std::string("#include \"/dev/stdin\"\n") + kProgram, uncached({.memory_bytes = 1u << 30, .cpu_seconds = 60, .wall_seconds = 20}));
+  CompileResult r = compile_bpf(std::string("#include \"/dev/stdin\"\n") + kProgram,
+                                uncached({.memory_bytes = 1u << 30, .cpu_seconds = 60, .wall_seconds = 20}));
   dup2(saved, STDIN_FILENO);
   close(saved);
   close(p[0]);
@@ -141,7 +146,8 @@ TEST_CASE("the compile child dies with the process that forked it", "[clang][lim
   }
   // Wait for the helper's compile child, then kill the helper the hard way.
   pid_t grandchild = 0;
-  for (auto t0 = Clock::now(); !grandchild && seconds_since(t0) < 10; std::this_thread::sleep_for(std::chrono::milliseconds(5)))
+  for (auto t0 = Clock::now(); !grandchild && seconds_since(t0) < 10;
+       std::this_thread::sleep_for(std::chrono::milliseconds(5)))
     if (auto kids = test::children_of(helper); !kids.empty()) grandchild = kids[0];
   REQUIRE(grandchild > 0);
   kill(helper, SIGKILL);

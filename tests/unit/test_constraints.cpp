@@ -92,9 +92,10 @@ TEST_CASE("the manifest loader rejects bad constraints", "[constraints][manifest
 
 TEST_CASE("where filters the plan and constraints see only what remains", "[constraints][where]") {
   fs::path file = fs::temp_directory_path() / ("bb-where-" + std::to_string(getpid()) + ".bdsl");
-  std::ofstream(file) << "let most = 4;\n"
-                         "bench ringbuf as \"p{producers}\" < sweep producers [1..8]; where producers <= most; >\n"
-                         "bench ringbuf as \"b{producers}\" < back2back; sweep producers [1..3]; where producers == 1; >\n";
+  std::ofstream(file)
+      << "let most = 4;\n"
+         "bench ringbuf as \"p{producers}\" < sweep producers [1..8]; where producers <= most; >\n"
+         "bench ringbuf as \"b{producers}\" < back2back; sweep producers [1..3]; where producers == 1; >\n";
   FrontendOptions opts;
   opts.nproc = 2;
   Frontend fe;

@@ -11,11 +11,10 @@ TEST_CASE("a ranged error renders location, source line, underline and hint", "[
   uint32_t id = sm.add("x.bdsl", "# c\nbench ringbuf < smaple_rate 5 >\n");
   Diagnostics ds;
   ds.error(SourceRange{id, 2, 17, 2, 27}, "unknown parameter 'smaple_rate'", {"did you mean 'sample_rate'?"});
-  CHECK(render_all(ds, sm) ==
-        "x.bdsl:2:17-27: error: unknown parameter 'smaple_rate'\n"
-        "bench ringbuf < smaple_rate 5 >\n"
-        "                ~~~~~~~~~~~\n"
-        "hint: did you mean 'sample_rate'?\n");
+  CHECK(render_all(ds, sm) == "x.bdsl:2:17-27: error: unknown parameter 'smaple_rate'\n"
+                              "bench ringbuf < smaple_rate 5 >\n"
+                              "                ~~~~~~~~~~~\n"
+                              "hint: did you mean 'sample_rate'?\n");
   CHECK(ds.has_errors());
   CHECK(ds.error_count() == 1);
 }
@@ -36,14 +35,13 @@ TEST_CASE("notes render after their diagnostic, unlocated messages have no sourc
   Diagnostic &d = ds.error(SourceRange{id, 1, 20, 1, 24}, "'batch' is set twice in this bench");
   d.notes.push_back(Diagnostic{Severity::Note, SourceRange{id, 1, 11, 1, 15}, "first set here", {}, {}});
   ds.error({}, "family.json: bad");
-  CHECK(render_all(ds, sm) ==
-        "z.bdsl:1:20-24: error: 'batch' is set twice in this bench\n"
-        "bench r < batch 1; batch 2 >\n"
-        "                   ~~~~~\n"
-        "z.bdsl:1:11-15: note: first set here\n"
-        "bench r < batch 1; batch 2 >\n"
-        "          ~~~~~\n"
-        "error: family.json: bad\n");
+  CHECK(render_all(ds, sm) == "z.bdsl:1:20-24: error: 'batch' is set twice in this bench\n"
+                              "bench r < batch 1; batch 2 >\n"
+                              "                   ~~~~~\n"
+                              "z.bdsl:1:11-15: note: first set here\n"
+                              "bench r < batch 1; batch 2 >\n"
+                              "          ~~~~~\n"
+                              "error: family.json: bad\n");
 }
 
 TEST_CASE("control bytes and tabs in the source line do not break the underline", "[diagnostics]") {

@@ -55,9 +55,7 @@ PlanPoint make_point(const FamilyManifest &f, std::vector<std::pair<std::string,
 ParamValue num(int64_t i) { return ParamValue{true, i, {}}; }
 ParamValue str(std::string s) { return ParamValue{false, 0, std::move(s)}; }
 
-bool contains(const std::string &hay, const std::string &needle) {
-  return hay.find(needle) != std::string::npos;
-}
+bool contains(const std::string &hay, const std::string &needle) { return hay.find(needle) != std::string::npos; }
 
 CompileResult compile(const std::string &c, const std::string &name) {
   CompileOptions opts;
@@ -108,8 +106,7 @@ TEST_CASE("generated C: headers, builtins, rodata defaults, template", "[emit]")
   size_t back = c->find("#line ", c->find("bpfbench_shared.h\"") + 1);
   REQUIRE(back != std::string::npos);
   size_t line_no = static_cast<size_t>(std::count(c->begin(), c->begin() + static_cast<long>(back), '\n')) + 2;
-  CHECK(c->substr(back, c->find('\n', back) - back) ==
-        "#line " + std::to_string(line_no) + " \"ringbuf.bpf.c\"");
+  CHECK(c->substr(back, c->find('\n', back) - back) == "#line " + std::to_string(line_no) + " \"ringbuf.bpf.c\"");
 }
 
 TEST_CASE("points differing in rodata share a unit, template params split units", "[emit]") {
@@ -242,8 +239,7 @@ TEST_CASE("an unknown key in a family template fails emit with the template line
   fs::path dir = mkdtemp(tmpl.data());
   fs::create_directories(dir / "fam");
   std::ofstream(dir / "fam" / "prog.bpf.c") << "/* x */\nint bench_x(void *ctx) { return {{vaule}}; }\n";
-  std::ofstream(dir / "fam" / "family.json")
-      << R"({ "family": "fam", "description": "d", "template": "prog.bpf.c",
+  std::ofstream(dir / "fam" / "family.json") << R"({ "family": "fam", "description": "d", "template": "prog.bpf.c",
               "params": [{ "name": "value", "type": "int", "default": 1, "dest": "template" }],
               "programs": [{ "name": "x", "section": "?raw_tp/sys_enter", "function": "bench_x" }] })";
   FamilyRegistry reg = load_families({kTemplates, dir.string()});
@@ -257,8 +253,7 @@ TEST_CASE("an unknown key in a family template fails emit with the template line
   CHECK(emit_programs(plan, reg, sm, diags).empty());
   // Reported once for the group, not once per point.
   REQUIRE(diags.error_count() == 1);
-  CHECK(diags.all()[0].message == "template " + (dir / "fam" / "prog.bpf.c").string() +
-                                      ":2: unknown key 'vaule'");
+  CHECK(diags.all()[0].message == "template " + (dir / "fam" / "prog.bpf.c").string() + ":2: unknown key 'vaule'");
   CHECK(diags.all()[0].hints.at(0) == "did you mean 'value'?");
   fs::remove_all(dir);
 }
@@ -283,8 +278,7 @@ TEST_CASE("the ringbuf family compiles to a BPF object", "[emit][clang]") {
   CHECK(std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0);
   CHECK(eh.e_machine == EM_BPF);
   std::string obj(r.object.begin(), r.object.end());
-  for (const char *fn : {"bench_reserve_commit", "bench_output", "bench_perfbuf", "bb_drops",
-                         "bb_tgid", "sample_rate"})
+  for (const char *fn : {"bench_reserve_commit", "bench_output", "bench_perfbuf", "bb_drops", "bb_tgid", "sample_rate"})
     CHECK(contains(obj, fn));
 }
 
@@ -319,9 +313,9 @@ TEST_CASE("a template value the template cannot take errors at the .bdsl line", 
   SourceRange slots_at{file, 3, 9, 3, 11};
   SourceRange mode_at{file, 2, 8, 2, 10};
   Diagnostics diags;
-  auto bad = emit_point(make_point(*f, {{"slots", num(100)}, {"mode", str("sum")}},
-                                   {{"slots", slots_at}, {"mode", mode_at}}),
-                        *f, reg, sm, diags);
+  auto bad =
+      emit_point(make_point(*f, {{"slots", num(100)}, {"mode", str("sum")}}, {{"slots", slots_at}, {"mode", mode_at}}),
+                 *f, reg, sm, diags);
   REQUIRE(bad);
   CHECK(contains(*bad, "#line 3 \"/x/bench.bdsl\"\n#define BB_SLOTS 100\n"));
   CHECK(contains(*bad, "#line 2 \"/x/bench.bdsl\"\n#define BB_MODE sum\n"));

@@ -48,8 +48,9 @@ TEST_CASE("printable_text replaces invalid UTF-8 and control characters", "[esca
   CHECK(printable_text(kNul) == "nul here");
   CHECK(printable_text("a\nb\tc") == "a b c");
   CHECK(printable_text("a\nb\tc", true) == "a\nb\tc");
-  CHECK(printable_text("\xC3\xA9t\xC3\xA9 \xE2\x80\x94 \xF0\x9F\x90\x9D") == "\xC3\xA9t\xC3\xA9 \xE2\x80\x94 \xF0\x9F\x90\x9D");
-  CHECK(printable_text("\xC2\x85") == " ");  // C1 NEL: a line break to some readers
+  CHECK(printable_text("\xC3\xA9t\xC3\xA9 \xE2\x80\x94 \xF0\x9F\x90\x9D") ==
+        "\xC3\xA9t\xC3\xA9 \xE2\x80\x94 \xF0\x9F\x90\x9D");
+  CHECK(printable_text("\xC2\x85") == " ");                         // C1 NEL: a line break to some readers
   CHECK(printable_text("\xE2\x82") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // truncated at the end
 }
 
@@ -121,7 +122,8 @@ TEST_CASE("c_string_literal: a file name cannot end a #line directive", "[escape
   CHECK(c_string_literal("x\"\\y") == "\"x\\\"\\\\y\"");
   CHECK(c_string_literal("f\n#include \"/etc/shadow\"\n") == "\"f\\012#include \\\"/etc/shadow\\\"\\012\"");
   CHECK(c_string_literal(kNul) == "\"nul\\000here\"");
-  CHECK(c_string_literal("\xff" "1") == "\"\\3771\"");  // three digits: the 1 stays a 1
+  CHECK(c_string_literal("\xff"
+                         "1") == "\"\\3771\"");  // three digits: the 1 stays a 1
   CHECK(c_string_literal("?\?/") == "\"\\077\\077/\"");
   for (const std::string &s : {kBackquote, kSystemAfterNewline, kQuotes, kInvalidUtf8, kNul, kLong}) {
     std::string c = c_string_literal(s);

@@ -46,11 +46,10 @@ struct Front {
 }  // namespace
 
 TEST_CASE("expect values are in the metric's reported unit, suffixes scale them", "[expect]") {
-  TempBdsl f(
-      "let floor = 2;\n"
-      "defaults < expect drops == 0; expect hits > floor; >\n"
-      "bench ringbuf < batch 10; expect hits >= 500K; expect total_ops != 3G; >\n"
-      "bench trigger < prog tp; report hits, latency; expect latency < 2us; >\n");
+  TempBdsl f("let floor = 2;\n"
+             "defaults < expect drops == 0; expect hits > floor; >\n"
+             "bench ringbuf < batch 10; expect hits >= 500K; expect total_ops != 3G; >\n"
+             "bench trigger < prog tp; report hits, latency; expect latency < 2us; >\n");
   Front r(f);
   INFO(r.text);
   REQUIRE(r.ok);
@@ -74,11 +73,10 @@ TEST_CASE("expect values are in the metric's reported unit, suffixes scale them"
 }
 
 TEST_CASE("bad expects are located errors", "[expect]") {
-  TempBdsl f(
-      "bench ringbuf < expect drop == 0; >\n"
-      "bench ringbuf as \"b\" < expect hits > 5ms; >\n"
-      "bench ringbuf as \"c\" < expect hits > fast; >\n"
-      "bench trigger < expect latency < 100; >\n");
+  TempBdsl f("bench ringbuf < expect drop == 0; >\n"
+             "bench ringbuf as \"b\" < expect hits > 5ms; >\n"
+             "bench ringbuf as \"c\" < expect hits > fast; >\n"
+             "bench trigger < expect latency < 100; >\n");
   Front r(f);
   INFO(r.text);
   CHECK_FALSE(r.ok);
@@ -107,9 +105,8 @@ TEST_CASE("expectations are judged on the summary mean, a missing metric fails",
     e.text = m + " " + op + " " + std::to_string(v);
     return e;
   };
-  auto res = evaluate_expectations({mk("hits", ">", 0), mk("hits", "==", 1.5), mk("hits", "<", 1),
-                                    mk("hits", "!=", 1.5), mk("drops", "==", 0)},
-                                   s);
+  auto res = evaluate_expectations(
+      {mk("hits", ">", 0), mk("hits", "==", 1.5), mk("hits", "<", 1), mk("hits", "!=", 1.5), mk("drops", "==", 0)}, s);
   REQUIRE(res.size() == 5);
   CHECK(res[0].passed);
   CHECK(res[1].passed);
@@ -120,10 +117,9 @@ TEST_CASE("expectations are judged on the summary mean, a missing metric fails",
   CHECK_FALSE(all_passed(res));
   CHECK(all_passed({res[0], res[1]}));
   std::string text = format_failed_expectations("pt", res, [](const SourceRange &) { return "f.bdsl:1:2"; });
-  CHECK(text ==
-        "pt: FAILED: expect hits < 1.000000 (hits = 1.500M/s) at f.bdsl:1:2\n"
-        "pt: FAILED: expect hits != 1.500000 (hits = 1.500M/s) at f.bdsl:1:2\n"
-        "pt: FAILED: expect drops == 0.000000 (drops was not measured) at f.bdsl:1:2\n");
+  CHECK(text == "pt: FAILED: expect hits < 1.000000 (hits = 1.500M/s) at f.bdsl:1:2\n"
+                "pt: FAILED: expect hits != 1.500000 (hits = 1.500M/s) at f.bdsl:1:2\n"
+                "pt: FAILED: expect drops == 0.000000 (drops was not measured) at f.bdsl:1:2\n");
   auto j = expectations_to_json(res);
   REQUIRE(j.size() == 5);
   CHECK(j[2]["passed"] == false);
@@ -133,11 +129,10 @@ TEST_CASE("expectations are judged on the summary mean, a missing metric fails",
 
 TEST_CASE("a failed expect marks the point FAILED and the run exits 1", "[expect][runtime][cli]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f(
-      "bench trigger as \"ok\" < prog base; warmup 0s; duration 1s; expect hits > 0; >\n"
-      "bench trigger as \"never\" < prog base; warmup 0s; duration 1s;\n"
-      "  expect hits == 0;\n"
-      "  expect hits > 0; >\n");
+  TempBdsl f("bench trigger as \"ok\" < prog base; warmup 0s; duration 1s; expect hits > 0; >\n"
+             "bench trigger as \"never\" < prog base; warmup 0s; duration 1s;\n"
+             "  expect hits == 0;\n"
+             "  expect hits > 0; >\n");
   auto r = bpfbench::test::run_process({BPFBENCH_BINARY, "run", "-q", f.path}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);

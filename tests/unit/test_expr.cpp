@@ -50,15 +50,15 @@ const ast::Value &let_value(Parsed &p, const std::string &src) {
 // The tree as a compact string: (op a b), max(a b), literals as written.
 std::string tree(const ast::Value &v) {
   switch (v.kind) {
-    case Kind::Int: return fmt::format("{}{}", v.number, v.unit);
-    case Kind::Ident: return v.text;
-    case Kind::Expr: {
-      std::string out = "(" + v.text;
-      for (const auto &i : v.items) out += " " + tree(i);
-      return out + ")";
-    }
-    case Kind::Range: return "[" + tree(v.items.at(0)) + ".." + tree(v.items.at(1)) + "]";
-    default: return "?";
+  case Kind::Int: return fmt::format("{}{}", v.number, v.unit);
+  case Kind::Ident: return v.text;
+  case Kind::Expr: {
+    std::string out = "(" + v.text;
+    for (const auto &i : v.items) out += " " + tree(i);
+    return out + ")";
+  }
+  case Kind::Range: return "[" + tree(v.items.at(0)) + ".." + tree(v.items.at(1)) + "]";
+  default: return "?";
   }
 }
 
@@ -91,12 +91,12 @@ int64_t param(const PlanPoint &p, const std::string &n) {
 }  // namespace
 
 TEST_CASE("grammar: integer expressions", "[grammar][expr]") {
-  for (const char *t : {"nproc - 1", "nproc -1", "1+2", "nproc/2", "2 * 3", "(1)", "( nproc - 1 ) * 2",
-                        "max(1, nproc - 1)", "min(a,b,c)", "max( 1 , 2 )", "1 - -1", "512K * 2",
-                        "a + b * c - d / e", "max(1, min(2, (3)))"})
+  for (const char *t :
+       {"nproc - 1", "nproc -1", "1+2", "nproc/2", "2 * 3", "(1)", "( nproc - 1 ) * 2", "max(1, nproc - 1)",
+        "min(a,b,c)", "max( 1 , 2 )", "1 - -1", "512K * 2", "a + b * c - d / e", "max(1, min(2, (3)))"})
     CHECK(full_match<g::expr>(t));
-  for (const char *t : {"nproc -", "1 +", "* 2", "(1", "()", "max()", "max(1,", "max(1 2)", "max (1, 2)",
-                        "-nproc", "1 2", "1 ** 2", "nproc-1 -"})
+  for (const char *t : {"nproc -", "1 +", "* 2", "(1", "()", "max()", "max(1,", "max(1 2)", "max (1, 2)", "-nproc",
+                        "1 2", "1 ** 2", "nproc-1 -"})
     CHECK_FALSE(full_match<g::expr>(t));
   // A range's upper bound keeps '*' for the geometric factor.
   CHECK(full_match<g::value>("[1..nproc *2]"));
@@ -112,12 +112,12 @@ TEST_CASE("parse: expressions build a left-to-right tree with C precedence", "[p
   struct Case {
     const char *src, *tree;
   };
-  for (const Case &c : {Case{"nproc - 1", "(- nproc 1)"}, Case{"a - b - c", "(- (- a b) c)"},
-                        Case{"a - b * c", "(- a (* b c))"}, Case{"(a - b) * c", "(* (- a b) c)"},
-                        Case{"a / b / c", "(/ (/ a b) c)"}, Case{"max(1, nproc - 1)", "(max 1 (- nproc 1))"},
-                        Case{"min(a, b, c)", "(min a b c)"}, Case{"nproc -1", "(- nproc 1)"},
-                        Case{"1 - -1", "(- 1 -1)"}, Case{"4M / nproc", "(/ 4M nproc)"}, Case{"(5)", "5"},
-                        Case{"nproc", "nproc"}, Case{"[1..nproc - 1 *2]", "[1..(- nproc 1)]"}}) {
+  for (const Case &c :
+       {Case{"nproc - 1", "(- nproc 1)"}, Case{"a - b - c", "(- (- a b) c)"}, Case{"a - b * c", "(- a (* b c))"},
+        Case{"(a - b) * c", "(* (- a b) c)"}, Case{"a / b / c", "(/ (/ a b) c)"},
+        Case{"max(1, nproc - 1)", "(max 1 (- nproc 1))"}, Case{"min(a, b, c)", "(min a b c)"},
+        Case{"nproc -1", "(- nproc 1)"}, Case{"1 - -1", "(- 1 -1)"}, Case{"4M / nproc", "(/ 4M nproc)"},
+        Case{"(5)", "5"}, Case{"nproc", "nproc"}, Case{"[1..nproc - 1 *2]", "[1..(- nproc 1)]"}}) {
     INFO(c.src);
     Parsed p;
     CHECK(tree(let_value(p, c.src)) == c.tree);
@@ -131,7 +131,7 @@ TEST_CASE("parse: expression ranges cover operands, operators and parentheses", 
   CHECK(v.range.col == 9);
   CHECK(v.range.end_col == 23);
   CHECK(v.op_range.col == 21);
-  CHECK(v.items[0].range.col == 9);       // the parentheses belong to the operand
+  CHECK(v.items[0].range.col == 9);  // the parentheses belong to the operand
   CHECK(v.items[0].range.end_col == 19);
   CHECK(v.items[0].op_range.col == 16);
   Parsed q;
@@ -145,10 +145,11 @@ TEST_CASE("parse: expression syntax errors and depth limits", "[parse][expr][rob
   struct Case {
     const char *src, *error;
   };
-  for (const Case &c : {Case{"nproc - ;", "1:17-17: expected a number, a name or '(' after the operator"},
-                        Case{"max(1, 2;", "1:17-17: expected ',' or ')' in the argument list"},
-                        Case{"(1 + 2;", "1:15-15: expected ')'"}, Case{"max();", "1:13-13: expected an expression as argument"},
-                        Case{"2 * ;", "1:13-13: expected a number, a name or '(' after the operator"}}) {
+  for (const Case &c :
+       {Case{"nproc - ;", "1:17-17: expected a number, a name or '(' after the operator"},
+        Case{"max(1, 2;", "1:17-17: expected ',' or ')' in the argument list"},
+        Case{"(1 + 2;", "1:15-15: expected ')'"}, Case{"max();", "1:13-13: expected an expression as argument"},
+        Case{"2 * ;", "1:13-13: expected a number, a name or '(' after the operator"}}) {
     INFO(c.src);
     Parsed p;
     p.file = parse_text("test.bdsl", std::string("let x = ") + c.src, p.sm, p.diags);

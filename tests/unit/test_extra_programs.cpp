@@ -51,7 +51,7 @@ TEST_CASE("extra programs: the test_run driver is run, every other extra is atta
   }
   CHECK(test_run_driver(trig, program_of(trig, "kprobe")) == "bench_driver");
   CHECK(test_run_driver(trig, program_of(trig, "kernel-count")) == "bench_kernel_count");  // runs itself
-  CHECK(test_run_driver(trig, program_of(trig, "tp")).empty());                           // syscall producer
+  CHECK(test_run_driver(trig, program_of(trig, "tp")).empty());                            // syscall producer
 
   const FamilyManifest &rcu = fams.get("rcu_tasks_trace");
   CHECK(attached_extra_programs(rcu, program_of(rcu, "gp-latency")) == Names{"bench_postgp", "bench_churn"});

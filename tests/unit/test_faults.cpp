@@ -160,8 +160,8 @@ void signal_trials(const std::string &bdsl_text, const std::map<std::string, siz
     fs::path json = run_dir / "r.json", csv = run_dir / "r.csv";
 
     BpfIds before = live_bpf_ids();
-    Spawned s = spawn({kBin, "run", bdsl.string(), "--json", json.string(), "--csv", csv.string()},
-                      run_dir / "out", run_dir / "err", (run_dir / "cache").string());
+    Spawned s = spawn({kBin, "run", bdsl.string(), "--json", json.string(), "--csv", csv.string()}, run_dir / "out",
+                      run_dir / "err", (run_dir / "cache").string());
     REQUIRE(s.pid > 0);
     std::this_thread::sleep_until(s.started + std::chrono::duration<double>(delay));
     auto signalled = Clock::now();
@@ -175,7 +175,9 @@ void signal_trials(const std::string &bdsl_text, const std::map<std::string, siz
     std::string out = read_text(run_dir / "out"), err = read_text(run_dir / "err");
 
     INFO("seed " << seed << ", trial " << i << ": " << strsignal(sig) << " after " << delay << " s, exit after "
-                 << exit_s << " s\nstdout:\n" << out << "stderr:\n" << err << "leaked: " << leaked);
+                 << exit_s << " s\nstdout:\n"
+                 << out << "stderr:\n"
+                 << err << "leaked: " << leaked);
     CHECK_FALSE(timed_out);
     CHECK(exit_s < 1.0);
     CHECK(orphans.empty());
@@ -238,13 +240,11 @@ TEST_CASE("signals during a point with forked tasks: every child reaped, exit 13
                 {{"churn", 1}}, 6, 3.0);
 }
 
-TEST_CASE("a verifier rejection among other points: the others are measured and kept, exit 2",
-          "[runtime][faults]") {
+TEST_CASE("a verifier rejection among other points: the others are measured and kept, exit 2", "[runtime][faults]") {
   BB_REQUIRE_ROOT();
   TempDir dir;
-  fs::path bdsl = dir.write("rej.bdsl",
-                            "bench trigger as \"base\" < prog base; warmup 0s; duration 1s >\n"
-                            "bench verifier_reject as \"rej\" < warmup 0s; duration 1s >\n");
+  fs::path bdsl = dir.write("rej.bdsl", "bench trigger as \"base\" < prog base; warmup 0s; duration 1s >\n"
+                                        "bench verifier_reject as \"rej\" < warmup 0s; duration 1s >\n");
   fs::path json = dir.path / "r.json";
   auto r = run_process({kBin, "run", "--templates", kFixtures, bdsl.string(), "--json", json.string()}, 60);
   INFO(r.out << r.err);
@@ -267,7 +267,8 @@ TEST_CASE("a map too big to allocate: one message naming the map and its size, e
   BB_REQUIRE_ROOT();
   TempDir dir;
   // 1G entries of 4 KiB: 4 TiB, which the kernel refuses at once.
-  fs::path bdsl = dir.write("huge.bdsl", "bench huge_map as \"huge\" < nr_entries 1073741824; warmup 0s; duration 1s >\n");
+  fs::path bdsl =
+      dir.write("huge.bdsl", "bench huge_map as \"huge\" < nr_entries 1073741824; warmup 0s; duration 1s >\n");
   auto r = run_process({kBin, "run", "--templates", kFixtures, bdsl.string()}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
@@ -300,11 +301,12 @@ TEST_CASE("a tracefs that cannot be mounted: the point fails naming tracefs and 
   fs::path bdsl = dir.write("tp.bdsl", "bench trigger as \"tp\" < prog tp; warmup 0s; duration 1s >\n");
   // A private mount namespace without tracefs, and a root without CAP_SYS_ADMIN (as in a
   // container given CAP_BPF and CAP_PERFMON): mounting tracefs fails with EPERM.
-  auto r = run_process(in_mount_namespace("umount -l /sys/kernel/tracing 2>/dev/null; "
-                                          "test ! -e /sys/kernel/tracing/events || exit 99; "
-                                          "exec /usr/bin/setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin \"$@\"",
-                                          {kBin, "run", bdsl.string()}),
-                       60);
+  auto r =
+      run_process(in_mount_namespace("umount -l /sys/kernel/tracing 2>/dev/null; "
+                                     "test ! -e /sys/kernel/tracing/events || exit 99; "
+                                     "exec /usr/bin/setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin \"$@\"",
+                                     {kBin, "run", bdsl.string()}),
+                  60);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code != 99);
   CHECK(r.exit_code == 2);

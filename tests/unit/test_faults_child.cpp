@@ -31,7 +31,8 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 // 2^30 copies of `1+` in inline code: an initializer whose AST grows without bound.
 std::string bomb_bdsl() {
   std::string s = "bench trigger as \"bomb\" < prog tp;\n  code globals {\n#define A0 1+\n";
-  for (int i = 1; i <= 30; ++i) s += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
+  for (int i = 1; i <= 30; ++i)
+    s += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
   return s + "int bb_v = A30 1;\n  }\n>\n";
 }
 
@@ -94,7 +95,9 @@ int finish(pid_t pid, double limit, double &took) {
 size_t threads_of(pid_t pid) {
   std::error_code ec;
   size_t n = 0;
-  for (auto it = fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) ++n;
+  for (auto it = fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec))
+    ++n;
   return n;
 }
 
@@ -151,7 +154,8 @@ TEST_CASE("SIGHUP ends a run like SIGINT: the measured points kept, exit 129", "
   fs::path json = dir.path / "r.json";
   Run r = start(dir, {"run", bdsl.string(), "--json", json.string()});
   // Point a is measured after ~1 s of sampling; b is running then.
-  while (seconds_since(r.started) < 20 && read_text(dir.path / "out").find("Benchmark 'b' started.") == std::string::npos)
+  while (seconds_since(r.started) < 20 &&
+         read_text(dir.path / "out").find("Benchmark 'b' started.") == std::string::npos)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   kill(r.pid, SIGHUP);
@@ -201,7 +205,8 @@ TEST_CASE("stop signals are held before any library constructor runs", "[faults]
   // The dynamic loader names the executable's preinit hook before it calls the init of
   // libLLVM (whose constructors take tens of ms).
   ProcessResult p = run_process({"/usr/bin/env", "LD_DEBUG=libs", kBin, "--version"});
-  size_t preinit = p.err.find("calling preinit: "), llvm_init = p.err.find("calling init: /usr/lib/llvm-19/lib/libLLVM");
+  size_t preinit = p.err.find("calling preinit: "),
+         llvm_init = p.err.find("calling init: /usr/lib/llvm-19/lib/libLLVM");
   INFO(p.err.substr(0, 2000));
   REQUIRE(llvm_init != std::string::npos);
   CHECK(preinit < llvm_init);
@@ -239,9 +244,11 @@ TEST_CASE("a SIGINT as soon as bpfbench blocks signals is not lost: exit 130, re
 TEST_CASE("a SIGINT while 1024 uprobe producers start stops within a second", "[runtime][faults][signals]") {
   BB_REQUIRE_ROOT();
   TempDir dir;
-  fs::path bdsl = dir.write("up.bdsl", "bench uprobes as \"many\" < prog uprobe-nop; producers 1024; warmup 0s; duration 5s >\n");
+  fs::path bdsl =
+      dir.write("up.bdsl", "bench uprobes as \"many\" < prog uprobe-nop; producers 1024; warmup 0s; duration 5s >\n");
   Run r = start(dir, {"run", bdsl.string()});
-  while (threads_of(r.pid) < 100 && seconds_since(r.started) < 30) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  while (threads_of(r.pid) < 100 && seconds_since(r.started) < 30)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   size_t started = threads_of(r.pid);
   REQUIRE(started >= 100);
   kill(r.pid, SIGINT);
@@ -257,7 +264,8 @@ TEST_CASE("an address-space limit too low for 1024 producer threads: a clear mes
           "[runtime][faults][limits]") {
   BB_REQUIRE_ROOT();
   TempDir dir;
-  fs::path bdsl = dir.write("up.bdsl", "bench uprobes as \"many\" < prog uprobe-nop; producers 1024; warmup 0s; duration 1s >\n");
+  fs::path bdsl =
+      dir.write("up.bdsl", "bench uprobes as \"many\" < prog uprobe-nop; producers 1024; warmup 0s; duration 1s >\n");
   // 1024 stacks of 8 MiB need 8 GiB; 3 GiB lets bpfbench start, compile and load.
   Run r = start(dir, {"run", bdsl.string()}, -1, rlim_t{3} << 30);
   double took = 0;
@@ -278,11 +286,12 @@ TEST_CASE("a process limit too low for 64 producer threads: the thread and RLIMI
   TestUser u = test_user();
   REQUIRE(u.ok);
   TempDir dir;
-  fs::path bdsl = dir.write("n.bdsl", "bench trigger as \"many\" < prog rawtp; producers 64; warmup 0s; duration 1s >\n");
+  fs::path bdsl =
+      dir.write("n.bdsl", "bench trigger as \"many\" < prog rawtp; producers 64; warmup 0s; duration 1s >\n");
   // Root is exempt from RLIMIT_NPROC: an unprivileged user with CAP_BPF and CAP_PERFMON.
   std::vector<std::string> argv = {"/usr/bin/prlimit", "--nproc=30", "--"};
-  for (const auto &a : as_user(u, {kBin, "run", bdsl.string()}, {"XDG_CACHE_HOME=" + (dir.path / "cache").string()},
-                               "+bpf,+perfmon"))
+  for (const auto &a :
+       as_user(u, {kBin, "run", bdsl.string()}, {"XDG_CACHE_HOME=" + (dir.path / "cache").string()}, "+bpf,+perfmon"))
     argv.push_back(a);
   ProcessResult p = run_process(argv, 60);
   INFO(p.err);

@@ -39,13 +39,12 @@ const ast::Bench &first_bench(const ast::File &f) { return std::get<ast::Bench>(
 TEST_CASE("a code block keeps its text byte for byte, with where it starts", "[code]") {
   SourceManager sm;
   Diagnostics diags;
-  std::string text =
-      "bench trigger < prog tp;\n"
-      "  code body { if (x) { y(\"}\"); } /* } */ // }\n"
-      "#define Z '}'\n"
-      "  }\n"
-      "  code globals {}\n"
-      ">\n";
+  std::string text = "bench trigger < prog tp;\n"
+                     "  code body { if (x) { y(\"}\"); } /* } */ // }\n"
+                     "#define Z '}'\n"
+                     "  }\n"
+                     "  code globals {}\n"
+                     ">\n";
   auto f = parse_text("t.bdsl", text, sm, diags);
   INFO(render_all(diags, sm));
   REQUIRE_FALSE(diags.has_errors());
@@ -73,9 +72,8 @@ TEST_CASE("code in defaults is a located error", "[code]") {
 }
 
 TEST_CASE("unknown hook names get a did-you-mean, families without hooks say so", "[code]") {
-  TempBdsl f(
-      "bench trigger < code bdoy { } >\n"
-      "bench ringbuf < code body { } >\n");
+  TempBdsl f("bench trigger < code bdoy { } >\n"
+             "bench ringbuf < code body { } >\n");
   Frontend fe;
   FrontendOptions opts;
   opts.nproc = 2;
@@ -89,12 +87,11 @@ TEST_CASE("unknown hook names get a did-you-mean, families without hooks say so"
 }
 
 TEST_CASE("inline C is emitted at the hook with a #line to the .bdsl, benches differ in objects", "[code]") {
-  TempBdsl f(
-      "bench trigger as \"a\" < prog tp;\n"
-      "  code globals { int bb_user_x; }\n"
-      "  code body { bb_user_x++; } >\n"
-      "bench trigger as \"b\" < prog tp; code body { bb_user_x--; } code globals { int bb_user_x; } >\n"
-      "bench trigger as \"c\" < prog rawtp >\n");
+  TempBdsl f("bench trigger as \"a\" < prog tp;\n"
+             "  code globals { int bb_user_x; }\n"
+             "  code body { bb_user_x++; } >\n"
+             "bench trigger as \"b\" < prog tp; code body { bb_user_x--; } code globals { int bb_user_x; } >\n"
+             "bench trigger as \"c\" < prog rawtp >\n");
   Frontend fe;
   FrontendOptions opts;
   opts.nproc = 2;
@@ -118,13 +115,12 @@ TEST_CASE("inline C is emitted at the hook with a #line to the .bdsl, benches di
 }
 
 TEST_CASE("a clang error inside a code block names the .bdsl line and column", "[code]") {
-  TempBdsl f(
-      "# inline C with a mistake on line 4\n"
-      "bench trigger as \"bad\" < prog tp;\n"
-      "  code body {\n"
-      "    int a = 1; bb_nope += a;\n"
-      "  }\n"
-      ">\n");
+  TempBdsl f("# inline C with a mistake on line 4\n"
+             "bench trigger as \"bad\" < prog tp;\n"
+             "  code body {\n"
+             "    int a = 1; bb_nope += a;\n"
+             "  }\n"
+             ">\n");
   Frontend fe;
   FrontendOptions opts;
   opts.nproc = 2;
@@ -146,7 +142,7 @@ TEST_CASE("a clang error inside a code block names the .bdsl line and column", "
   auto p = bpfbench::test::run_process({BPFBENCH_BINARY, "check", "--compile", f.path});
   CHECK(p.exit_code == 2);
   CHECK(p.err.find(f.path + ":4:16: error: in inline BPF C: use of undeclared identifier 'bb_nope'\n"
-                   "    int a = 1; bb_nope += a;\n") != std::string::npos);
+                            "    int a = 1; bb_nope += a;\n") != std::string::npos);
 }
 
 TEST_CASE("a verifier rejection of inline C names the bench, its .bdsl location and line", "[code][runtime][cli]") {
@@ -154,13 +150,12 @@ TEST_CASE("a verifier rejection of inline C names the bench, its .bdsl location 
     WARN("skipped: runtime tests need root and BPF");
     return;
   }
-  TempBdsl f(
-      "bench trigger as \"vrej\" < prog tp; warmup 0s; duration 1s;\n"
-      "  code globals { struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1);\n"
-      "                          __type(key, __u32); __type(value, __u64); } bb_m SEC(\".maps\"); }\n"
-      "  code body { __u32 k = 0; __u64 *v = bpf_map_lookup_elem(&bb_m, &k);\n"
-      "    *v += 1; /* no NULL check */ }\n"
-      ">\n");
+  TempBdsl f("bench trigger as \"vrej\" < prog tp; warmup 0s; duration 1s;\n"
+             "  code globals { struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1);\n"
+             "                          __type(key, __u32); __type(value, __u64); } bb_m SEC(\".maps\"); }\n"
+             "  code body { __u32 k = 0; __u64 *v = bpf_map_lookup_elem(&bb_m, &k);\n"
+             "    *v += 1; /* no NULL check */ }\n"
+             ">\n");
   auto r = bpfbench::test::run_process({BPFBENCH_BINARY, "run", "-q", f.path}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);

@@ -99,12 +99,13 @@ TEST_CASE("check_output_paths: no device, FIFO, directory, input or duplicate ta
   CHECK(check({{"--json", d.path.string()}}) == "--json '" + d.path.string() + "': is a directory");
   REQUIRE(::mkfifo((d.path / "fifo").c_str(), 0600) == 0);
   CHECK(check({{"--csv", (d.path / "fifo").string()}}) ==
-        "--csv '" + (d.path / "fifo").string() + "': is a FIFO; bpfbench writes only regular files and will not replace it");
+        "--csv '" + (d.path / "fifo").string() +
+            "': is a FIFO; bpfbench writes only regular files and will not replace it");
   CHECK_THAT(check({{"--json", (d.path / "no/x.json").string()}}), Catch::EndsWith("/no' does not exist"));
   // An input, however it is spelled: another path to it, a symlink to it.
   std::string other_spelling = (d.path / "." / "in.bdsl").string();
-  CHECK(check({{"--json", other_spelling}}) ==
-        "--json '" + other_spelling + "': is an input of this command ('" + input.string() + "'); refusing to overwrite it");
+  CHECK(check({{"--json", other_spelling}}) == "--json '" + other_spelling + "': is an input of this command ('" +
+                                                   input.string() + "'); refusing to overwrite it");
   fs::create_symlink(input, d.path / "link.json");
   CHECK_THAT(check({{"--json", (d.path / "link.json").string()}}), Catch::Contains("is an input of this command"));
   // Two outputs naming one file, existing or not yet.
@@ -125,7 +126,8 @@ TEST_CASE("write_file_atomic: a device at the target is never replaced", "[io]")
     return;
   }
   CHECK(write_file_atomic(dev.string(), "data") ==
-        "cannot write " + dev.string() + ": is a character device; bpfbench writes only regular files and will not replace it");
+        "cannot write " + dev.string() +
+            ": is a character device; bpfbench writes only regular files and will not replace it");
   CHECK(is_char_device(dev));
   CHECK(tmp_files(d.path).empty());
 }
@@ -162,7 +164,8 @@ TEST_CASE("bpfbench on non-regular and oversized inputs: what the path is, exit 
   fs::create_directories(d.path / "tpl/fam/family.json");
   r = run_process({kBin, "check", "--templates", (d.path / "tpl").string(), ok}, 30);
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "error: " + (d.path / "tpl/fam/family.json").string() + ": cannot read the manifest: is a directory\n");
+  CHECK(r.err ==
+        "error: " + (d.path / "tpl/fam/family.json").string() + ": cannot read the manifest: is a directory\n");
 
   REQUIRE(::mkfifo((d.path / "f.bdsl").c_str(), 0600) == 0);
   r = run_process({kBin, "check", (d.path / "f.bdsl").string()}, 10);
@@ -235,8 +238,8 @@ TEST_CASE("run under RLIMIT_FSIZE: File too large like a full disk, exit 1, no t
   std::string json = (d.path / "r.json").string();
   // 1 KiB: smaller than the results JSON and the compiled object; a fresh cache dir so
   // the object is stored (and fails to be) in this run.
-  auto r = run_process({"/bin/sh", "-c", "ulimit -f 2 && exec env XDG_CACHE_HOME=\"$0/cache\" \"$@\"",
-                        d.path.string(), kBin, "run", "-q", bdsl.string(), "--json", json},
+  auto r = run_process({"/bin/sh", "-c", "ulimit -f 2 && exec env XDG_CACHE_HOME=\"$0/cache\" \"$@\"", d.path.string(),
+                        kBin, "run", "-q", bdsl.string(), "--json", json},
                        60);
   INFO(r.out << r.err);
   CHECK(r.signal == 0);

@@ -27,20 +27,20 @@ struct TempDir : test::TempDir {
 };
 
 // A valid manifest with `params`, `programs`, `metrics` swapped in.
-std::string manifest(const std::string &params = "[]",
-                     const std::string &programs =
-                         R"([{ "name": "x", "section": "?raw_tp/sys_enter", "function": "bench_x" }])",
-                     const std::string &metrics = R"([{ "name": "hits", "source": "counter:bb_hits" }])",
-                     const std::string &extra = "") {
-  return R"({ "family": "fam", "description": "d", "template": "prog.bpf.c", )" + extra +
-         R"( "params": )" + params + R"(, "programs": )" + programs + R"(, "metrics": )" + metrics + "}";
+std::string
+manifest(const std::string &params = "[]",
+         const std::string &programs = R"([{ "name": "x", "section": "?raw_tp/sys_enter", "function": "bench_x" }])",
+         const std::string &metrics = R"([{ "name": "hits", "source": "counter:bb_hits" }])",
+         const std::string &extra = "") {
+  return R"({ "family": "fam", "description": "d", "template": "prog.bpf.c", )" + extra + R"( "params": )" + params +
+         R"(, "programs": )" + programs + R"(, "metrics": )" + metrics + "}";
 }
 
 std::string param(const std::string &body) { return "[{ \"name\": \"p\", " + body + " }]"; }
 
 // Loads one family from `json` and returns the single error message (or "" if none).
-std::string load_error(const std::string &json, std::string *path_out = nullptr,
-                       std::string *hint = nullptr, uint32_t line = 0, uint32_t col = 0) {
+std::string load_error(const std::string &json, std::string *path_out = nullptr, std::string *hint = nullptr,
+                       uint32_t line = 0, uint32_t col = 0) {
   TempDir dir;
   std::string path = dir.family("fam", json);
   if (path_out) *path_out = path;
@@ -168,26 +168,23 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
           "invalid JSON: syntax error while parsing value - unexpected '}'; "
           "expected '[', '{', or a literal");
   }
-  SECTION("not an object") {
-    CHECK(load_error("[1, 2]") == "the manifest must be a JSON object, got array");
-  }
+  SECTION("not an object") { CHECK(load_error("[1, 2]") == "the manifest must be a JSON object, got array"); }
   SECTION("missing required key") {
     CHECK(load_error(R"({ "family": "fam", "description": "d", "programs": [] })") ==
           "missing required key 'template'");
-    CHECK(load_error(manifest(param(R"("dest": "rodata", "default": 1)"))) ==
-          "param 'p': missing required key 'type'");
+    CHECK(load_error(manifest(param(R"("dest": "rodata", "default": 1)"))) == "param 'p': missing required key 'type'");
     CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata")"))) ==
           "param 'p': missing required key 'default'");
   }
   SECTION("unknown keys are typos") {
-    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "defualt": 1)")), nullptr,
-                     &hint) == "param 'p': unknown key 'defualt'");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "defualt": 1)")), nullptr, &hint) ==
+          "param 'p': unknown key 'defualt'");
     CHECK(hint == "did you mean 'default'?");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "section": "s", "function": "bench_x", "atach": "auto" }])"),
                      nullptr, &hint) == "program 'x': unknown key 'atach'");
     CHECK(hint == "did you mean 'attach'?");
-    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("zzzzzz": 1,)"),
-                     nullptr, &hint) == "unknown key 'zzzzzz'");
+    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("zzzzzz": 1,)"), nullptr,
+                     &hint) == "unknown key 'zzzzzz'");
     CHECK(hint.rfind("allowed keys: family, description", 0) == 0);
   }
   SECTION("wrong types") {
@@ -208,8 +205,9 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodta", "default": 1)")), nullptr, &hint) ==
           "param 'p': unknown dest 'rodta' (expected rodata, map_size, template or runtime)");
     CHECK(hint == "did you mean 'rodata'?");
-    CHECK(load_error(manifest("[]", R"([{ "name": "x", "section": "s", "function": "bench_x", "attach": "kprobe" }])")) ==
-          "program 'x': unknown attach 'kprobe' (expected auto, uprobe, uretprobe, test_run or none)");
+    CHECK(
+        load_error(manifest("[]", R"([{ "name": "x", "section": "s", "function": "bench_x", "attach": "kprobe" }])")) ==
+        "program 'x': unknown attach 'kprobe' (expected auto, uprobe, uretprobe, test_run or none)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "producer": "fork" }])")) ==
           "program 'x': unknown producer 'fork' (expected syscall, test_run, uprobe_nop, uprobe_push, "
           "uprobe_ret or none)");
@@ -237,8 +235,8 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
           "param 'p': an enum param needs a non-empty 'choices' list");
     CHECK(load_error(manifest(param(R"("type": "size", "dest": "runtime", "default": "5ms")"))) ==
           "param 'p': bad 'default': unit 'ms' does not apply to a size (use K, M or G)");
-    CHECK(load_error(manifest(param(R"("type": "cpuset", "dest": "runtime", "default": "3-1")"))).rfind(
-              "param 'p': bad default CPU set '3-1'", 0) == 0);
+    CHECK(load_error(manifest(param(R"("type": "cpuset", "dest": "runtime", "default": "3-1")")))
+              .rfind("param 'p': bad default CPU set '3-1'", 0) == 0);
   }
   SECTION("keys that do not fit the type or dest") {
     CHECK(load_error(manifest(param(R"("type": "bool", "dest": "runtime", "min": 0)"))) ==
@@ -263,8 +261,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
   }
   SECTION("duplicates") {
     CHECK(load_error(manifest(R"([{ "name": "p", "type": "bool", "dest": "runtime" },
-                                   { "name": "p", "type": "bool", "dest": "runtime" }])")) ==
-          "duplicate param 'p'");
+                                   { "name": "p", "type": "bool", "dest": "runtime" }])")) == "duplicate param 'p'");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }, { "name": "x", "attach": "none" }])")) ==
           "duplicate program 'x'");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
@@ -275,16 +272,18 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     std::string path;
     std::string msg = load_error(
         manifest("[]", R"([{ "name": "x", "section": "?raw_tp/sys_enter", "function": "bench_y" }])"), &path);
-    CHECK(msg == "program 'x': function 'bench_y' is not defined in template " +
-                     fs::path(path).parent_path().string() + "/prog.bpf.c");
+    CHECK(msg == "program 'x': function 'bench_y' is not defined in template " + fs::path(path).parent_path().string() +
+                     "/prog.bpf.c");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "function": "bench_x" }])")) ==
           "program 'x': attach 'auto' needs both 'function' and 'section'");
-    CHECK(load_error(manifest("[]", R"([{ "name": "x", "section": "?uprobe", "function": "bench_x", "attach": "uprobe" }])")) ==
+    CHECK(load_error(manifest(
+              "[]", R"([{ "name": "x", "section": "?uprobe", "function": "bench_x", "attach": "uprobe" }])")) ==
           "program 'x': attach 'uprobe' needs a 'target' function");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "requires": ["cpu:avx"] }])")) ==
           "program 'x': bad requirement 'cpu:avx' (expected <kind>:<name>, kind one of prog_type, attach, "
           "helper or kfunc)");
-    CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "metric_sources": { "hitz": "producer" } }])")) ==
+    CHECK(load_error(
+              manifest("[]", R"([{ "name": "x", "attach": "none", "metric_sources": { "hitz": "producer" } }])")) ==
           "program 'x': metric_sources names unknown metric 'hitz'");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "counters:x" }])")) ==

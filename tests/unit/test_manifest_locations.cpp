@@ -41,11 +41,10 @@ Loaded load_fixture(const std::string &name) {
 TEST_CASE("a misspelt manifest key is shown at its line with the nearest key", "[manifest][locations]") {
   Loaded l = load_fixture("key_typo");
   CHECK_FALSE(l.ok);
-  CHECK(l.rendered == l.path +
-                          ":8:7-13: error: param 'lookups': unknown key 'ctype'\n"
-                          "      \"ctype\": \"__u32\" }\n"
-                          "      ~~~~~~~\n"
-                          "hint: did you mean 'c_type'?\n");
+  CHECK(l.rendered == l.path + ":8:7-13: error: param 'lookups': unknown key 'ctype'\n"
+                               "      \"ctype\": \"__u32\" }\n"
+                               "      ~~~~~~~\n"
+                               "hint: did you mean 'c_type'?\n");
 }
 
 TEST_CASE("unknown kinds and ratio operands are shown at their values", "[manifest][locations]") {
@@ -67,11 +66,10 @@ TEST_CASE("unknown kinds and ratio operands are shown at their values", "[manife
 TEST_CASE("invalid JSON in a manifest is shown at the offending byte", "[manifest][locations]") {
   Loaded l = load_fixture("bad_json");
   CHECK_FALSE(l.ok);
-  CHECK(l.rendered == l.path +
-                          ":7:3: error: invalid JSON: syntax error while parsing value - unexpected ']'; "
-                          "expected '[', '{', or a literal\n"
-                          "  ]\n"
-                          "  ~\n");
+  CHECK(l.rendered == l.path + ":7:3: error: invalid JSON: syntax error while parsing value - unexpected ']'; "
+                               "expected '[', '{', or a literal\n"
+                               "  ]\n"
+                               "  ~\n");
 }
 
 TEST_CASE("a manifest without problems is not added to the sources", "[manifest][locations]") {

@@ -25,7 +25,8 @@ std::optional<FamilyManifest> load_metrics(const std::string &metrics, std::stri
   std::ofstream(dir / "prog.bpf.c") << "int bench_x(void *ctx) { return 0; }\n";
   std::string json = R"({"family": "fam", "description": "d", "template": "prog.bpf.c",
     "programs": [{"name": "x", "function": "bench_x", "section": "?raw_tp"}],
-    "metrics": )" + metrics + "}";
+    "metrics": )" + metrics +
+                     "}";
   SourceManager sources;
   Diagnostics diags;
   auto f = parse_manifest((dir / "family.json").string(), json, sources, diags);
@@ -82,7 +83,7 @@ TEST_CASE("throughput, total_ops, reported and better are manifest fields", "[ma
   CHECK(s.find("total_ops")->mean == Approx(4.0));  // ops only
   CHECK(s.find("latency")->mean == Approx(250.0));  // 1000 / 4 M/s of ops
   CHECK(s.primary == "latency");
-  CHECK(s.find("ticks")->mean == Approx(250.0));    // per second, as it is
+  CHECK(s.find("ticks")->mean == Approx(250.0));  // per second, as it is
   CHECK(s.find("ticks")->unit == "ticks/s");
   CHECK_FALSE(s.find("busy")->higher_is_better);
   CHECK(s.find("hits")->higher_is_better);
@@ -115,8 +116,7 @@ TEST_CASE("metric rule mistakes are located manifest errors", "[manifest][metric
   CHECK_FALSE(load_metrics(R"([{"name": "a", "source": "producer", "throughput": true},
                                {"name": "b", "source": "consumer", "throughput": true}])",
                            errors));
-  CHECK(errors.find(":4:82-85: error: metric 'b': metric 'a' is the throughput metric already\n") !=
-        std::string::npos);
+  CHECK(errors.find(":4:82-85: error: metric 'b': metric 'a' is the throughput metric already\n") != std::string::npos);
   CHECK_FALSE(load_metrics(R"([{"name": "a", "source": "producer"},
                                {"name": "r", "source": "ratio:a/a", "reported": "rate"}])",
                            errors));

@@ -160,8 +160,9 @@ TEST_CASE("latency of a program that never counted is n/a and fails its expectat
   r.summary = sum;
   CHECK(format_summary(r).find(", latency n/a (no hits counted") != std::string::npos);
   // A ratio whose denominator never counted has no value either.
-  Summary ratio = summarize(samples, {test::counter_metric("hits", "hits", "events"),
-                                      test::metric("miss_rate", test::source(MetricSourceKind::Ratio, "hits", "drops"), "")},
+  Summary ratio = summarize(samples,
+                            {test::counter_metric("hits", "hits", "events"),
+                             test::metric("miss_rate", test::source(MetricSourceKind::Ratio, "hits", "drops"), "")},
                             1, {"hits"});
   REQUIRE(ratio.find("miss_rate"));
   CHECK(ratio.find("miss_rate")->no_value == "no drops counted (miss_rate = hits/drops)");

@@ -27,8 +27,7 @@ struct Parsed {
 
   std::string rendered() const { return render_all(diags, sm); }
   std::string first_error() const {
-    if (diags.all().empty())
-      return "(no error)";
+    if (diags.all().empty()) return "(no error)";
     const Diagnostic &d = diags.all().front();
     return fmt::format("{}:{}: {}", d.range.line, d.range.col, d.message);
   }
@@ -42,9 +41,7 @@ Parsed parse(const std::string &text) {
 }
 
 // "line:col-end_line:end_col", compact to compare ranges.
-std::string span(const SourceRange &r) {
-  return fmt::format("{}:{}-{}:{}", r.line, r.col, r.end_line, r.end_col);
-}
+std::string span(const SourceRange &r) { return fmt::format("{}:{}-{}:{}", r.line, r.col, r.end_line, r.end_col); }
 
 // The range of the first (or last) occurrence of `needle` on a single-line `text`.
 std::string span_of(const std::string &text, const std::string &needle, bool last = false) {
@@ -55,7 +52,7 @@ std::string span_of(const std::string &text, const std::string &needle, bool las
 
 const ast::Bench &bench(const ast::Item &i) { return std::get<ast::Bench>(i.node); }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("parse: the card's example parses as written", "[parse]") {
   const std::string text =
@@ -187,11 +184,11 @@ TEST_CASE("parse: integer forms and units", "[parse]") {
     int64_t number;
     const char *unit;
   };
-  for (const Case &c : {Case{"3s", 3, "s"}, Case{"500ms", 500, "ms"}, Case{"10us", 10, "us"},
-                        Case{"5ns", 5, "ns"}, Case{"512K", 512, "K"}, Case{"4M", 4, "M"}, Case{"1G", 1, "G"},
-                        Case{"-1", -1, ""}, Case{"1_000_000", 1000000, ""}, Case{"0x1000", 4096, ""},
-                        Case{"0xFF_FF", 65535, ""}, Case{"9223372036854775807", INT64_MAX, ""},
-                        Case{"-9223372036854775808", INT64_MIN, ""}, Case{"-0x10ms", -16, "ms"}}) {
+  for (const Case &c : {Case{"3s", 3, "s"}, Case{"500ms", 500, "ms"}, Case{"10us", 10, "us"}, Case{"5ns", 5, "ns"},
+                        Case{"512K", 512, "K"}, Case{"4M", 4, "M"}, Case{"1G", 1, "G"}, Case{"-1", -1, ""},
+                        Case{"1_000_000", 1000000, ""}, Case{"0x1000", 4096, ""}, Case{"0xFF_FF", 65535, ""},
+                        Case{"9223372036854775807", INT64_MAX, ""}, Case{"-9223372036854775808", INT64_MIN, ""},
+                        Case{"-0x10ms", -16, "ms"}}) {
     INFO(c.src);
     Parsed p = parse(fmt::format("let x = {};", c.src));
     REQUIRE(p.rendered() == "");
@@ -204,8 +201,8 @@ TEST_CASE("parse: integer forms and units", "[parse]") {
 }
 
 TEST_CASE("parse: integer overflow is a located error", "[parse]") {
-  for (const char *lit : {"9223372036854775808", "-9223372036854775809", "0x1_0000_0000_0000_0000",
-                          "99999999999999999999999999999ms"}) {
+  for (const char *lit :
+       {"9223372036854775808", "-9223372036854775809", "0x1_0000_0000_0000_0000", "99999999999999999999999999999ms"}) {
     INFO(lit);
     Parsed p = parse(fmt::format("bench b < n {}; >", lit));
     REQUIRE(p.diags.error_count() == 1);
@@ -242,12 +239,11 @@ TEST_CASE("parse: range forms", "[parse]") {
     std::optional<int64_t> by;
     const char *by_unit;
   };
-  for (const Case &c : {Case{"[1..10]", ast::RangeKind::Step, std::nullopt, ""},
-                        Case{"[1..100 step 5]", ast::RangeKind::Step, 5, ""},
-                        Case{"[1ms..9ms step 2ms]", ast::RangeKind::Step, 2, "ms"},
-                        Case{"[1..1024 *2]", ast::RangeKind::Geometric, 2, ""},
-                        Case{"[1..1000 log 4]", ast::RangeKind::Log, 4, ""},
-                        Case{"[lo..hi]", ast::RangeKind::Step, std::nullopt, ""}}) {
+  for (const Case &c :
+       {Case{"[1..10]", ast::RangeKind::Step, std::nullopt, ""}, Case{"[1..100 step 5]", ast::RangeKind::Step, 5, ""},
+        Case{"[1ms..9ms step 2ms]", ast::RangeKind::Step, 2, "ms"},
+        Case{"[1..1024 *2]", ast::RangeKind::Geometric, 2, ""}, Case{"[1..1000 log 4]", ast::RangeKind::Log, 4, ""},
+        Case{"[lo..hi]", ast::RangeKind::Step, std::nullopt, ""}}) {
     std::string text = fmt::format("let r = {};", c.src);
     INFO(text);
     Parsed p = parse(text);
@@ -259,8 +255,7 @@ TEST_CASE("parse: range forms", "[parse]") {
     CHECK(v.by_unit == c.by_unit);
     REQUIRE(v.items.size() == 2);
     CHECK(span(v.range) == span_of(text, c.src));
-    if (c.by)
-      CHECK(span(v.by_range) == span_of(text, std::to_string(*c.by) + c.by_unit, true));
+    if (c.by) CHECK(span(v.by_range) == span_of(text, std::to_string(*c.by) + c.by_unit, true));
   }
   Parsed p = parse("let r = [1..8 *2K];");
   CHECK(p.first_error() == "1:16: a factor takes a plain number, without a unit");
@@ -336,7 +331,7 @@ TEST_CASE("parse: rendered errors point at the token", "[parse]") {
   CHECK(q.rendered() == "test.bdsl:2:16-21: error: unterminated string\n"
                         "bench x < prog \"abc >\n"
                         "               ~~~~~~\n");
-  REQUIRE(q.file->items.size() == 2); // recovered at `bench y`
+  REQUIRE(q.file->items.size() == 2);  // recovered at `bench y`
 }
 
 TEST_CASE("parse: a bare CPU set gets a hint", "[parse]") {
@@ -386,8 +381,7 @@ TEST_CASE("parse: errors are capped", "[parse]") {
   CHECK(many.diags.error_count() == Diagnostics::kMaxErrors);
 
   std::string text;
-  for (int i = 0; i < 200; ++i)
-    text += "bench < >\n";
+  for (int i = 0; i < 200; ++i) text += "bench < >\n";
   Parsed p = parse(text);
   CHECK(p.diags.error_count() == Diagnostics::kMaxErrors);
 }
@@ -432,8 +426,7 @@ TEST_CASE("parse: deep nesting is an error, not a stack overflow", "[parse][robu
   REQUIRE(p.diags.error_count() == 1);
   CHECK(p.first_error() == fmt::format("1:{}: nesting too deep (more than 64 levels)", 9 + kMaxNesting));
   std::string suites;
-  for (int i = 0; i < 10000; ++i)
-    suites += "suite \"s\" <";
+  for (int i = 0; i < 10000; ++i) suites += "suite \"s\" <";
   Parsed q = parse(suites);
   CHECK(q.first_error().find("nesting too deep") != std::string::npos);
   // 64 levels are fine.
@@ -443,8 +436,7 @@ TEST_CASE("parse: deep nesting is an error, not a stack overflow", "[parse][robu
 
 TEST_CASE("parse: a 1 MB single line", "[parse][robust]") {
   std::string list = "let x = [";
-  while (list.size() < (1u << 20))
-    list += "12345, ";
+  while (list.size() < (1u << 20)) list += "12345, ";
   list += "1];";
   Parsed p = parse(list);
   REQUIRE(p.rendered() == "");
@@ -478,7 +470,7 @@ Parsed parse_path(const std::string &path) {
   return p;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("parse: includes are spliced in place with their own file ids", "[parse][include]") {
   TempDir d;
@@ -553,8 +545,8 @@ TEST_CASE("parse: a FIFO include is refused at once, not waited for", "[parse][i
   CHECK(p.first_error() == "1:9: cannot open include 'fifo.bdsl': is a FIFO, not a regular file");
   Parsed main = parse_path((d.path / "fifo.bdsl").string());
   CHECK_FALSE(main.file.has_value());
-  CHECK(main.rendered() == "error: cannot open '" + (d.path / "fifo.bdsl").string() +
-                               "': is a FIFO, not a regular file\n");
+  CHECK(main.rendered() ==
+        "error: cannot open '" + (d.path / "fifo.bdsl").string() + "': is a FIFO, not a regular file\n");
 }
 
 TEST_CASE("parse: a file included again is read once; the include budget is bounded", "[parse][include]") {
@@ -563,7 +555,7 @@ TEST_CASE("parse: a file included again is read once; the include budget is boun
   Parsed twice = parse_path(d.write("m.bdsl", "include \"common.bdsl\";\ninclude \"./common.bdsl\";\n"));
   CHECK(twice.rendered() == "");
   CHECK(twice.file->items.size() == 2);  // spliced twice, as written
-  CHECK(twice.sm.size() == 2);            // but read (and stored) once
+  CHECK(twice.sm.size() == 2);           // but read (and stored) once
 
   // Each file includes the next twice: 2^21 include statements unbounded.
   for (int i = 0; i < 20; ++i)

@@ -161,9 +161,10 @@ TEST_CASE("atomic write: a SIGKILL mid-write never leaves a torn file", "[result
 }
 
 TEST_CASE("compare: a 20% regression is found, 0.5% jitter is no change", "[compare]") {
-  ResultSet before = result_set({{"rb-1", 1, 10.0, 0.005, 1}, {"rb-2", 2, 20.0, 0.005, 2}, {"rb-3", 3, 30.0, 0.005, 3}});
-  ResultSet after = result_set({{"rb-1", 1, 8.0, 0.005, 4}, {"rb-2", 2, 20.0, 0.005, 5}, {"rb-4", 4, 1.0, 0.005, 6}},
-                               "6.19.0");
+  ResultSet before =
+      result_set({{"rb-1", 1, 10.0, 0.005, 1}, {"rb-2", 2, 20.0, 0.005, 2}, {"rb-3", 3, 30.0, 0.005, 3}});
+  ResultSet after =
+      result_set({{"rb-1", 1, 8.0, 0.005, 4}, {"rb-2", 2, 20.0, 0.005, 5}, {"rb-4", 4, 1.0, 0.005, 6}}, "6.19.0");
   CompareReport c = compare_results(before, after, CompareOptions{});
   REQUIRE(c.points.size() == 2);
   CHECK(c.points[0].label == "rb-1");
@@ -217,7 +218,8 @@ TEST_CASE("bpfbench compare and plot on result files", "[cli][compare][plot]") {
     for (int i = 0; i < 3; ++i) {
       int64_t rate = i == 0 ? 1 : i == 1 ? 10 : 100;
       doc.points.push_back(point_result_to_json(plan_point(size_t(i), "rb-" + std::to_string(rate), rate),
-                                                synthetic(mean / (i + 1), 0.005, 10, seed + unsigned(i)), "", 1, 1'000'000'000));
+                                                synthetic(mean / (i + 1), 0.005, 10, seed + unsigned(i)), "", 1,
+                                                1'000'000'000));
     }
     std::string path = (dir.path / name).string();
     REQUIRE(write_file_atomic(path, doc.to_json().dump()).empty());

@@ -85,7 +85,8 @@ TEST_CASE("results reader: every bad value is named by its JSON path", "[results
   CHECK(with([](auto &k) { k["points"][0]["stats"]["hits"].erase("mean"); }) ==
         "b.json: points[0].stats.hits.mean: missing");
   CHECK(with([](auto &k) { k["points"][0].erase("label"); }) == "b.json: points[0].label: missing");
-  CHECK(with([](auto &k) { k["points"][0]["label"] = 7; }) == "b.json: points[0].label: expected a string, got a number");
+  CHECK(with([](auto &k) { k["points"][0]["label"] = 7; }) ==
+        "b.json: points[0].label: expected a string, got a number");
   CHECK(with([](auto &k) { k["points"][0]["stats"]["hits"]["n"] = 1e300; }) ==
         "b.json: points[0].stats.hits.n: expected a count (a whole number), got a number");
   CHECK(with([](auto &k) { k["points"][0]["stats"]["hits"]["n"] = -3; }) ==
@@ -98,9 +99,11 @@ TEST_CASE("results reader: every bad value is named by its JSON path", "[results
         "b.json: points[0].params.batch: expected a number or a string, got an array");
   CHECK(with([](auto &k) { k["points"][0]["status"] = "great"; }).find("points[0].status: unknown status 'great'") !=
         std::string::npos);
-  CHECK(with([](auto &k) { k["points"] = nlohmann::json::object(); }) == "b.json: points: expected an array, got an object");
+  CHECK(with([](auto &k) { k["points"] = nlohmann::json::object(); }) ==
+        "b.json: points: expected an array, got an object");
   CHECK(with([](auto &k) { k["points"][0] = 1; }) == "b.json: points[0]: expected an object, got a number");
-  CHECK(with([](auto &k) { k["points"][0]["stats"] = "x"; }) == "b.json: points[0].stats: expected an object, got a string");
+  CHECK(with([](auto &k) { k["points"][0]["stats"] = "x"; }) ==
+        "b.json: points[0].stats: expected an object, got a string");
   CHECK(with([](auto &k) { k["environment"]["nr_cpus"] = "two"; }) ==
         "b.json: environment.nr_cpus: expected a count (a whole number), got a string");
   CHECK(with([](auto &k) { k["complete"] = 1; }) == "b.json: complete: expected true or false, got a number");
@@ -178,7 +181,8 @@ TEST_CASE("bpfbench compare/plot: bad files, unknown metric, NaN thresholds exit
   CHECK(r.err.find("points[1].stats.hits.mean: expected a number, got a string") != std::string::npos);
   r = run({"compare", a, a, "--metric", "hitz"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("unknown metric 'hitz' for --metric (" + a + " has: hits, latency, total_ops)") != std::string::npos);
+  CHECK(r.err.find("unknown metric 'hitz' for --metric (" + a + " has: hits, latency, total_ops)") !=
+        std::string::npos);
   for (const char *bad : {"nan", "-1", "inf"}) {
     CAPTURE(bad);
     CHECK(run({"compare", a, a, "--threshold", bad}).exit_code == 2);

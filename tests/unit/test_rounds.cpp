@@ -158,18 +158,18 @@ TEST_CASE("compare tests a rounds result on its round means", "[rounds][compare]
   };
   // Within each run the intervals barely move, but the runs differ by ~2%: the same data
   // tested per interval would call a 1% shift real; per round it is no change.
-  PointResult a = combine_rounds({run_of({10.0, 10.001, 9.999}), run_of({10.2, 10.201, 10.199}),
-                                  run_of({9.9, 9.901, 9.899})}, kHits);
-  PointResult b = combine_rounds({run_of({10.1, 10.101, 10.099}), run_of({9.95, 9.951, 9.949}),
-                                  run_of({10.25, 10.251, 10.249})}, kHits);
+  PointResult a = combine_rounds(
+      {run_of({10.0, 10.001, 9.999}), run_of({10.2, 10.201, 10.199}), run_of({9.9, 9.901, 9.899})}, kHits);
+  PointResult b = combine_rounds(
+      {run_of({10.1, 10.101, 10.099}), run_of({9.95, 9.951, 9.949}), run_of({10.25, 10.251, 10.249})}, kHits);
   CompareOptions o;
   o.min_change_pct = 0;
   CompareReport jitter = compare_results(set_of(a), set_of(b), o);
   REQUIRE(jitter.points.size() == 1);
   CHECK(jitter.points[0].verdict == Verdict::NoChange);
   // A 20% regression measured the same way is found.
-  PointResult worse = combine_rounds({run_of({8.0, 8.001, 7.999}), run_of({8.1, 8.1, 8.1}),
-                                      run_of({7.95, 7.95, 7.95})}, kHits);
+  PointResult worse =
+      combine_rounds({run_of({8.0, 8.001, 7.999}), run_of({8.1, 8.1, 8.1}), run_of({7.95, 7.95, 7.95})}, kHits);
   CompareReport reg = compare_results(set_of(a), set_of(worse), o);
   REQUIRE(reg.points.size() == 1);
   CHECK(reg.points[0].verdict == Verdict::Slower);

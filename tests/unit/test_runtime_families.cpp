@@ -90,8 +90,7 @@ std::set<uint32_t> leftover_maps(const std::set<uint32_t> &before) {
   for (int i = 0; i < 100; ++i) {
     left.clear();
     for (uint32_t id : map_ids())
-      if (!before.count(id) && (before.empty() || id > *before.rbegin()) && ours(map_name(id)))
-        left.insert(id);
+      if (!before.count(id) && (before.empty() || id > *before.rbegin()) && ours(map_name(id))) left.insert(id);
     if (left.empty()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -103,10 +102,10 @@ bool has_children() {
   return !(waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD);
 }
 
-#define REQUIRE_OK(r)                                                          \
-  do {                                                                         \
-    INFO(to_string((r).status) << ": " << (r).reason);                         \
-    REQUIRE((r).status == PointResult::Status::Ok);                            \
+#define REQUIRE_OK(r)                                                                                                  \
+  do {                                                                                                                 \
+    INFO(to_string((r).status) << ": " << (r).reason);                                                                 \
+    REQUIRE((r).status == PointResult::Status::Ok);                                                                    \
   } while (0)
 
 }  // namespace
@@ -178,8 +177,8 @@ TEST_CASE("local_storage: important hits and the interleaved share", "[runtime][
     CHECK(double(imp) / double(hits) == Approx(0.4).margin(0.01));
   }
   SECTION("hashmap control: one map, every get important") {
-    PointResult r = t.run(t.point("local_storage", "hashmap",
-                                  {{"nr_maps", 1}, {"hashmap_size", 4096}, {"hashmap_nr_keys_used", 1000}}));
+    PointResult r = t.run(
+        t.point("local_storage", "hashmap", {{"nr_maps", 1}, {"hashmap_size", 4096}, {"hashmap_nr_keys_used", 1000}}));
     REQUIRE_OK(r);
     CHECK(total(r, "hits") > 0);
     CHECK(total(r, "important_hits") == total(r, "hits"));
@@ -194,8 +193,7 @@ TEST_CASE("local_storage: important hits and the interleaved share", "[runtime][
   CHECK(leftover_maps(before).empty());
 }
 
-TEST_CASE("local_storage: 1000 inner maps and a 4M-entry hash map set up and go away",
-          "[runtime][families][setup]") {
+TEST_CASE("local_storage: 1000 inner maps and a 4M-entry hash map set up and go away", "[runtime][families][setup]") {
   BB_REQUIRE_ROOT();
   Runner t;
   auto before = map_ids();

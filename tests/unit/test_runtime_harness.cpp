@@ -32,9 +32,7 @@ class TickProducer final : public Producer {
 
 class FailingProducer final : public Producer {
  public:
-  std::string run(int, ProducerSlot &, const std::atomic<bool> &) override {
-    return "driver went away";
-  }
+  std::string run(int, ProducerSlot &, const std::atomic<bool> &) override { return "driver went away"; }
 };
 
 HarnessOptions fast_opts(int warm, int meas) {
@@ -117,7 +115,10 @@ TEST_CASE("an external stop ends the run quickly and joins every thread", "[runt
   });
   auto t0 = Clock::now();
   HarnessResult r = run_harness(
-      o, prod, nullptr, [](uint64_t ops) { return std::map<std::string, uint64_t>{{"hits", ops}}; },
+      o, prod, nullptr,
+      [](uint64_t ops) {
+        return std::map<std::string, uint64_t>{{"hits", ops}};
+      },
       stop);
   auto elapsed = Clock::now() - t0;
   stopper.join();
@@ -132,8 +133,7 @@ TEST_CASE("a failing producer stops the run with its reason", "[runtime][harness
   StopSource stop;
   auto t0 = Clock::now();
   HarnessResult r = run_harness(
-      fast_opts(1, 50), prod, nullptr, [](uint64_t) { return std::map<std::string, uint64_t>{}; },
-      stop);
+      fast_opts(1, 50), prod, nullptr, [](uint64_t) { return std::map<std::string, uint64_t>{}; }, stop);
   REQUIRE(r.error);
   CHECK(r.error->message == "driver went away");
   CHECK_FALSE(r.interrupted);
@@ -232,9 +232,8 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
   r.report = {"hits", "latency"};
   r.samples = {sample(1.0, 10'000'000), sample(1.0, 14'000'000)};
   r.summary = summarize(r.samples, {test::counter_metric("hits", "bb_hits", "M/s")}, 2, r.report);
-  CHECK(format_summary(r) ==
-        "Summary: hits   12.000 \u00b1 2.828M/s (  6.000M/prod), drops    0.000 \u00b1 0.000M/s, "
-        "total operations   12.000 \u00b1 2.828M/s, latency  166.667 ns/op");
+  CHECK(format_summary(r) == "Summary: hits   12.000 \u00b1 2.828M/s (  6.000M/prod), drops    0.000 \u00b1 0.000M/s, "
+                             "total operations   12.000 \u00b1 2.828M/s, latency  166.667 ns/op");
   CHECK(format_table_row("kprobe-multi", r) == "kprobe-multi        :   12.000 \u00b1 2.828M/s");
   // Every reported metric, as the seed tables print "(drops ...)" and "latency: ... ns/op";
   // per producer when the bench sweeps producers (the timing seed's M/s/cpu).
@@ -242,8 +241,9 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
         "nr_loops-10-p2      :   12.000 \u00b1 2.828M/s (  6.000M/prod) (latency 166.667 ns/op)");
   PointResult rb = r;
   rb.samples = {sample(1.0, 10'000'000, 1'000'000), sample(1.0, 14'000'000, 1'000'000)};
-  rb.summary = summarize(rb.samples, {test::counter_metric("hits", "bb_hits", "M/s"),
-                                      test::counter_metric("drops", "bb_drops", "M/s")}, 2, {"hits", "drops"});
+  rb.summary = summarize(
+      rb.samples, {test::counter_metric("hits", "bb_hits", "M/s"), test::counter_metric("drops", "bb_drops", "M/s")}, 2,
+      {"hits", "drops"});
   CHECK(format_table_row("rb", rb, {"hits", "drops"}, false) ==
         "rb                  :   12.000 \u00b1 2.828M/s (drops 1.000 \u00b1 0.000M/s)");
 

@@ -28,8 +28,7 @@ std::set<uint32_t> prog_ids_named(const std::string &name) {
     if (fd < 0) continue;
     bpf_prog_info info{};
     uint32_t len = sizeof(info);
-    if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && name.compare(0, 15, info.name) == 0)
-      ids.insert(id);
+    if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && name.compare(0, 15, info.name) == 0) ids.insert(id);
     close(fd);
   }
   return ids;

@@ -49,8 +49,7 @@ struct Loaded {
 };
 
 // Runs the consumer on its own thread until `done` says so (or 10 s pass), then stops it.
-void run_consumer(Consumer &c, const std::function<bool()> &done,
-                  const std::function<void()> &meanwhile = {}) {
+void run_consumer(Consumer &c, const std::function<bool()> &done, const std::function<void()> &meanwhile = {}) {
   std::atomic<bool> stop{false};
   std::string err = "not run";
   std::thread t([&] { err = c.run(0, stop); });
@@ -66,8 +65,10 @@ void run_consumer(Consumer &c, const std::function<bool()> &done,
 struct Variant {
   const char *prog, *consumer;
 };
-constexpr Variant kVariants[] = {{"reserve_commit", "libbpf"}, {"reserve_commit", "custom"},
-                                 {"output", "custom"},         {"perfbuf", "libbpf"},
+constexpr Variant kVariants[] = {{"reserve_commit", "libbpf"},
+                                 {"reserve_commit", "custom"},
+                                 {"output", "custom"},
+                                 {"perfbuf", "libbpf"},
                                  {"perfbuf", "custom"}};
 
 }  // namespace
@@ -166,9 +167,11 @@ TEST_CASE("ringbuf: sampled notification delivers every record by the end", "[ru
       INFO(err);
       REQUIRE(c);
       // This thread produces (the consumer is another thread); then the run ends.
-      run_consumer(*c, [] { return true; }, [] {
-        for (uint64_t i = 0; i < kTriggers; ++i) (void)syscall(__NR_getpgid);
-      });
+      run_consumer(
+          *c, [] { return true; },
+          [] {
+            for (uint64_t i = 0; i < kTriggers; ++i) (void)syscall(__NR_getpgid);
+          });
       CHECK(l.drops.take(0) == 0);
       CHECK(consumed.take() == kTriggers * kBatch);
     }

@@ -23,12 +23,12 @@ namespace bpfbench::test {
 // Runtime tests need root and a BPF-capable kernel; without them they return early
 // with a WARN (Catch2 2.x has no SKIP).
 inline bool have_root() { return geteuid() == 0; }
-#define BB_REQUIRE_ROOT()                                      \
-  do {                                                         \
-    if (!::bpfbench::test::have_root()) {                      \
-      WARN("skipped: runtime tests need root and BPF");        \
-      return;                                                  \
-    }                                                          \
+#define BB_REQUIRE_ROOT()                                                                                              \
+  do {                                                                                                                 \
+    if (!::bpfbench::test::have_root()) {                                                                              \
+      WARN("skipped: runtime tests need root and BPF");                                                                \
+      return;                                                                                                          \
+    }                                                                                                                  \
   } while (0)
 
 struct Families {
@@ -43,13 +43,11 @@ struct Families {
   const FamilyManifest &get(const std::string &name) const { return *reg.find(name); }
 };
 
-inline std::string fixtures_dir() {
-  return std::string(BPFBENCH_SOURCE_DIR) + "/tests/fixtures/families";
-}
+inline std::string fixtures_dir() { return std::string(BPFBENCH_SOURCE_DIR) + "/tests/fixtures/families"; }
 
 // A point of `program` with the family's defaults and short timings.
-inline PlanPoint make_point(const FamilyManifest &f, const std::string &program,
-                            int64_t warmup_ns = 1'000'000'000, int64_t duration_ns = 1'000'000'000) {
+inline PlanPoint make_point(const FamilyManifest &f, const std::string &program, int64_t warmup_ns = 1'000'000'000,
+                            int64_t duration_ns = 1'000'000'000) {
   PlanPoint p;
   p.family = f.name;
   p.program = program;
@@ -102,8 +100,7 @@ inline HeldBpfObjects held_bpf_objects() {
     for (std::string line; std::getline(in, line);)
       for (auto [key, ids] : {std::pair{"prog_id:", &h.progs}, {"map_id:", &h.maps}, {"link_id:", &h.links}})
         if (line.rfind(key, 0) == 0)
-          if (long id = std::strtol(line.c_str() + std::strlen(key), nullptr, 10); id > 0)
-            ids->insert(uint32_t(id));
+          if (long id = std::strtol(line.c_str() + std::strlen(key), nullptr, 10); id > 0) ids->insert(uint32_t(id));
   });
   return h;
 }

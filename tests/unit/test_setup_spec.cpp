@@ -60,9 +60,11 @@ TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
   const Case cases[] = {
       {R"(, "setup": [{"action": "inner_map", "outer": "a", "count": 1}])",
        "setup[0]: unknown action 'inner_map' (did you mean 'inner_maps'?)"},
-      {R"(, "setup": [{"action": "prefill", "map": "h", "kyes": 3}])", "setup[0] (prefill): unknown key 'kyes' (did you mean 'keys'?)"},
+      {R"(, "setup": [{"action": "prefill", "map": "h", "kyes": 3}])",
+       "setup[0] (prefill): unknown key 'kyes' (did you mean 'keys'?)"},
       {R"(, "setup": [{"action": "prefill", "map": "h"}])", "setup[0] (prefill): missing required key 'keys'"},
-      {R"(, "setup": [{"action": "fork", "count": "m"}])", "setup[0] (fork): 'count' names unknown param 'm' (did you mean 'n'?)"},
+      {R"(, "setup": [{"action": "fork", "count": "m"}])",
+       "setup[0] (fork): 'count' names unknown param 'm' (did you mean 'n'?)"},
       {R"(, "setup": [{"action": "fork", "count": "on"}])", "'count' param 'on' must be int or size"},
       {R"(, "setup": [{"action": "fork", "count": -1}])", "'count' must not be negative"},
       {R"(, "setup": [{"action": "prefill", "map": "not a map", "keys": 1}])", "'map' must be a map name"},

@@ -27,8 +27,8 @@ namespace {
 
 // What the process holds at one moment.
 struct Census {
-  int fds = 0;       // every open fd
-  int bpf_fds = 0;   // BPF programs, maps, links and perf events (attachments)
+  int fds = 0;      // every open fd
+  int bpf_fds = 0;  // BPF programs, maps, links and perf events (attachments)
   int threads = 0;
   long rss_kib = 0;
   size_t heap_bytes = 0;  // malloc'd and not yet freed
@@ -65,7 +65,7 @@ void collect_object_ids(std::set<ObjectId> &out) {
 }
 
 bool still_exists(const ObjectId &o) {
-  int fd = o.first == 'p' ? bpf_prog_get_fd_by_id(o.second)
+  int fd = o.first == 'p'   ? bpf_prog_get_fd_by_id(o.second)
            : o.first == 'm' ? bpf_map_get_fd_by_id(o.second)
                             : bpf_link_get_fd_by_id(o.second);
   if (fd < 0) return false;
@@ -95,8 +95,8 @@ std::string describe(const PlanPoint &p) {
 
 std::string fmt_growth(const std::string &what, int round, const Census &base, const Census &now) {
   std::ostringstream s;
-  s << what << " in round " << round + 1 << ": fds " << base.fds << " -> " << now.fds << ", BPF fds "
-    << base.bpf_fds << " -> " << now.bpf_fds << ", threads " << base.threads << " -> " << now.threads;
+  s << what << " in round " << round + 1 << ": fds " << base.fds << " -> " << now.fds << ", BPF fds " << base.bpf_fds
+    << " -> " << now.bpf_fds << ", threads " << base.threads << " -> " << now.threads;
   return s.str();
 }
 
@@ -189,9 +189,9 @@ TEST_CASE("soak: short trigger and ringbuf points back to back leak no fds, thre
                 << rounds << " rounds, " << secs << " s. After round 1 / round " << after_round.size() / 2 + 1
                 << " / the last round: fds " << base.fds << " / " << mid.fds << " / " << last.fds << ", BPF fds "
                 << base.bpf_fds << " / " << mid.bpf_fds << " / " << last.bpf_fds << ", threads " << base.threads
-                << " / " << mid.threads << " / " << last.threads << ", RSS " << base.rss_kib << " / "
-                << mid.rss_kib << " / " << last.rss_kib << " KiB, heap in use " << base.heap_bytes << " / "
-                << mid.heap_bytes << " / " << last.heap_bytes << " B. BPF objects created " << objects_seen
+                << " / " << mid.threads << " / " << last.threads << ", RSS " << base.rss_kib << " / " << mid.rss_kib
+                << " / " << last.rss_kib << " KiB, heap in use " << base.heap_bytes << " / " << mid.heap_bytes << " / "
+                << last.heap_bytes << " B. BPF objects created " << objects_seen
                 << "; not yet freed at the end of a round: " << alive_after_round.front() << " after round 1, at most "
                 << most_alive << " later; " << outstanding.size() << " after a 5 s grace");
 

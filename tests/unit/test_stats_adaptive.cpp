@@ -98,8 +98,8 @@ TEST_CASE("adaptive stop on a synthetic sample stream", "[stats][adaptive]") {
 TEST_CASE("correlated intervals widen the CI the stop rule judges", "[stats][adaptive]") {
   CHECK(lag1_autocorrelation({1, 2}) == 0);
   CHECK(lag1_autocorrelation({5, 5, 5, 5}) == 0);
-  CHECK(lag1_autocorrelation({1, 1, 1, 9, 9, 9}) > 0.4);     // a level shift: neighbours agree
-  CHECK(lag1_autocorrelation({1, 9, 1, 9, 1, 9}) < -0.5);    // alternation
+  CHECK(lag1_autocorrelation({1, 1, 1, 9, 9, 9}) > 0.4);   // a level shift: neighbours agree
+  CHECK(lag1_autocorrelation({1, 9, 1, 9, 1, 9}) < -0.5);  // alternation
   // AR(1) with phi 0.8 around 100 (a slowly drifting machine): the plain CI would stop
   // early, the widened one waits; i.i.d. noise of the same spread is not widened much.
   std::mt19937 rng(7);
@@ -147,14 +147,13 @@ TEST_CASE("harness stops sampling when `enough` says so, or at the max", "[harne
   SleepyProducer prod;
   StopSource stop;
   auto measure = [](uint64_t ops) { return std::map<std::string, uint64_t>{{"hits", ops}}; };
-  HarnessResult r = run_harness(adaptive_opts([](const auto &s) { return s.size() >= 3; }), prod,
-                                nullptr, measure, stop);
+  HarnessResult r =
+      run_harness(adaptive_opts([](const auto &s) { return s.size() >= 3; }), prod, nullptr, measure, stop);
   CHECK(r.enough);
   CHECK_FALSE(r.interrupted);
   CHECK(r.warmup.size() == 1);
   CHECK(r.samples.size() == 3);
-  HarnessResult lim = run_harness(adaptive_opts([](const auto &) { return false; }), prod, nullptr,
-                                  measure, stop);
+  HarnessResult lim = run_harness(adaptive_opts([](const auto &) { return false; }), prod, nullptr, measure, stop);
   CHECK_FALSE(lim.enough);
   CHECK(lim.samples.size() == 6);
 }

@@ -129,8 +129,8 @@ TEST_CASE("bpfbench list shows where each family came from, --templates adds", "
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("from_cli — a family written for a test\n  from: " +
                    fs::weakly_canonical(t.root / "extra/from_cli").string() + " (--templates)") != std::string::npos);
-  CHECK(r.out.find("from: " + fs::weakly_canonical(t.root / "proj/bpf_templates/from_file").string() +
-                   " (next to " + bdsl + ")") != std::string::npos);
+  CHECK(r.out.find("from: " + fs::weakly_canonical(t.root / "proj/bpf_templates/from_file").string() + " (next to " +
+                   bdsl + ")") != std::string::npos);
   CHECK(r.out.find("trigger — ") != std::string::npos);  // the shipped ones stay
   CHECK(r.out.find("(shipped)") != std::string::npos);
   // `run`/`check` take --templates the same way (added, not instead).

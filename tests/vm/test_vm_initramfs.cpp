@@ -42,7 +42,7 @@ TEST_CASE("the init script is valid sh and follows the share protocol", "[vm-uni
 }
 
 TEST_CASE("a static busybox is told apart from a dynamic one", "[vm-unit]") {
-  CHECK(is_static_elf(test::fake_module("m", "")));  // no program headers, so no interpreter
+  CHECK(is_static_elf(test::fake_module("m", "")));        // no program headers, so no interpreter
   CHECK_FALSE(is_static_elf(test::read_text("/bin/sh")));  // dash is dynamic on Debian
   CHECK_FALSE(is_static_elf("text"));
 }

@@ -41,14 +41,14 @@ std::string vm_unavailable(const std::string &name) {
   return "";
 }
 
-#define BB_REQUIRE_VM(name)                                                 \
-  do {                                                                      \
-    std::string why_ = vm_unavailable(name);                                \
-    if (!why_.empty()) {                                                    \
-      if (std::getenv("CI")) FAIL("kernel-matrix test cannot run: " << why_); \
-      WARN("skipped: " << why_);                                            \
-      return;                                                               \
-    }                                                                       \
+#define BB_REQUIRE_VM(name)                                                                                            \
+  do {                                                                                                                 \
+    std::string why_ = vm_unavailable(name);                                                                           \
+    if (!why_.empty()) {                                                                                               \
+      if (std::getenv("CI")) FAIL("kernel-matrix test cannot run: " << why_);                                          \
+      WARN("skipped: " << why_);                                                                                       \
+      return;                                                                                                          \
+    }                                                                                                                  \
   } while (0)
 
 // label → the `-q` line of that point.
@@ -207,8 +207,8 @@ TEST_CASE("a guest job's stdout, stderr, exit code and result files come back, l
   req.kernel = *k;
   req.accel = choose_accel(Accel::Auto);
   req.cwd = t.path.string();
-  req.argv = {"/bin/sh", "-c", "uname -r; echo '{\"results\": []}' > \"$2\"; echo oops >&2; exit 3", "sh",
-              "--output", "r.json"};
+  req.argv = {"/bin/sh", "-c",       "uname -r; echo '{\"results\": []}' > \"$2\"; echo oops >&2; exit 3",
+              "sh",      "--output", "r.json"};
   std::string streamed;
   req.on_stdout = [&](const std::string &s) { streamed += s; };
   GuestResult r = run_in_guest(req);

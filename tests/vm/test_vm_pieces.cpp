@@ -20,7 +20,12 @@ using bpfbench::test::TempDir;
 TEST_CASE("cpio newc archive round-trips files, links and devices", "[vm-unit]") {
   CpioWriter w;
   w.add_dir("bin");
-  w.add_file("bin/busybox", std::string("\x7f" "ELF" "abc", 7), 0755);
+  w.add_file("bin/busybox",
+             std::string("\x7f"
+                         "ELF"
+                         "abc",
+                         7),
+             0755);
   w.add_symlink("bin/sh", "busybox");
   w.add_char_device("dev/console", 5, 1);
   std::string a = w.finish();
@@ -33,7 +38,10 @@ TEST_CASE("cpio newc archive round-trips files, links and devices", "[vm-unit]")
   REQUIRE(e.size() == 4);
   CHECK(e[0].path == "bin");
   CHECK(S_ISDIR(e[0].mode));
-  CHECK(e[1].data == std::string("\x7f" "ELF" "abc", 7));
+  CHECK(e[1].data == std::string("\x7f"
+                                 "ELF"
+                                 "abc",
+                                 7));
   CHECK((e[1].mode & 0777) == 0755);
   CHECK(S_ISLNK(e[2].mode));
   CHECK(e[2].data == "busybox");
@@ -97,14 +105,16 @@ TEST_CASE("kernel release comes from a bzImage header or a vmlinux banner", "[vm
   bz[0x20f] = 0x01;
   bz.replace(0x300, 40, "6.1.0-57-amd64 (debian-kernel@lists) #1 ");
   CHECK(kernel_release_of(t.write("bzImage", bz)) == "6.1.0-57-amd64");
-  std::string elf = "\x7f" "ELF....Linux version %s (%s)....Linux version 6.12.9-custom (me@host) #3 SMP";
+  std::string elf = "\x7f"
+                    "ELF....Linux version %s (%s)....Linux version 6.12.9-custom (me@host) #3 SMP";
   CHECK(kernel_release_of(t.write("vmlinux", elf)) == "6.12.9-custom");
   CHECK(kernel_release_of(t.write("junk", "nothing here")).empty());
 }
 
 TEST_CASE("a bzImage payload is extracted to an ELF vmlinux", "[vm-unit]") {
   TempDir t;
-  std::string payload = t.write("payload", "\x7f" "ELF fake kernel body");
+  std::string payload = t.write("payload", "\x7f"
+                                           "ELF fake kernel body");
   if (!run_command({"xz", "-k", payload}).ok()) {
     WARN("skipped: xz not installed");
     return;
@@ -113,7 +123,8 @@ TEST_CASE("a bzImage payload is extracted to an ELF vmlinux", "[vm-unit]") {
   std::string bz = t.write("bzImage", img);
   std::string err;
   REQUIRE(extract_vmlinux(bz, (t.path / "vmlinux").string(), &err));
-  CHECK(test::read_text((t.path / "vmlinux").string()) == "\x7f" "ELF fake kernel body");
+  CHECK(test::read_text((t.path / "vmlinux").string()) == "\x7f"
+                                                          "ELF fake kernel body");
   CHECK_FALSE(extract_vmlinux(t.write("plain", "no kernel"), (t.path / "v2").string(), &err));
   CHECK(err.find("no compressed ELF kernel") != std::string::npos);
 }
@@ -145,7 +156,8 @@ TEST_CASE("kernel names that are neither known nor paths are refused with the ch
 
 TEST_CASE("a kernel given by path finds its modules beside it", "[vm-unit]") {
   TempDir t;
-  std::string elf = "\x7f" "ELF....Linux version 6.9.0-test (me@host) #1";
+  std::string elf = "\x7f"
+                    "ELF....Linux version 6.9.0-test (me@host) #1";
   t.write("boot/vmlinux-6.9.0-test", elf);
   std::filesystem::create_directories(t.path / "lib/modules/6.9.0-test");
   KernelCache cache((t.path / "cache").string());
@@ -202,8 +214,8 @@ TEST_CASE("KVM is chosen only when /dev/kvm opens and the CPU virtualizes", "[vm
 }
 
 TEST_CASE("host-only options are stripped and output files redirected to the share", "[vm-unit]") {
-  std::vector<std::string> argv = {"/bin/bpfbench", "run", "--kernel", "6.1", "x.bdsl", "--accel=tcg",
-                                   "--json", "out/r.json", "--csv=-", "-q", "--boot-timeout", "30"};
+  std::vector<std::string> argv = {"/bin/bpfbench", "run",        "--kernel", "6.1", "x.bdsl",         "--accel=tcg",
+                                   "--json",        "out/r.json", "--csv=-",  "-q",  "--boot-timeout", "30"};
   auto g = strip_host_options(argv);
   CHECK(g == std::vector<std::string>{"/bin/bpfbench", "run", "x.bdsl", "--json", "out/r.json", "--csv=-", "-q"});
   auto files = redirect_outputs(g, "/home/u");
