@@ -38,8 +38,9 @@ for f in tests/cases/err_*.bdsl; do
   snap "$(echo "$f" | tr '/' '_').check" "$bin" check "$f"
 done
 
-# The resource-limit errors quote this machine's free memory and running tasks.
-sed -i -E -e 's/[0-9.]+ GiB MemAvailable/<mem> MemAvailable/' \
+# The resource-limit errors quote this machine's free memory and running tasks; template
+# paths name the checkout.
+sed -i -E -e "s#$(pwd)/#<src>/#g" -e 's/[0-9.]+ GiB MemAvailable/<mem> MemAvailable/' \
   -e 's/[0-9]+ tasks running, a tenth kept free: [0-9]+/<tasks>/' "$out"/*.err
 
 if [ "${RUN:-0}" = 1 ]; then
