@@ -155,7 +155,7 @@ TEST_CASE("streamed plan JSON is plan_to_json(...).dump(2) byte for byte", "[cli
   CHECK(streamed == bpfbench::plan_to_json(empty, bpfbench::SourceManager{}).dump(2));
 }
 
-TEST_CASE("a 100,000-point plan --json streams in bounded memory; more points are refused", "[cli][values][plan]") {
+TEST_CASE("plan --json of 100000 points streams in bounded memory and more are refused", "[cli][values][plan]") {
   char tmpl[] = "/tmp/bpfbench-values-XXXXXX";
   REQUIRE(mkdtemp(tmpl));
   fs::path dir = tmpl;

@@ -549,7 +549,7 @@ TEST_CASE("parse: a FIFO include is refused at once, not waited for", "[parse][i
         "error: cannot open '" + (d.path / "fifo.bdsl").string() + "': is a FIFO, not a regular file\n");
 }
 
-TEST_CASE("parse: a file included again is read once; the include budget is bounded", "[parse][include]") {
+TEST_CASE("parse: an include is read once and the include budget is bounded", "[parse][include]") {
   TempDir d;
   d.write("common.bdsl", "let x = 1;\n");
   Parsed twice = parse_path(d.write("m.bdsl", "include \"common.bdsl\";\ninclude \"./common.bdsl\";\n"));
