@@ -67,32 +67,27 @@ class IdleProducer final : public Producer {
 
 }  // namespace
 
-std::unique_ptr<Producer> make_producer(const ProducerConfig &cfg, std::string &error) {
+Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
+  using P = std::unique_ptr<Producer>;
   switch (cfg.kind) {
-  case ProducerKind::Syscall: return std::make_unique<SyscallProducer>();
+  case ProducerKind::Syscall: return P(std::make_unique<SyscallProducer>());
   case ProducerKind::TestRun:
-    if (cfg.test_run_fd < 0) {
-      error = "producer test_run needs a loaded driver program";
-      return nullptr;
-    }
-    return std::make_unique<TestRunProducer>(cfg.test_run_fd, cfg.ops_per_run ? cfg.ops_per_run : 1);
-  case ProducerKind::UprobeNop: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>();
-  case ProducerKind::UprobePush: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>();
-  case ProducerKind::UprobeRet: return std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>();
-  case ProducerKind::None: return std::make_unique<IdleProducer>();
+    if (cfg.test_run_fd < 0) return Error("producer test_run needs a loaded driver program");
+    return P(std::make_unique<TestRunProducer>(cfg.test_run_fd, cfg.ops_per_run ? cfg.ops_per_run : 1));
+  case ProducerKind::UprobeNop: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>());
+  case ProducerKind::UprobePush: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>());
+  case ProducerKind::UprobeRet: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>());
+  case ProducerKind::None: return P(std::make_unique<IdleProducer>());
   }
-  error = "unknown producer kind";
-  return nullptr;
+  return Error("unknown producer kind");
 }
 
-std::unique_ptr<Consumer> make_consumer(const ConsumerConfig &cfg, std::string &error) {
-  if (cfg.kind == ConsumerKind::None) return nullptr;
-  if (!cfg.consumed) {
-    error = std::string("consumer '") + kind_name(cfg.kind) + "' needs a counter for consumed records";
-    return nullptr;
-  }
-  if (cfg.kind == ConsumerKind::Ringbuf) return make_ringbuf_consumer(cfg, error);
-  return make_perfbuf_consumer(cfg, error);
+Result<std::unique_ptr<Consumer>> make_consumer(const ConsumerConfig &cfg) {
+  if (cfg.kind == ConsumerKind::None) return std::unique_ptr<Consumer>();
+  if (!cfg.consumed)
+    return Error(std::string("consumer '") + kind_name(cfg.kind) + "' needs a counter for consumed records");
+  if (cfg.kind == ConsumerKind::Ringbuf) return make_ringbuf_consumer(cfg);
+  return make_perfbuf_consumer(cfg);
 }
 
 }  // namespace bpfbench

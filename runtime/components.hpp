@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/kinds.hpp"
+#include "results/error.hpp"
 #include "runtime/counters.hpp"
 
 namespace bpfbench {
@@ -34,9 +35,9 @@ struct ProducerConfig {
   uint64_t ops_per_run = 1;  // test_run: operations one run stands for (batch_iters)
 };
 
-// The component that serves `cfg.kind` (compiler/kinds.cpp lists them); nullptr + `error`
-// for a bad config. Kind "none" yields a producer that just waits for stop.
-std::unique_ptr<Producer> make_producer(const ProducerConfig &cfg, std::string &error);
+// The component that serves `cfg.kind` (compiler/kinds.cpp lists them); fails for a bad
+// config. Kind "none" yields a producer that just waits for stop.
+Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg);
 
 // What a consumer needs from a loaded point (runtime/consumer_setup.hpp builds it).
 struct ConsumerConfig {
@@ -58,8 +59,8 @@ struct ConsumerConfig {
 };
 
 // Consumer kind "none" yields nullptr without error: no consumer threads are started.
-// "ringbuf" and "perfbuf" build the `flavor` reader over `map_fd`; nullptr + `error`
-// when the buffer cannot be set up.
-std::unique_ptr<Consumer> make_consumer(const ConsumerConfig &cfg, std::string &error);
+// "ringbuf" and "perfbuf" build the `flavor` reader over `map_fd`; fails when the buffer
+// cannot be set up.
+Result<std::unique_ptr<Consumer>> make_consumer(const ConsumerConfig &cfg);
 
 }  // namespace bpfbench

@@ -26,8 +26,7 @@ bpf_map *first_map_of_type(const BpfObject &obj, bpf_map_type type) {
 
 bool runs_back_to_back(const PlanPoint &p) { return int_param(p, "back2back", 0) != 0; }
 
-std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj,
-                                                  std::string &error) {
+Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj) {
   ConsumerConfig c;
   c.kind = kind;
   if (c.kind == ConsumerKind::None) return c;
@@ -37,35 +36,33 @@ std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKi
   c.perfbuf_pages = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "perfbuf_pages", 128)));
   const bool ring = c.kind == ConsumerKind::Ringbuf;
   bpf_map *m = first_map_of_type(obj, ring ? BPF_MAP_TYPE_RINGBUF : BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-  if (!m) {
-    error = std::string("consumer '") + kind_name(c.kind) + "' found no " +
-            (ring ? "BPF_MAP_TYPE_RINGBUF" : "BPF_MAP_TYPE_PERF_EVENT_ARRAY") + " map in the program";
-    return std::nullopt;
-  }
+  if (!m)
+    return Error(std::string("consumer '") + kind_name(c.kind) + "' found no " +
+                 (ring ? "BPF_MAP_TYPE_RINGBUF" : "BPF_MAP_TYPE_PERF_EVENT_ARRAY") + " map in the program");
   c.map_fd = bpf_map__fd(m);
   c.ring_size = bpf_map__max_entries(m);
   return c;
 }
 
-std::function<std::string()> make_trigger(const ProducerConfig &cfg, std::string &error) {
+Result<std::function<std::string()>> make_trigger(const ProducerConfig &cfg) {
+  using Trigger = std::function<std::string()>;
   if (cfg.kind == ProducerKind::Syscall)
-    return [] {
+    return Trigger([] {
       (void)syscall(__NR_getpgid);
       return std::string();
-    };
+    });
   if (cfg.kind == ProducerKind::TestRun && cfg.test_run_fd >= 0)
-    return [fd = cfg.test_run_fd] {
+    return Trigger([fd = cfg.test_run_fd] {
       LIBBPF_OPTS(bpf_test_run_opts, opts);
       if (bpf_prog_test_run_opts(fd, &opts)) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
       return std::string();
-    };
+    });
   if (cfg.kind == ProducerKind::UprobeNop)
-    return [] {
+    return Trigger([] {
       bpfbench_uprobe_target_nop();
       return std::string();
-    };
-  error = std::string("producer '") + kind_name(cfg.kind) + "' cannot run back-to-back";
-  return {};
+    });
+  return Error(std::string("producer '") + kind_name(cfg.kind) + "' cannot run back-to-back");
 }
 
 }  // namespace bpfbench

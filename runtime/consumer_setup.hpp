@@ -20,15 +20,14 @@ namespace bpfbench {
 //   perfbuf_pages  int   perf ring pages per CPU (default 128)
 // The buffer map is the object's first map of the kind's type (RINGBUF for `ringbuf`,
 // PERF_EVENT_ARRAY for `perfbuf`); a ring's size is its max_entries.
-std::optional<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj,
-                                                  std::string &error);
+Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj);
 
 // True when the point sets `back2back`: no producer threads run; the consumer triggers
 // every batch (a family with back2back declares the `producers == 1` constraint).
 bool runs_back_to_back(const PlanPoint &p);
 
 // One producer operation for the consumer thread to call in back-to-back mode (the body
-// of the producer loop of the same kind, run once). Empty + `error` when a kind has none.
-std::function<std::string()> make_trigger(const ProducerConfig &cfg, std::string &error);
+// of the producer loop of the same kind, run once); fails for a kind that has none.
+Result<std::function<std::string()>> make_trigger(const ProducerConfig &cfg);
 
 }  // namespace bpfbench

@@ -229,24 +229,29 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
 
 // The producer, the consumer and, back-to-back, the consumer's trigger.
 Result<> PointRunner::make_components() {
-  std::string err;
   pc_.kind = f_.producer_of(*prog_);
   if (pc_.kind == ProducerKind::TestRun) {
     pc_.test_run_fd = obj_.program_fd(test_run_driver(f_, *prog_));
     if (const ParamValue *b = p_.param("batch_iters"); b && b->is_int && b->i > 0)
       pc_.ops_per_run = static_cast<uint64_t>(b->i);
   }
-  if (!(producer_ = make_producer(pc_, err))) return Error(err);
-  cc_ = consumer_config_for(p_, f_.consumer_of(*prog_), obj_, err);
-  if (!cc_) return Error(err);
+  auto producer = make_producer(pc_);
+  if (!producer) return producer.error();
+  producer_ = std::move(*producer);
+  auto cc = consumer_config_for(p_, f_.consumer_of(*prog_), obj_);
+  if (!cc) return cc.error();
+  cc_ = std::move(*cc);
   cc_->consumed = &consumed_.slot(0);
   if (runs_back_to_back(p_) && cc_->kind != ConsumerKind::None) {
     // Back-to-back: the consumer thread produces each batch after draining the last one.
-    if (!(cc_->trigger = make_trigger(pc_, err))) return Error(err);
+    auto trigger = make_trigger(pc_);
+    if (!trigger) return trigger.error();
+    cc_->trigger = std::move(*trigger);
     h_.producers = 0;
   }
-  consumer_ = make_consumer(*cc_, err);
-  if (!consumer_ && !err.empty()) return Error(err);
+  auto consumer = make_consumer(*cc_);
+  if (!consumer) return consumer.error();
+  consumer_ = std::move(*consumer);
   return {};
 }
 

@@ -14,11 +14,11 @@ constexpr int kConsumerPollMs = 100;
 // flavor "libbpf": ring_buffer__poll with a counting callback; "custom": epoll on the map
 // and a reader over the mmap'ed consumer/producer pages that publishes its position once
 // per drained batch.
-std::unique_ptr<Consumer> make_ringbuf_consumer(const ConsumerConfig &cfg, std::string &error);
+Result<std::unique_ptr<Consumer>> make_ringbuf_consumer(const ConsumerConfig &cfg);
 
 // flavor "libbpf": perf_buffer__poll with a raw event callback; "custom": the same per-CPU
 // perf rings (set up by libbpf) read directly from their mmap'ed pages.
-std::unique_ptr<Consumer> make_perfbuf_consumer(const ConsumerConfig &cfg, std::string &error);
+Result<std::unique_ptr<Consumer>> make_perfbuf_consumer(const ConsumerConfig &cfg);
 
 // Shared loop of every buffer consumer: in back-to-back mode trigger a batch, wait for data
 // (at most kConsumerPollMs), drain, and again until stop; then one last drain so records

@@ -135,23 +135,19 @@ class PerfbufCustom final : public PerfbufBase {
 
 }  // namespace
 
-std::unique_ptr<Consumer> make_perfbuf_consumer(const ConsumerConfig &cfg, std::string &error) {
-  if (cfg.map_fd < 0) {
-    error = "consumer 'perfbuf' needs a BPF_MAP_TYPE_PERF_EVENT_ARRAY map in the program";
-    return nullptr;
-  }
+Result<std::unique_ptr<Consumer>> make_perfbuf_consumer(const ConsumerConfig &cfg) {
+  if (cfg.map_fd < 0) return Error("consumer 'perfbuf' needs a BPF_MAP_TYPE_PERF_EVENT_ARRAY map in the program");
   if (cfg.flavor == "libbpf") {
     auto c = std::make_unique<PerfbufLibbpf>(cfg);
-    if (error = c->open_buffers(); !error.empty()) return nullptr;
-    return c;
+    if (std::string why = c->open_buffers(); !why.empty()) return Error(why);
+    return std::unique_ptr<Consumer>(std::move(c));
   }
   if (cfg.flavor == "custom") {
     auto c = std::make_unique<PerfbufCustom>(cfg);
-    if (error = c->init(); !error.empty()) return nullptr;
-    return c;
+    if (std::string why = c->init(); !why.empty()) return Error(why);
+    return std::unique_ptr<Consumer>(std::move(c));
   }
-  error = "unknown perf buffer consumer '" + cfg.flavor + "' (expected libbpf or custom)";
-  return nullptr;
+  return Error("unknown perf buffer consumer '" + cfg.flavor + "' (expected libbpf or custom)");
 }
 
 }  // namespace bpfbench

@@ -131,23 +131,19 @@ class RingbufCustom final : public BufferConsumer {
 
 }  // namespace
 
-std::unique_ptr<Consumer> make_ringbuf_consumer(const ConsumerConfig &cfg, std::string &error) {
-  if (cfg.map_fd < 0) {
-    error = "consumer 'ringbuf' needs a BPF_MAP_TYPE_RINGBUF map in the program";
-    return nullptr;
-  }
+Result<std::unique_ptr<Consumer>> make_ringbuf_consumer(const ConsumerConfig &cfg) {
+  if (cfg.map_fd < 0) return Error("consumer 'ringbuf' needs a BPF_MAP_TYPE_RINGBUF map in the program");
   if (cfg.flavor == "libbpf") {
     auto c = std::make_unique<RingbufLibbpf>(cfg);
-    if (error = c->init(); !error.empty()) return nullptr;
-    return c;
+    if (std::string why = c->init(); !why.empty()) return Error(why);
+    return std::unique_ptr<Consumer>(std::move(c));
   }
   if (cfg.flavor == "custom") {
     auto c = std::make_unique<RingbufCustom>(cfg);
-    if (error = c->init(); !error.empty()) return nullptr;
-    return c;
+    if (std::string why = c->init(); !why.empty()) return Error(why);
+    return std::unique_ptr<Consumer>(std::move(c));
   }
-  error = "unknown ring buffer consumer '" + cfg.flavor + "' (expected libbpf or custom)";
-  return nullptr;
+  return Error("unknown ring buffer consumer '" + cfg.flavor + "' (expected libbpf or custom)");
 }
 
 }  // namespace bpfbench

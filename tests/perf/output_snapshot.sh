@@ -41,7 +41,7 @@ done
 # The resource-limit errors quote this machine's free memory and running tasks; template
 # paths name the checkout.
 sed -i -E -e "s#$(pwd)/#<src>/#g" -e 's/[0-9.]+ GiB MemAvailable/<mem> MemAvailable/' \
-  -e 's/[0-9]+ tasks running, a tenth kept free: [0-9]+/<tasks>/' "$out"/*.err
+  -e 's/[0-9]+ tasks running, a tenth kept free: [0-9]+/<tasks>/' "$out"/*
 
 if [ "${RUN:-0}" = 1 ]; then
   mask() {  # numbers, timestamps, hashes and the host's facts vary between runs

@@ -123,18 +123,20 @@ TEST_CASE("ringbuf: back-to-back consumes batch x triggers exactly, no drops", "
         Loaded l(p, fams);
         INFO(l.error);
         REQUIRE(l.error.empty());
-        std::string err;
-        auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l.obj, err);
-        INFO(err);
+        auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l.obj);
+        INFO((cc ? "" : cc.error().message));
         REQUIRE(cc);
         ProducerCounters consumed(1);
         cc->consumed = &consumed.slot(0);
-        cc->trigger = make_trigger(ProducerConfig{ProducerKind::Syscall}, err);
+        auto trigger = make_trigger(ProducerConfig{ProducerKind::Syscall});
+        REQUIRE(trigger);
+        cc->trigger = *trigger;
         cc->max_triggers = kTriggers;
-        auto c = make_consumer(*cc, err);
+        auto c = make_consumer(*cc);
         REQUIRE(c);
+        REQUIRE(*c);
         uint64_t total = 0;
-        run_consumer(*c, [&] { return (total += consumed.take()) >= kTriggers * kBatch; });
+        run_consumer(**c, [&] { return (total += consumed.take()) >= kTriggers * kBatch; });
         total += consumed.take();
         CHECK(total == kTriggers * kBatch);
         CHECK(l.drops.take(0) == 0);
@@ -158,17 +160,17 @@ TEST_CASE("ringbuf: sampled notification delivers every record by the end", "[ru
       Loaded l(p, fams);
       INFO(l.error);
       REQUIRE(l.error.empty());
-      std::string err;
-      auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l.obj, err);
+      auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l.obj);
       REQUIRE(cc);
       ProducerCounters consumed(1);
       cc->consumed = &consumed.slot(0);
-      auto c = make_consumer(*cc, err);
-      INFO(err);
+      auto c = make_consumer(*cc);
+      INFO((c ? "" : c.error().message));
       REQUIRE(c);
+      REQUIRE(*c);
       // This thread produces (the consumer is another thread); then the run ends.
       run_consumer(
-          *c, [] { return true; },
+          **c, [] { return true; },
           [] {
             for (uint64_t i = 0; i < kTriggers; ++i) (void)syscall(__NR_getpgid);
           });
