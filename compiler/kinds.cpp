@@ -61,6 +61,8 @@ constexpr KindInfo<MetricSourceKind> kMetricSources[] = {
      "KthreadStime (runtime/kthread_stat.cpp)"},
 };
 
+}  // namespace
+
 bool is_ident_char(char c, bool first) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
 }
@@ -72,7 +74,6 @@ bool is_identifier(const std::string &s) {
   return true;
 }
 
-// A task comm: what .bdsl names may hold ("rcu_tasks_trace_kthread", "kworker-x").
 bool is_name(const std::string &s) {
   if (s.empty()) return false;
   for (char c : s)
@@ -80,7 +81,6 @@ bool is_name(const std::string &s) {
   return true;
 }
 
-}  // namespace
 
 template <>
 std::span<const KindInfo<ProducerKind>> kind_table<ProducerKind>() {

@@ -11,6 +11,13 @@
 
 namespace bpfbench {
 
+// Name rules of manifests and .bdsl files. An identifier is a C identifier (param names
+// become C globals and macros, functions are C functions); a name may also hold '-'
+// ("uprobe-nop", a task comm such as "kworker-x").
+bool is_ident_char(char c, bool first);
+bool is_identifier(const std::string &s);
+bool is_name(const std::string &s);
+
 // What generates the events a program counts (runtime/components.cpp).
 enum class ProducerKind { Syscall, TestRun, UprobeNop, UprobePush, UprobeRet, None };
 // What drains the buffer a program writes (runtime/consumers/).

@@ -44,25 +44,6 @@ std::string join(const Names &v, const char *last = " or ") { return join_names(
 
 bool contains(const Names &v, const std::string &s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
-bool is_ident_char(char c, bool first) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
-}
-
-// A C identifier: param names become C globals/macros, functions are C functions.
-bool is_identifier(const std::string &s) {
-  if (s.empty()) return false;
-  for (size_t i = 0; i < s.size(); ++i)
-    if (!is_ident_char(s[i], i == 0)) return false;
-  return true;
-}
-
-// Names users write in .bdsl (families, programs) may also hold '-' ("uprobe-nop").
-bool is_name(const std::string &s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!is_ident_char(c, false) && c != '-') return false;
-  return true;
-}
 
 // True when `name(` appears in the template as a whole word: the program's C function.
 bool defines_function(const std::string &text, const std::string &name) {
