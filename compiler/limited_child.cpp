@@ -59,7 +59,10 @@ int child_setup(int fd, pid_t parent, rlim_t address_space, unsigned cpu_seconds
   if (fd > STDERR_FILENO + 1) ::close_range(STDERR_FILENO + 1, static_cast<unsigned>(fd) - 1, 0);
   ::close_range(static_cast<unsigned>(fd) + 1, ~0U, 0);
   set_limit(RLIMIT_CORE, 0, 0);   // a crash or SIGXCPU leaves no core file
+#if !defined(__SANITIZE_ADDRESS__)
   set_limit(RLIMIT_FSIZE, 0, 0);  // the child writes no file, only the pipe
+#endif
+  // (Under ASan the child may write one: its sanitizer report, which must not be lost.)
   if (address_space != RLIM_INFINITY) set_limit(RLIMIT_AS, address_space, address_space);
   if (cpu_seconds > 0) {
     rlimit own{};
