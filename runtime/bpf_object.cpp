@@ -211,12 +211,17 @@ bool section_needs_tracefs(const std::string &section) {
   return false;
 }
 
-Result<> ensure_tracefs() {
+Result<> ensure_tracefs(const std::string &dir) {
   struct stat st {};
-  if (stat("/sys/kernel/tracing/events", &st) == 0) return {};
-  if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr) != 0)
-    return Error("tracefs is not mounted at /sys/kernel/tracing and mounting it failed: " + errno_text(errno) +
-                 " (mount it first: mount -t tracefs tracefs /sys/kernel/tracing)");
+  const std::string events = dir + "/events";
+  if (stat(events.c_str(), &st) == 0) return {};
+  // Only a missing events/ means "not mounted": anything else (a mount that cannot be
+  // read, a broken path) is reported as it is, and nothing is mounted over it.
+  if (int e = errno; e != ENOENT)
+    return Error("tracefs at " + dir + " cannot be read: " + events + ": " + errno_text(e));
+  if (mount("tracefs", dir.c_str(), "tracefs", 0, nullptr) != 0)
+    return Error("tracefs is not mounted at " + dir + " and mounting it failed: " + errno_text(errno) +
+                 " (mount it first: mount -t tracefs tracefs " + dir + ")");
   return {};
 }
 

@@ -76,8 +76,9 @@ class BpfObject {
 };
 
 // Mounts tracefs at /sys/kernel/tracing when it is not mounted yet (tracepoint and
-// kprobe attachment need it).
-Result<> ensure_tracefs();
+// kprobe attachment need it). A tracefs that is there but cannot be read is an error of
+// its own, never "not mounted", and is not mounted over.
+Result<> ensure_tracefs(const std::string &dir = "/sys/kernel/tracing");
 
 // True when a SEC name needs tracefs to attach ("tp/", "tracepoint/", "kprobe/", ...).
 bool section_needs_tracefs(const std::string &section);

@@ -5,13 +5,18 @@
 #include <bpf/bpf.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <chrono>
+#include <filesystem>
 #include <cstring>
 #include <set>
 #include <thread>
 
+#include "runtime/bpf_object.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/run_point.hpp"
+#include "temp_dir.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
@@ -181,4 +186,19 @@ TEST_CASE("probe reports this kernel's features with reasons", "[runtime][probe]
   auto j = probe_to_json(rows);
   CHECK(j.size() == rows.size());
   CHECK(render_probe_text(rows).find("attach:\n") != std::string::npos);
+}
+
+TEST_CASE("a tracefs that is there but cannot be read is said so, and nothing is mounted over it",
+          "[runtime][lifecycle][tracefs]") {
+  // events/ a symlink loop: stat fails with ELOOP, not ENOENT. Before, any stat failure
+  // meant "not mounted" and tracefs was mounted over the directory.
+  bpfbench::test::TempDir dir;
+  std::filesystem::create_symlink(dir.path / "events", dir.path / "events");
+  Result<> r = ensure_tracefs(dir.path.string());
+  REQUIRE_FALSE(r);
+  CHECK(r.error().message == "tracefs at " + dir.path.string() + " cannot be read: " + (dir.path / "events").string() +
+                                 ": Too many levels of symbolic links (ELOOP)");
+  struct stat st {};
+  CHECK(lstat((dir.path / "events").c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));  // still the symlink: no tracefs mounted on the directory
 }
