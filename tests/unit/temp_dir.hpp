@@ -26,6 +26,7 @@ struct TempDir {
   }
   TempDir(const TempDir &) = delete;
   TempDir &operator=(const TempDir &) = delete;
+  TempDir(TempDir &&o) noexcept : path(std::move(o.path)) { o.path.clear(); }  // one owner removes it
 
   // Writes `text` to path/name (parent folders made), mode 0644; returns its path.
   std::string write(const std::string &name, const std::string &text) const {

@@ -12,6 +12,8 @@
 
 #include "vm/process.hpp"
 
+#include "../unit/temp_dir.hpp"
+
 namespace bpfbench::test {
 
 // A minimal ELF64 relocatable with a .modinfo section (what modinfo_depends reads).
@@ -47,23 +49,6 @@ inline std::string fake_module(const std::string &name, const std::string &depen
   return out;
 }
 
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    char t[] = "/tmp/bpfbench-vmtest-XXXXXX";
-    path = mkdtemp(t);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string write(const std::string &rel, const std::string &data) const {
-    auto p = path / rel;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << data;
-    return p.string();
-  }
-};
 
 inline std::string read_text(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
