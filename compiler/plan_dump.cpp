@@ -39,12 +39,17 @@ std::string plan_to_text(const RunPlan &plan) {
   return out;
 }
 
-nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
+nlohmann::json params_to_json(const PlanPoint &p) {
   nlohmann::json params = nlohmann::json::object();
   for (const auto &[name, v] : p.params) {
     if (v.is_int) params[name] = v.i;
     else params[name] = v.s;
   }
+  return params;
+}
+
+nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
+  nlohmann::json params = params_to_json(p);
   nlohmann::json j = {
       {"index", p.index},
       {"label", p.label},

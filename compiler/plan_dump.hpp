@@ -20,6 +20,8 @@ std::string plan_to_text(const RunPlan &plan);
 void write_plan_text(const RunPlan &plan, const PlanSink &out);
 void write_plan_json(const RunPlan &plan, const SourceManager &sm, const PlanSink &out);
 nlohmann::json plan_to_json(const RunPlan &plan, const SourceManager &sm);
+// A point's params as a JSON object (numbers and words), as the plan and results files hold them.
+nlohmann::json params_to_json(const PlanPoint &p);
 nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm);
 
 }  // namespace bpfbench

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "compiler/input_file.hpp"
+#include "compiler/plan_dump.hpp"
 #include "results/expectations.hpp"
 
 namespace bpfbench {
@@ -35,11 +36,7 @@ nlohmann::json metric_to_json(const MetricSummary &m) {
 
 nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, const std::string &program_sha256,
                                     double elapsed_s, int64_t interval_ns) {
-  nlohmann::json params = nlohmann::json::object();
-  for (const auto &[name, v] : p.params) {
-    if (v.is_int) params[name] = v.i;
-    else params[name] = v.s;
-  }
+  nlohmann::json params = params_to_json(p);
   nlohmann::json warm = nlohmann::json::array(), samples = nlohmann::json::array();
   for (const auto &s : r.warmup) warm.push_back(sample_to_json(s));
   if (r.round_sizes.empty()) {
