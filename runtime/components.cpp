@@ -11,18 +11,28 @@
 #include "runtime/uprobe_targets.hpp"
 
 namespace bpfbench {
+
+long getpgid_arg(bool self) { return self ? static_cast<long>(gettid()) : -1L; }
+
 namespace {
 
-// getpgid: the cheapest syscall with a tracepoint the trigger family can hook.
+// getpgid: the cheapest syscall with a tracepoint the trigger family can hook. Its
+// argument is explicit: left out, the callee sees whatever the register holds, and the
+// cost depends on whether that happens to be a live pid (docs/families/trigger.md).
 class SyscallProducer final : public Producer {
  public:
+  explicit SyscallProducer(bool self) : self_(self) {}
   std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+    const long pid = getpgid_arg(self_);
     while (!stop.load(std::memory_order_relaxed)) {
-      (void)syscall(__NR_getpgid);
+      (void)syscall(__NR_getpgid, pid);
       slot.add(1);
     }
     return "";
   }
+
+ private:
+  bool self_;
 };
 
 // BPF_PROG_TEST_RUN of a driver program that loops in the kernel: one syscall stands
@@ -70,7 +80,7 @@ class IdleProducer final : public Producer {
 Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   using P = std::unique_ptr<Producer>;
   switch (cfg.kind) {
-  case ProducerKind::Syscall: return P(std::make_unique<SyscallProducer>());
+  case ProducerKind::Syscall: return P(std::make_unique<SyscallProducer>(cfg.getpgid_self));
   case ProducerKind::TestRun:
     if (cfg.test_run_fd < 0) return Error("producer test_run needs a loaded driver program");
     return P(std::make_unique<TestRunProducer>(cfg.test_run_fd, cfg.ops_per_run ? cfg.ops_per_run : 1));

@@ -33,7 +33,14 @@ struct ProducerConfig {
   ProducerKind kind = ProducerKind::None;
   int test_run_fd = -1;      // test_run: the driver program
   uint64_t ops_per_run = 1;  // test_run: operations one run stands for (batch_iters)
+  // syscall: getpgid(own tid), a lookup that finds the task, instead of getpgid(-1), which
+  // fails before any lookup (the `getpgid_arg` param; docs/families/trigger.md).
+  bool getpgid_self = false;
 };
+
+// The argument the syscall producer passes to getpgid() on the calling thread: its own
+// tid (`self`) or -1.
+long getpgid_arg(bool self);
 
 // The component that serves `cfg.kind` (compiler/kinds.cpp lists them); fails for a bad
 // config. Kind "none" yields a producer that just waits for stop.

@@ -47,8 +47,10 @@ Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind
 Result<std::function<std::string()>> make_trigger(const ProducerConfig &cfg) {
   using Trigger = std::function<std::string()>;
   if (cfg.kind == ProducerKind::Syscall)
-    return Trigger([] {
-      (void)syscall(__NR_getpgid);
+    // Called only by the consumer thread: its tid is taken at the first call.
+    return Trigger([self = cfg.getpgid_self, pid = 0L]() mutable {
+      if (pid == 0) pid = getpgid_arg(self);
+      (void)syscall(__NR_getpgid, pid);
       return std::string();
     });
   if (cfg.kind == ProducerKind::TestRun && cfg.test_run_fd >= 0)
