@@ -1,0 +1,112 @@
+#!/bin/bash
+# Side by side with the kernel's own selftests `bench`: every scenario both tools run here,
+# in alternating pairs (ABBA: the order flips every pair, so drift divides out), printing per
+# scenario the medians of both and the median of the per-pair ratios bpfbench / kernel bench.
+# Not part of CI (CI has no kernel bench); the table goes into docs/runtime.md with its date.
+#
+#   sudo tests/perf/vs_kernel_bench.sh [-p PAIRS] [-d SECONDS] [-b BPFBENCH] [NAME ...]
+#   defaults: 5 pairs, 3 s measured (+1 s warmup) per run, build/bpfbench, every scenario.
+#
+# The kernel bench is GPL kernel code and never enters this repository. It is built outside
+# it, in /tmp, from public kernel sources:
+#   KBENCH=/tmp/kbench/bench        the v6.12 bench as the selftests Makefile builds it
+#   KBENCH_TP=/tmp/kbench/bench-tp  the same with the fentry/sys_getpgid programs of the
+#                                   ringbuf, perfbuf, local-storage, bpf-loop and hashmap
+#                                   benches attached at tp/syscalls/sys_enter_getpgid (fentry
+#                                   is refused by kernels without BPF trampolines)
+# When they are missing and KBENCH_BUILD names a build script (one that extracts a v6.12 tree
+# fetched with the search tool's `fetch github:aida0710/linux-kernel-explorer` and builds both;
+# MIRROR= the fetched git directory), it is run first.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+pairs=5 dur=3 bpfbench=$root/build/bpfbench
+while getopts "p:d:b:h" o; do
+  case $o in
+  p) pairs=$OPTARG ;;
+  d) dur=$OPTARG ;;
+  b) bpfbench=$OPTARG ;;
+  *) sed -n '2,8p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+KBENCH=${KBENCH:-/tmp/kbench/bench}
+KBENCH_TP=${KBENCH_TP:-/tmp/kbench/bench-tp}
+
+if [ ! -x "$KBENCH" ] || [ ! -x "$KBENCH_TP" ]; then
+  if [ -n "${KBENCH_BUILD:-}" ]; then
+    bash "$KBENCH_BUILD" extract && bash "$KBENCH_BUILD"
+  else
+    echo "no kernel bench at $KBENCH / $KBENCH_TP; set KBENCH_BUILD (see the header)" >&2
+    exit 2
+  fi
+fi
+[ -x "$bpfbench" ] || { echo "no bpfbench at $bpfbench" >&2; exit 2; }
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+
+work=$(mktemp -d /tmp/bpfbench-vs-kbench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# name | kernel bench binary | its arguments | bpfbench family | bpfbench settings
+# (both tools: 1 s warmup, $dur s measured, affinity on, one producer unless given)
+scenarios=$(cat <<'EOF'
+trig-syscall-count|KB|trig-syscall-count|trigger|prog base
+trig-kernel-count|KB|trig-kernel-count|trigger|prog kernel-count; batch_iters 100
+trig-rawtp|KB|trig-rawtp|trigger|prog rawtp-kfunc; batch_iters 100
+trig-tp|KB|trig-tp|trigger|prog tp-kfunc; batch_iters 100
+trig-uprobe-nop|KB|trig-uprobe-nop|uprobes|prog uprobe-nop
+trig-uretprobe-nop|KB|trig-uretprobe-nop|uprobes|prog uretprobe-nop
+trig-uprobe-push|KB|trig-uprobe-push|uprobes|prog uprobe-push
+trig-uprobe-ret|KB|trig-uprobe-ret|uprobes|prog uprobe-ret
+rb-libbpf-b2b|TP|rb-libbpf -c1 --rb-b2b|ringbuf|prog reserve_commit; consumer libbpf; back2back
+rb-custom-b2b|TP|rb-custom -c1 --rb-b2b|ringbuf|prog reserve_commit; consumer custom; back2back
+pb-custom-b2b-sampled|TP|pb-custom -c1 --rb-b2b --rb-sampled|ringbuf|prog perfbuf; consumer custom; back2back; sampled
+ls-seq-get-1|TP|local-storage-cache-seq-get --nr_maps 1|local_storage|prog seq_get; nr_maps 1
+ls-seq-get-100|TP|local-storage-cache-seq-get --nr_maps 100|local_storage|prog seq_get; nr_maps 100
+ls-int-get-100|TP|local-storage-cache-int-get --nr_maps 100|local_storage|prog int_get; nr_maps 100
+strncmp-helper-32|KB|strncmp-helper --cmp-str-len 32|strncmp|prog helper; cmp_str_len 32
+bpf-loop-1000|TP|bpf-loop --nr_loops 1000|bpf_loop|nr_loops 1000
+EOF
+)
+
+# The hits rate of a Summary line, in M/s, either tool's format:
+# "[label : ]Summary: hits 19.855 ± 0.134M/s ..." or "Summary: hits throughput 52.190 ± 0.113 M ops/s ...".
+hits_of() { sed -n 's/^.*Summary: hits \(throughput \)\{0,1\} *\([0-9.]*\).*/\2/p' | tail -n1; }
+median() { printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
+
+run_kernel() { # BIN ARGS: the hits rate, "" when it printed none
+  # shellcheck disable=SC2086
+  "$1" -a -w1 -d"$dur" $2 2>/dev/null | hits_of || true
+}
+run_ours() { # FAMILY SETTINGS
+  printf 'bench %s as "x" < %s; warmup 1s; duration %ss; affinity; >\n' "$1" "$2" "$dur" >"$work/one.bdsl"
+  "$bpfbench" run "$work/one.bdsl" -q 2>/dev/null | hits_of || true
+}
+
+printf "# %s, kernel %s, %d CPUs; medians over %d pairs, -w1 -d%s, affinity on\n" \
+  "$(date -u +%Y-%m-%d)" "$(uname -r)" "$(nproc)" "$pairs" "$dur"
+printf "%-24s %12s %12s %8s %16s\n" scenario "bpfbench" "kernel" ratio "ratio range"
+while IFS='|' read -r name which kargs family settings; do
+  [ -n "$name" ] || continue
+  if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "$name"; then continue; fi
+  kbin=$KBENCH
+  [ "$which" = TP ] && kbin=$KBENCH_TP
+  ours=() theirs=() ratios=()
+  for ((i = 0; i < pairs; i++)); do
+    if ((i % 2 == 0)); then
+      a=$(run_ours "$family" "$settings"); b=$(run_kernel "$kbin" "$kargs")
+    else
+      b=$(run_kernel "$kbin" "$kargs"); a=$(run_ours "$family" "$settings")
+    fi
+    if [ -z "$a" ] || [ -z "$b" ]; then
+      echo "$name: no Summary line from $([ -z "$a" ] && echo bpfbench || echo 'the kernel bench')" >&2
+      continue 2
+    fi
+    ours+=("$a"); theirs+=("$b"); ratios+=("$(ratio "$a" "$b")")
+  done
+  lo=$(printf "%s\n" "${ratios[@]}" | sort -g | head -n1)
+  hi=$(printf "%s\n" "${ratios[@]}" | sort -g | tail -n1)
+  printf "%-24s %12.3f %12.3f %8.3f %16s\n" "$name" "$(median "${ours[@]}")" "$(median "${theirs[@]}")" \
+    "$(median "${ratios[@]}")" "[$lo, $hi]"
+done <<<"$scenarios"
