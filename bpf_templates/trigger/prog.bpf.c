@@ -29,7 +29,8 @@ extern int bpf_modify_return_test_tp(int nonce) __ksym __weak;
 /* Syscall tracepoints fire for every process: count only the bpfbench process. */
 static __always_inline int bb_ours(void)
 {
-	return (__u32)(bpf_get_current_pid_tgid() >> 32) == bb_tgid;
+	/* pid_filter is rodata: with it off the verifier drops the check. */
+	return !pid_filter || (__u32)(bpf_get_current_pid_tgid() >> 32) == bb_tgid;
 }
 
 /* --- syscall-driven ---------------------------------------------------------------- */
