@@ -9,11 +9,12 @@ char _license[] SEC("license") = "GPL";
 struct bb_counter bb_hits[BB_MAX_CPUS] = {};
 
 /* The probe is on a file, so every process running the same bpfbench binary hits it
- * (a parallel test run, say): count the bpfbench process only. */
+ * (a parallel test run, say): count the bpfbench process only, unless pid_filter is off
+ * (rodata: the verifier then drops the check), as in the kernel bench. */
 SEC("?uprobe")
 int bench_uprobe(void *ctx)
 {
-	if ((__u32)(bpf_get_current_pid_tgid() >> 32) == bb_tgid)
+	if (!pid_filter || (__u32)(bpf_get_current_pid_tgid() >> 32) == bb_tgid)
 		bb_inc(bb_hits);
 	return 0;
 }
