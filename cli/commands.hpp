@@ -21,6 +21,7 @@ struct FileArgs {
   PlanOverrides overrides;
   std::string dump;          // ast | plan | c ("" = none)
   bool allow_large = false;  // points past this machine's limits (compiler/resource_limits.hpp)
+  std::vector<std::string> only;  // --only: label patterns (cli/point_select.hpp)
 };
 
 struct CheckArgs {

@@ -8,6 +8,7 @@
 #include "compiler/ast_dump.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/plan_dump.hpp"
+#include "cli/point_select.hpp"
 
 namespace bpfbench::cli {
 
@@ -23,6 +24,13 @@ bool load_frontend(const FileArgs &args, Frontend &fe) {
   opts.overrides = args.overrides;
   opts.allow_large = args.allow_large;
   bool ok = run_frontend(args.file, opts, fe);
+  if (ok && fe.plan && !fe.diags.has_errors()) {
+    if (auto kept = select_points(*fe.plan, args.only); !kept) {
+      print_diagnostics(fe);
+      fmt::print(stderr, "bpfbench: error: {}: {}\n", args.file, kept.error().message);
+      return false;
+    }
+  }
   if (args.dump == "ast" && fe.ast) fmt::print("{}\n", json_text(ast_to_json(*fe.ast), 2));
   if (args.dump == "plan" && fe.plan)
     write_plan_text(*fe.plan, [](const std::string &s) { std::fwrite(s.data(), 1, s.size(), stdout); });

@@ -33,6 +33,9 @@ void add_file_options(CLI::App *cmd, FileArgs &a) {
       ->check(checked(non_empty("a folder name"), "DIR"));
   cmd->add_option("--dump", a.dump, "Print a stage's output: ast, plan or c")
       ->check(CLI::IsMember({"ast", "plan", "c"}));
+  cmd->add_option("--only", a.only, "Only the points with this label, or matching this glob (e.g. 'rb-*'; repeatable)")
+      ->allow_extra_args(false)
+      ->check(checked(non_empty("a point label or glob"), "LABEL"));
   cmd->add_flag("--allow-large", a.allow_large,
                 "Allow points whose forked tasks or map memory exceed what this machine can spare");
   PlanOverrides &o = a.overrides;

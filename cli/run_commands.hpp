@@ -12,7 +12,6 @@ struct RunArgs {
   FileArgs in;
   bool quiet = false;
   bool verbose = false;
-  std::string only;                             // run only points whose label contains this
   std::string json_out, csv_out, markdown_out;  // --json/--csv/--markdown FILE
 };
 

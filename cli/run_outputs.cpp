@@ -32,8 +32,7 @@ bool export_paths_ok(const ExportPaths &paths, const Frontend &fe) {
   return why.empty();
 }
 
-RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::vector<ProgramHash> programs,
-                       const std::string &only)
+RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::vector<ProgramHash> programs)
     : paths_(std::move(paths)),
       quiet_(quiet),
       tty_(isatty(STDERR_FILENO) == 1) {
@@ -46,11 +45,10 @@ RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::v
     for (size_t idx : p.points) program_sha_[idx] = p.sha256;
   doc_.programs = std::move(programs);
   run_start_ = point_start_ = std::chrono::steady_clock::now();
-  for (const auto &p : fe.plan->points)
-    if (only.empty() || p.label.find(only) != std::string::npos) {
-      total_ += size_t(std::max(p.rounds, 1));  // runs, not points
-      remaining_nominal_[p.precision_pct > 0] += nominal_seconds(p) * std::max(p.rounds, 1);
-    }
+  for (const auto &p : fe.plan->points) {
+    total_ += size_t(std::max(p.rounds, 1));  // runs, not points
+    remaining_nominal_[p.precision_pct > 0] += nominal_seconds(p) * std::max(p.rounds, 1);
+  }
 }
 
 RunOutputs::~RunOutputs() { clear_status(); }

@@ -29,8 +29,7 @@ class RunOutputs {
 
   // `only`: the --only filter (progress counts the runs of the points it lets through: a
   // point runs PlanPoint::rounds times, adaptive ones maybe more).
-  RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::vector<ProgramHash> programs,
-             const std::string &only);
+  RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::vector<ProgramHash> programs);
   ~RunOutputs();
 
   // The per-interval callback, wrapped so a TTY status line is cleared before `inner`

@@ -50,17 +50,17 @@ RunSession::RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms pr
       fe_(fe),
       stop_(stop),
       objects_(std::move(programs.objects)),
-      points_(select_points(*fe.plan, a.only)),
-      outputs_({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(programs.programs), a.only),
+      points_(all_points(*fe.plan)),
+      outputs_({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(programs.programs)),
       opts_(make_options(a)),
       tables_(points_) {
   for (const auto &p : fe.plan->points) producers_of_[p.bench_index].insert(p.producers);
 }
 
-std::vector<const PlanPoint *> RunSession::select_points(const RunPlan &plan, const std::string &only) {
+// The plan holds only the selected points already (--only: cli/point_select.hpp).
+std::vector<const PlanPoint *> RunSession::all_points(const RunPlan &plan) {
   std::vector<const PlanPoint *> points;
-  for (const auto &p : plan.points)
-    if (only.empty() || p.label.find(only) != std::string::npos) points.push_back(&p);
+  for (const auto &p : plan.points) points.push_back(&p);
   return points;
 }
 

@@ -37,7 +37,7 @@ class RunSession {
     int failed = 0, ran = 0, skipped = 0, unmet = 0;  // unmet: points with a failed `expect`
   };
 
-  static std::vector<const PlanPoint *> select_points(const RunPlan &plan, const std::string &only);
+  static std::vector<const PlanPoint *> all_points(const RunPlan &plan);
   RunOptions make_options(const RunArgs &a);
   // One round of one point: its reported result when that was its last round, else nullopt.
   std::optional<PointResult> run_round(const PlanPoint &p, int round);

@@ -19,7 +19,7 @@ timed() {  # name, args...
   local name=$1; shift
   local s e
   s=$(date +%s.%N)
-  "$bin" run "$src" --only rb-sampled- -q --json "$out/$name.json" "$@" >"$out/$name.out" 2>&1 || true
+  "$bin" run "$src" --only 'rb-sampled-*' -q --json "$out/$name.json" "$@" >"$out/$name.out" 2>&1 || true
   e=$(date +%s.%N)
   printf '%-10s %8.1f s\n' "$name" "$(echo "$e - $s" | bc)"
 }

@@ -97,7 +97,7 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
       {{"run", kTrigger, "--csv", ""}, "--csv: expected a file name, got an empty string"},
       {{"run", kTrigger, "--markdown", ""}, "--markdown: expected a file name, got an empty string"},
       {{"run", kTrigger, "--kernel", ""}, "--kernel: expected a kernel name or path, got an empty string"},
-      {{"run", kTrigger, "--only", ""}, "--only: expected some text of a label, got an empty string"},
+      {{"run", kTrigger, "--only", ""}, "--only: expected a point label or glob, got an empty string"},
       {{"run", kTrigger, "--kernel", "6.12", "--boot-timeout", "nan"}, "--boot-timeout: expected a number, got 'nan'"},
       {{"plan", ""}, "FILE: expected a .bdsl file name, got an empty string"},
       {{"plan", kTrigger, "--templates", ""}, "--templates: expected a folder name, got an empty string"},
