@@ -67,14 +67,25 @@ static int seq_cb(__u32 i, struct loop_ctx *lc)
 	return 0;
 }
 
-/* 4 of every 10 gets (slots 0, 3, 5, 8) hit the important map; the other 6 walk maps
- * 1..nr_maps-1 in order. With one map every get is important. The position in the walk
- * is computed from i, not kept in lc: a counter the verifier can track exactly would make
- * it explore every bpf_loop iteration separately. */
+/* kernel_interleave (default): the kernel bench's loop, maps 0..nr_maps-1 in order with one
+ * extra get of map 0 after every map index divisible by 3 (so a run does more than `gets`
+ * gets: 4/3 per iteration at nr_maps 3, 10000 + 3334 at 100 maps...).
+ * Otherwise 4 of every 10 gets (slots 0, 3, 5, 8) hit the important map and the other 6
+ * walk maps 1..nr_maps-1 in order; with one map every get is important. The position in
+ * the walk is computed from i, not kept in lc: a counter the verifier can track exactly
+ * would make it explore every bpf_loop iteration separately. */
 static int int_cb(__u32 i, struct loop_ctx *lc)
 {
 	__u32 slot = i % 10, before, nth;
 
+	if (kernel_interleave) {
+		__u32 idx = i % nr_maps;
+
+		storage_get(idx, lc);
+		if (idx % 3 == 0)
+			storage_get(0, lc);
+		return 0;
+	}
 	if (nr_maps == 1 || slot == 0 || slot == 3 || slot == 5 || slot == 8) {
 		storage_get(0, lc);
 		return 0;
