@@ -22,6 +22,7 @@ struct FileArgs {
   std::string dump;          // ast | plan | c ("" = none)
   bool allow_large = false;  // points past this machine's limits (compiler/resource_limits.hpp)
   std::vector<std::string> only;  // --only: label patterns (cli/point_select.hpp)
+  std::optional<std::string> text;  // the .bdsl text itself (bpfbench bench); `file` names it
 };
 
 struct CheckArgs {

@@ -23,7 +23,7 @@ bool load_frontend(const FileArgs &args, Frontend &fe) {
   opts.extra_template_dirs = args.template_dirs;
   opts.overrides = args.overrides;
   opts.allow_large = args.allow_large;
-  bool ok = run_frontend(args.file, opts, fe);
+  bool ok = args.text ? run_frontend_text(args.file, *args.text, opts, fe) : run_frontend(args.file, opts, fe);
   if (ok && fe.plan && !fe.diags.has_errors()) {
     if (auto kept = select_points(*fe.plan, args.only); !kept) {
       print_diagnostics(fe);

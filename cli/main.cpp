@@ -7,8 +7,12 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/kbench_cmd.hpp"
 #include "cli/options.hpp"
 #include "cli/results_cmds.hpp"
 #include "cli/run_commands.hpp"
@@ -36,7 +40,26 @@ std::string unknown_command(CLI::App &app, int argc, char **argv) {
                      close.empty() ? "" : fmt::format("; did you mean '{}'?", close), fmt::join(names, ", "));
 }
 
+// A symlink named `bench` to bpfbench is the kernel bench's command line: `bench ARGS`
+// runs as `bpfbench bench ARGS`, so the kernel's run_bench_*.sh scripts run unchanged.
+bool invoked_as_bench(const char *argv0) {
+  std::string_view name = argv0 ? argv0 : "";
+  if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  return name == "bench";
+}
+
+int run_args(int argc, char **argv);
+
 int run(int argc, char **argv) {
+  if (argc < 1 || !invoked_as_bench(argv[0])) return run_args(argc, argv);
+  std::string word = "bench";
+  std::vector<char *> args(argv, argv + argc);
+  args.insert(args.begin() + 1, word.data());
+  args.push_back(nullptr);
+  return run_args(int(args.size() - 1), args.data());
+}
+
+int run_args(int argc, char **argv) {
   CLI::App app{"bpfbench: declarative BPF micro-benchmarks (.bdsl → BPF → numbers)", "bpfbench"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("bpfbench ") + BPFBENCH_VERSION);
@@ -72,6 +95,8 @@ int run(int argc, char **argv) {
 
   RunCommand runcmd;
   add_run_commands(app, runcmd);
+  KbenchArgs kbench;
+  auto *kb = add_kbench_command(app, kbench);
   ResultsCommands results;
   add_results_commands(app, results);
 
@@ -93,7 +118,9 @@ int run(int argc, char **argv) {
   }
   // The stop signals main() holds go to the commands that poll a stop flag (their
   // SignalWatcher takes them over); the others end on a signal as any program does.
-  if (!(c->parsed() && check.compile) && !polls_stop_flag(runcmd)) unblock_stop_signals();
+  if (!(c->parsed() && check.compile) && !polls_stop_flag(runcmd) && !(kb->parsed() && !kbench.list))
+    unblock_stop_signals();
+  if (kb->parsed()) return cmd_kbench(kbench);
   if (c->parsed()) return cmd_check(check);
   if (p->parsed()) return cmd_plan(plan);
   if (e->parsed()) return cmd_emit(emit);

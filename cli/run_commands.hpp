@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/kernel_cmd.hpp"
+#include "results/report_kernel.hpp"
 
 namespace bpfbench::cli {
 
@@ -13,6 +14,9 @@ struct RunArgs {
   bool quiet = false;
   bool verbose = false;
   std::string json_out, csv_out, markdown_out;  // --json/--csv/--markdown FILE
+  // bpfbench bench: the kernel bench's Iter/Summary lines, no suite table.
+  std::optional<KernelReport> kernel_report;
+  bool setup_lines = true;  // "Setting up benchmark …" / "Benchmark … started."
 };
 
 struct ProbeArgs {

@@ -51,7 +51,8 @@ RunSession::RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms pr
       stop_(stop),
       objects_(std::move(programs.objects)),
       points_(all_points(*fe.plan)),
-      outputs_({a.json_out, a.csv_out, a.markdown_out}, a.quiet, fe, std::move(programs.programs)),
+      outputs_({a.json_out, a.csv_out, a.markdown_out}, a.quiet || a.kernel_report.has_value(), fe,
+               std::move(programs.programs)),
       opts_(make_options(a)),
       tables_(points_) {
   for (const auto &p : fe.plan->points) producers_of_[p.bench_index].insert(p.producers);
@@ -70,13 +71,18 @@ RunOptions RunSession::make_options(const RunArgs &a) {
   opts.prober = &prober_;
   if (!a.quiet)
     // The point's metric specs, looked up when a new point starts sampling.
-    opts.on_sample = [&fe = fe_, point = std::optional<size_t>(),
+    opts.on_sample = [&fe = fe_, kernel = a.kernel_report, point = std::optional<size_t>(),
                       specs = std::vector<MetricSpec>()](const PlanPoint &p, int iter, const Sample &s, bool) mutable {
       if (point != p.index) {
         point = p.index;
         specs = metric_specs(fe, p);
       }
-      fmt::print("{}\n", format_progress(iter, s, p.producers, p.interval_ns, p.report, &specs));
+      if (kernel) {
+        if (std::string line = format_kernel_progress(*kernel, iter, s, p.producers, p.interval_ns); !line.empty())
+          fmt::print("{}\n", line);
+      } else {
+        fmt::print("{}\n", format_progress(iter, s, p.producers, p.interval_ns, p.report, &specs));
+      }
       std::fflush(stdout);
     };
   opts.on_sample = outputs_.wrap(std::move(opts.on_sample));
@@ -101,7 +107,8 @@ void RunSession::measure() {
 
 std::optional<PointResult> RunSession::run_round(const PlanPoint &p, int round) {
   std::string which = p.rounds > 1 ? fmt::format(" (round {})", round) : "";
-  if (!args_.quiet) fmt::print("Setting up benchmark '{}'{}...\nBenchmark '{}' started.\n", p.label, which, p.label);
+  if (!args_.quiet && args_.setup_lines)
+    fmt::print("Setting up benchmark '{}'{}...\nBenchmark '{}' started.\n", p.label, which, p.label);
   std::fflush(stdout);
   outputs_.point_started(p);
   auto it = objects_.find(p.index);
@@ -132,6 +139,7 @@ PointResult RunSession::reported(const PlanPoint &p) const {
 void RunSession::finish_point(const PlanPoint &p, const PointResult &r) {
   print_final_lines(p, r);
   std::fflush(stdout);
+  if (args_.kernel_report) return;  // bpfbench bench: the kernel bench prints no table
   // A baseline's numbers show up as its main row's `_adj` columns, not as a row.
   tables_.add(p, p.is_baseline ? std::string()
                                : format_table_row(p.label, r, r.report.empty() ? p.report : r.report,
@@ -145,8 +153,12 @@ void RunSession::print_final_lines(const PlanPoint &p, const PointResult &r) {
   case PointResult::Status::Ok:
   case PointResult::Status::Interrupted:
     tally_.ran += r.status == PointResult::Status::Ok || !r.samples.empty();  // "N points measured"
-    fmt::print("{}\n",
-               args_.quiet || p.rounds > 1 ? fmt::format("{:<20}: {}", p.label, format_summary(r)) : format_summary(r));
+    if (args_.kernel_report) {
+      if (std::string line = format_kernel_summary(*args_.kernel_report, r); !line.empty()) fmt::print("{}\n", line);
+    } else {
+      fmt::print("{}\n", args_.quiet || p.rounds > 1 ? fmt::format("{:<20}: {}", p.label, format_summary(r))
+                                                     : format_summary(r));
+    }
     if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
     if (!all_passed(r.expectations)) {
       ++tally_.unmet;

@@ -1,0 +1,141 @@
+#include "cli/kbench_cmd.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include <algorithm>
+
+#include "cli/kbench_names.hpp"
+#include "cli/run_commands.hpp"
+#include "cli/values.hpp"
+#include "compiler/resolve_value.hpp"
+
+namespace bpfbench::cli {
+namespace {
+
+// One benchmark option of the kernel bench: its name, the .bdsl setting it becomes ("{}"
+// is the value; no value for a flag) and the benchmarks that take it.
+struct KbenchOption {
+  const char *name;
+  const char *setting;
+  bool flag;
+  KbenchOptions applies_to;
+};
+
+constexpr KbenchOption kOptions[] = {
+    {"--trig-batch-iters", "batch_iters {}", false, KbenchOptions::Trigger},
+    {"--rb-b2b", "back2back", true, KbenchOptions::Ringbuf},
+    {"--rb-use-output", "prog output", true, KbenchOptions::Ringbuf},
+    {"--rb-batch-cnt", "batch {}", false, KbenchOptions::Ringbuf},
+    {"--rb-sampled", "sampled", true, KbenchOptions::Ringbuf},
+    {"--rb-sample-rate", "sample_rate {}", false, KbenchOptions::Ringbuf},
+    {"--cmp-str-len", "cmp_str_len {}", false, KbenchOptions::Strncmp},
+    {"--nr_loops", "nr_loops {}", false, KbenchOptions::BpfLoop},
+    {"--nr_maps", "nr_maps {}", false, KbenchOptions::LocalStorage},
+    {"--hashmap_nr_keys_used", "hashmap_nr_keys_used {}", false, KbenchOptions::LocalStorage},
+};
+
+const KbenchOption *find_option(const std::string &name) {
+  for (const auto &o : kOptions)
+    if (name == o.name) return &o;
+  return nullptr;
+}
+
+// What the kernel bench's validate() callbacks refuse (it exits 1; we exit 2).
+std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
+  if (n.consumers == 0 && a.consumers != 0) return "benchmark doesn't support consumer!";
+  if (n.consumers == 1 && a.consumers != 1) return fmt::format("{} benchmark needs one consumer!", n.name);
+  if (b2b && a.producers > 1) return "back-to-back mode makes sense only for single-producer case!";
+  return "";
+}
+
+}  // namespace
+
+KbenchText kbench_bdsl(const KbenchArgs &a) {
+  const KbenchName *n = find_kbench_name(a.name);
+  if (!n) return {"", fmt::format("benchmark '{}' not found (bpfbench bench --list names them)", a.name)};
+  std::string settings = n->settings;
+  bool b2b = false;
+  for (const auto &[name, value] : a.options) {
+    const KbenchOption *o = find_option(name);
+    if (!o) return {"", fmt::format("unknown benchmark option {}", name)};
+    if (o->applies_to != n->options) return {"", fmt::format("{} does not apply to benchmark '{}'", name, n->name)};
+    if (name == "--rb-use-output" && std::string(n->name).rfind("rb-", 0) != 0)
+      return {"", fmt::format("--rb-use-output applies to the rb-* benchmarks, not '{}'", n->name)};
+    b2b |= name == "--rb-b2b";
+    settings += "; " + (o->flag ? std::string(o->setting) : fmt::format(fmt::runtime(o->setting), value));
+  }
+  if (n->options == KbenchOptions::LocalStorage &&
+      std::none_of(a.options.begin(), a.options.end(), [](const auto &o) { return o.first == "--nr_maps"; }))
+    settings += "; nr_maps 1000";  // the kernel bench's default
+  if (std::string why = refused(*n, a, b2b); !why.empty()) return {"", why};
+  std::string report = n->report == KernelReport::LocalStorage ? "hits, important_hits" : "hits";
+  std::string text = fmt::format("bench {} as \"{}\" < {}; warmup {}s; duration {}s; producers {}; report {};",
+                                 n->family, n->name, settings, a.warmup_s, a.duration_s, a.producers, report);
+  if (a.affinity || !a.prod_cpus.empty() || !a.cons_cpus.empty()) text += " affinity;";
+  // Checked by cpuset_error when parsed: digits, commas and dashes only.
+  if (!a.prod_cpus.empty()) text += fmt::format(" prod_affinity \"{}\";", a.prod_cpus);
+  if (!a.cons_cpus.empty()) text += fmt::format(" cons_affinity \"{}\";", a.cons_cpus);
+  return {text + " >\n", ""};
+}
+
+CLI::App *add_kbench_command(CLI::App &app, KbenchArgs &a) {
+  auto *b =
+      app.add_subcommand("bench", "Run a kernel selftests `bench` benchmark by its name, with its options and output");
+  b->add_option("NAME", a.name, "The kernel bench's benchmark name (see --list)");
+  b->add_flag("-l,--list", a.list, "List the benchmarks");
+  b->add_flag("-q,--quiet", a.quiet, "Be more quiet (no set-up lines)");
+  b->add_flag("-v,--verbose", a.verbose, "Also print libbpf/verifier details");
+  b->add_flag("-a,--affinity", a.affinity, "Pin consumers to CPUs 0.. and producers after them");
+  add_value<int64_t>(
+      b, "-w,--warmup", integer_in(0, 3600), [&a](int64_t v) { a.warmup_s = v; }, "Warmup seconds (default 1)", "SEC");
+  add_value<int64_t>(
+      b, "-d,--duration", integer_in(1, 86400), [&a](int64_t v) { a.duration_s = v; }, "Measured seconds (default 5)",
+      "SEC");
+  add_value<int64_t>(
+      b, "-p,--producers", integer_in(1, 1024), [&a](int64_t v) { a.producers = v; }, "Producer threads (default 1)",
+      "NUM");
+  add_value<int64_t>(
+      b, "-c,--consumers", integer_in(0, 64), [&a](int64_t v) { a.consumers = v; }, "Consumer threads (default 0)",
+      "NUM");
+  auto cpuset = CLI::Validator([](std::string &s) { return cpuset_error(s); }, "CPUSET");
+  b->add_option("--prod-affinity", a.prod_cpus, "CPUs for producers; implies --affinity")->check(cpuset);
+  b->add_option("--cons-affinity", a.cons_cpus, "CPUs for consumers; implies --affinity")->check(cpuset);
+  for (const auto &o : kOptions) {
+    std::string name = o.name;
+    if (o.flag)
+      b->add_flag_function(
+          name, [&a, name](int64_t) { a.options.emplace_back(name, ""); }, "Benchmark option");
+    else
+      add_value<int64_t>(
+          b, name, integer_in(0, INT64_MAX), [&a, name](int64_t v) { a.options.emplace_back(name, std::to_string(v)); },
+          "Benchmark option", "N");
+  }
+  return b;
+}
+
+int cmd_kbench(const KbenchArgs &a) {
+  if (a.list) {
+    fmt::print("Available benchmarks:\n");
+    for (const auto &n : kbench_names()) fmt::print("- {}\n", n.name);
+    return kExitOk;
+  }
+  if (a.name.empty()) {
+    fmt::print(stderr, "bpfbench: error: bench: a benchmark name is required (bpfbench bench --list)\n");
+    return kExitBadInput;
+  }
+  KbenchText t = kbench_bdsl(a);
+  if (!t.error.empty()) {
+    fmt::print(stderr, "bpfbench: error: bench: {}\n", t.error);
+    return kExitBadInput;
+  }
+  RunArgs r;
+  r.in.file = "<bench " + a.name + ">";
+  r.in.text = t.text;
+  r.verbose = a.verbose;
+  r.kernel_report = find_kbench_name(a.name)->report;
+  r.setup_lines = !a.quiet;
+  return cmd_run(r);
+}
+
+}  // namespace bpfbench::cli

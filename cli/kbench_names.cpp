@@ -1,0 +1,50 @@
+#include "cli/kbench_names.hpp"
+
+namespace bpfbench::cli {
+namespace {
+
+using O = KbenchOptions;
+using R = KernelReport;
+
+constexpr KbenchName kNames[] = {
+    {"trig-syscall-count", "trigger", "prog base", O::Trigger, R::HitsDrops, 0},
+    {"trig-kernel-count", "trigger", "prog kernel-count", O::Trigger, R::HitsDrops, 0},
+    {"trig-kprobe", "trigger", "prog kprobe", O::Trigger, R::HitsDrops, 0},
+    {"trig-kretprobe", "trigger", "prog kretprobe", O::Trigger, R::HitsDrops, 0},
+    {"trig-kprobe-multi", "trigger", "prog kprobe-multi", O::Trigger, R::HitsDrops, 0},
+    {"trig-kretprobe-multi", "trigger", "prog kretprobe-multi", O::Trigger, R::HitsDrops, 0},
+    {"trig-fentry", "trigger", "prog fentry", O::Trigger, R::HitsDrops, 0},
+    {"trig-fexit", "trigger", "prog fexit", O::Trigger, R::HitsDrops, 0},
+    {"trig-fmodret", "trigger", "prog fmodret", O::Trigger, R::HitsDrops, 0},
+    {"trig-tp", "trigger", "prog tp-kfunc", O::Trigger, R::HitsDrops, 0},
+    {"trig-rawtp", "trigger", "prog rawtp-kfunc", O::Trigger, R::HitsDrops, 0},
+    {"trig-uprobe-nop", "uprobes", "prog uprobe-nop", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uretprobe-nop", "uprobes", "prog uretprobe-nop", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uprobe-push", "uprobes", "prog uprobe-push", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uretprobe-push", "uprobes", "prog uretprobe-push", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uprobe-ret", "uprobes", "prog uprobe-ret", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uretprobe-ret", "uprobes", "prog uretprobe-ret", O::Uprobe, R::HitsDrops, 0},
+    {"rb-libbpf", "ringbuf", "consumer libbpf", O::Ringbuf, R::HitsDrops, 1},
+    {"rb-custom", "ringbuf", "consumer custom", O::Ringbuf, R::HitsDrops, 1},
+    {"pb-libbpf", "ringbuf", "prog perfbuf; consumer libbpf", O::Ringbuf, R::HitsDrops, 1},
+    {"pb-custom", "ringbuf", "prog perfbuf; consumer custom", O::Ringbuf, R::HitsDrops, 1},
+    {"strncmp-no-helper", "strncmp", "prog no-helper", O::Strncmp, R::HitsDrops, 0},
+    {"strncmp-helper", "strncmp", "prog helper", O::Strncmp, R::HitsDrops, 0},
+    {"bpf-loop", "bpf_loop", "prog bpf_loop", O::BpfLoop, R::Ops, 0},
+    {"local-storage-cache-seq-get", "local_storage", "prog seq_get", O::LocalStorage, R::LocalStorage, 0},
+    {"local-storage-cache-int-get", "local_storage", "prog int_get", O::LocalStorage, R::LocalStorage, 0},
+    {"local-storage-cache-hashmap-control", "local_storage", "prog hashmap", O::LocalStorage, R::LocalStorage, 0},
+    {"bpf-hashmap-full-update", "hashmap_full_update", "prog full_update", O::HashmapFullUpdate, R::PerCpu, 0},
+};
+
+}  // namespace
+
+std::span<const KbenchName> kbench_names() { return kNames; }
+
+const KbenchName *find_kbench_name(const std::string &name) {
+  for (const auto &n : kNames)
+    if (name == n.name) return &n;
+  return nullptr;
+}
+
+}  // namespace bpfbench::cli

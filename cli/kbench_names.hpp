@@ -1,0 +1,29 @@
+// `bpfbench bench NAME`: the kernel bench's benchmark names (tools/testing/selftests/bpf
+// bench.c's benchs[] table) and the bpfbench family, program and report style that run
+// the same scenario.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+
+#include "results/report_kernel.hpp"
+
+namespace bpfbench::cli {
+
+// Which of the kernel bench's benchmark options a name accepts.
+enum class KbenchOptions { Trigger, Uprobe, Ringbuf, Strncmp, BpfLoop, LocalStorage, HashmapFullUpdate };
+
+struct KbenchName {
+  const char *name;      // the kernel bench's name, e.g. "rb-libbpf"
+  const char *family;    // bpfbench family
+  const char *settings;  // the .bdsl settings that select the scenario, e.g. "prog perfbuf; consumer custom"
+  KbenchOptions options;
+  KernelReport report;
+  int consumers;  // what the kernel bench requires of -c (0 or 1)
+};
+
+std::span<const KbenchName> kbench_names();
+const KbenchName *find_kbench_name(const std::string &name);
+
+}  // namespace bpfbench::cli

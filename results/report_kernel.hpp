@@ -1,0 +1,23 @@
+// The kernel bench's own output lines (tools/testing/selftests/bpf/bench.c), for
+// `bpfbench bench`: what its `Iter` and `Summary` lines print, per report style.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "results/point_result.hpp"
+#include "results/sample.hpp"
+
+namespace bpfbench {
+
+enum class KernelReport {
+  HitsDrops,     // trigger, ringbuf, strncmp: "hits … (…/prod), drops …, total operations …"
+  Ops,           // bpf-loop: "throughput … M ops/s (… M ops/prod), latency … ns/op"
+  LocalStorage,  // local-storage-*: "hits throughput …, hits latency …, important_hits throughput …"
+  PerCpu,        // bpf-hashmap-full-update: no Iter lines; the per-CPU lines are the summary
+};
+
+std::string format_kernel_progress(KernelReport style, int iter, const Sample &s, int producers, int64_t interval_ns);
+std::string format_kernel_summary(KernelReport style, const PointResult &r);
+
+}  // namespace bpfbench

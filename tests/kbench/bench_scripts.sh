@@ -1,0 +1,67 @@
+#!/bin/bash
+# Shaped like the kernel's run_bench_*.sh scripts (tools/testing/selftests/bpf/benchs/): loops
+# over benchmark names and options through a `bench` symlink to bpfbench and reads the
+# Summary lines, as those scripts' summarize() helpers do. Fails when a line is missing or
+# not in the kernel bench's format.
+#   tests/kbench/bench_scripts.sh BPFBENCH
+set -euo pipefail
+if [ "$(id -u)" != 0 ]; then echo "skipped: runs BPF programs, needs root"; exit 77; fi
+bin=$(readlink -f "$1")
+dir=$(mktemp -d /tmp/bpfbench-kbench.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+ln -s "$bin" "$dir/bench"
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+RUN_BENCH="$dir/bench -w0 -d1 -a"
+fails=0
+num='[0-9]+\.[0-9]{3}'
+
+# summarize NAME REGEX OUTPUT: the run_bench_*.sh helpers grep the Summary line the same way.
+summarize() {
+  local line
+  line=$(grep '^Summary:' <<<"$3" || true)
+  if [[ "$line" =~ $2 ]]; then
+    printf "%-40s %s\n" "$1" "$line"
+  else
+    printf "%-40s BAD: %s\n" "$1" "${3//$'\n'/ | }"
+    fails=$((fails + 1))
+  fi
+}
+
+hits_drops="^Summary: hits +$num ± +$num""M/s \( *$num""M/prod\), drops +$num ± +$num""M/s, total operations +$num ± +$num""M/s$"
+for b in syscall-count kernel-count tp rawtp uprobe-nop uretprobe-nop; do
+  summarize "trig-$b" "$hits_drops" "$($RUN_BENCH trig-$b 2>&1)"
+done
+summarize "trig-rawtp --trig-batch-iters 10" "$hits_drops" "$($RUN_BENCH --trig-batch-iters 10 trig-rawtp 2>&1)"
+for b in rb-libbpf rb-custom pb-libbpf pb-custom; do
+  summarize "$b --rb-b2b" "$hits_drops" "$($RUN_BENCH -c1 --rb-b2b $b 2>&1)"
+done
+summarize "rb-custom --rb-sampled --rb-sample-rate 50" "$hits_drops" \
+  "$($RUN_BENCH -c1 --rb-b2b --rb-sampled --rb-sample-rate 50 rb-custom 2>&1)"
+for len in 1 32; do
+  summarize "strncmp-helper --cmp-str-len $len" "$hits_drops" "$($RUN_BENCH --cmp-str-len $len strncmp-helper 2>&1)"
+done
+summarize "bpf-loop --nr_loops 100" \
+  "^Summary: throughput +$num ± +$num M ops/s \( *$num""M ops/prod\), latency +$num ns/op$" \
+  "$($RUN_BENCH --nr_loops 100 bpf-loop 2>&1)"
+summarize "local-storage-cache-seq-get --nr_maps 10" \
+  "^Summary: hits throughput +$num ± +$num M ops/s, hits latency +$num ns/op, important_hits throughput +$num ± +$num M ops/s$" \
+  "$($RUN_BENCH --nr_maps 10 local-storage-cache-seq-get 2>&1)"
+
+# The kernel bench's argument errors: exit 2 (it exits 1), with its message's meaning.
+expect_refusal() {
+  local out rc=0
+  out=$("$dir/bench" "${@:2}" 2>&1) || rc=$?
+  if [ "$rc" != 2 ] || ! grep -qF "$1" <<<"$out"; then
+    echo "BAD refusal (exit $rc, want 2 and '$1'): bench ${*:2}: $out"
+    fails=$((fails + 1))
+  fi
+}
+expect_refusal "needs one consumer" rb-libbpf
+expect_refusal "doesn't support consumer" -c1 trig-tp
+expect_refusal "single-producer" -c1 -p2 --rb-b2b rb-custom
+expect_refusal "not found" trig-nosuch
+expect_refusal "does not apply" --nr_maps 3 trig-tp
+"$dir/bench" --list | grep -qx -- "- trig-syscall-count" || { echo "BAD: --list"; fails=$((fails + 1)); }
+
+echo "bench scripts: $fails failure(s)"
+[ "$fails" = 0 ]
