@@ -25,8 +25,10 @@ std::string format_progress(int iter, const Sample &s, int producers, int64_t in
   double dev_us = (s.duration_s * 1e9 - double(interval_ns)) / 1000.0;
   double hits = rate_of(s, "hits"), drops = rate_of(s, "drops");
   std::string out = fmt::sprintf("Iter %3d (%7.3lfus): ", iter, dev_us);
-  out += fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod), drops %8.3lfM/s, total operations %8.3lfM/s", hits,
-                      hits / std::max(producers, 1), drops, hits + drops);
+  out += fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod)", hits, hits / std::max(producers, 1));
+  // Drops and the total only where the family counts drops (bpfbench bench keeps the
+  // kernel bench's fixed line: results/report_kernel.hpp).
+  if (s.deltas.count("drops")) out += fmt::sprintf(", drops %8.3lfM/s, total operations %8.3lfM/s", drops, hits + drops);
   for (const auto &m : metrics) {
     if (is_core(m)) continue;
     const MetricSpec *spec = nullptr;
@@ -53,10 +55,12 @@ std::string format_summary(const PointResult &r) {
     return m ? *m : zero;
   };
   const auto &hits = get("hits"), &drops = get("drops"), &total = get("total_ops");
-  std::string out = fmt::sprintf("Summary: hits %8.3lf \u00b1 %5.3lfM/s (%7.3lfM/prod), ", hits.mean, hits.stddev,
+  std::string out = fmt::sprintf("Summary: hits %8.3lf \u00b1 %5.3lfM/s (%7.3lfM/prod)", hits.mean, hits.stddev,
                                  hits.mean / std::max(r.producers, 1));
-  out += fmt::sprintf("drops %8.3lf \u00b1 %5.3lfM/s, ", drops.mean, drops.stddev);
-  out += fmt::sprintf("total operations %8.3lf \u00b1 %5.3lfM/s", total.mean, total.stddev);
+  if (r.summary.find("drops")) {
+    out += fmt::sprintf(", drops %8.3lf \u00b1 %5.3lfM/s", drops.mean, drops.stddev);
+    out += fmt::sprintf(", total operations %8.3lf \u00b1 %5.3lfM/s", total.mean, total.stddev);
+  }
   for (const auto &m : r.report) {
     if (is_core(m)) continue;
     if (const MetricSummary *x = r.summary.find(m)) {
