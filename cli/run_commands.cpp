@@ -12,7 +12,8 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
   rc.run_cmd->add_flag("-q,--quiet", rc.run.quiet, "Print only summaries, no per-interval lines");
   rc.run_cmd->add_flag("-v,--verbose", rc.run.verbose, "Also print libbpf/verifier details");
   rc.run_cmd->add_option("--only", rc.run.only, "Run only points whose label contains this text")
-      ->check(checked(non_empty("some text of a label"), "TEXT"));
+      ->check(checked(non_empty("some text of a label"), "LABEL"))
+      ->type_name("LABEL");
   add_export_options(rc.run_cmd, rc.run);
   rc.probe_cmd =
       app.add_subcommand("probe", "Show which program types, attach kinds, helpers and kfuncs this kernel supports");
