@@ -72,7 +72,8 @@ mount | grep -q tracefs || mount -t tracefs nodev /sys/kernel/tracing || true
   fail "bpfbench run of $example"
 grep -q '"hits"' "$work/r.json" || fail "the run's results have no hits"
 [ "$(man -w bpfbench)" = /usr/share/man/man1/bpfbench.1 ] || fail "man -w bpfbench: $(man -w bpfbench 2>&1)"
-COLUMNS=80 man bpfbench 2>/dev/null | grep -q 'BPFBENCH_TEMPLATE_PATH' || fail "man bpfbench does not render"
+page=$(COLUMNS=80 man bpfbench 2>&1) || fail "man bpfbench: $page"
+grep -q 'BPFBENCH_TEMPLATE_PATH' <<<"$page" || fail "man bpfbench does not render the page"
 words=$(bash -c 'source /usr/share/bash-completion/completions/bpfbench
   COMP_WORDS=(bpfbench emit --bench tr); COMP_CWORD=3; _bpfbench; echo "${COMPREPLY[*]}"')
 [ "$words" = trigger ] || fail "completion of 'emit --bench tr' gives '$words', not 'trigger'"
