@@ -96,7 +96,8 @@ void add_vm_options(CLI::App *cmd, VmArgs &a) {
                   "package, or a path to a vmlinux/bzImage")
       ->check(checked(non_empty("a kernel name or path"), "KERNEL"));
   cmd->add_option("--modules", a.modules, "Modules folder (lib/modules/<release>) of a --kernel given by path")
-      ->check(checked(non_empty("a folder name"), "DIR"));
+      ->check(checked(non_empty("a folder name"), "DIR"))
+      ->type_name("DIR");
   cmd->add_option("--accel", a.accel, "qemu accelerator: auto (KVM when usable), kvm or tcg")
       ->check(CLI::IsMember({"auto", "kvm", "tcg"}));
   // CLI::PositiveNumber lets NaN and inf through: finite seconds, at most a day.

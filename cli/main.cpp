@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/cli_docs.hpp"
 #include "cli/commands.hpp"
 #include "cli/kbench_cmd.hpp"
 #include "cli/options.hpp"
@@ -78,7 +79,8 @@ int run_args(int argc, char **argv) {
   auto *e = app.add_subcommand("emit", "Print the generated BPF C");
   add_file_options(e, emit.in);
   e->add_option("--bench", emit.bench, "Only this bench (index from 0, or family name)")
-      ->check(checked(non_empty("a bench index or family name"), "BENCH"));
+      ->check(checked(non_empty("a bench index or family name"), "BENCH"))
+      ->type_name("BENCH");
   // Signed, so that "-1" is refused as typed instead of wrapping to 18446744073709551615.
   add_value<int64_t>(
       e, "--point", integer_in(0, INT64_MAX), [&emit](int64_t i) { emit.point = size_t(i); },
@@ -90,7 +92,8 @@ int run_args(int argc, char **argv) {
       ->check(checked(non_empty("a .bdsl file name"), "FILE"));
   l->add_option("--templates", list.template_dirs, "Also look for families in this folder (repeatable)")
       ->allow_extra_args(false)
-      ->check(checked(non_empty("a folder name"), "DIR"));
+      ->check(checked(non_empty("a folder name"), "DIR"))
+      ->type_name("DIR");
   l->add_flag("--json", list.json, "Print as JSON");
 
   RunCommand runcmd;
@@ -100,6 +103,7 @@ int run_args(int argc, char **argv) {
   ResultsCommands results;
   add_results_commands(app, results);
 
+  if (auto code = print_generated(app, argc, argv)) return *code;
   if (std::string why = unknown_command(app, argc, argv); !why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\nRun with --help for more information.\n", why);
     return kExitBadInput;

@@ -30,7 +30,8 @@ void add_file_options(CLI::App *cmd, FileArgs &a) {
   cmd->add_option("--templates", a.template_dirs,
                   "Also look for families in this folder (repeatable; added to the shipped ones)")
       ->allow_extra_args(false)  // one folder per --templates: `--templates D FILE` keeps FILE
-      ->check(checked(non_empty("a folder name"), "DIR"));
+      ->check(checked(non_empty("a folder name"), "DIR"))
+      ->type_name("DIR");
   cmd->add_option("--dump", a.dump, "Print a stage's output: ast, plan or c")
       ->check(CLI::IsMember({"ast", "plan", "c"}));
   cmd->add_option("--only", a.only, "Only the points with this label, or matching this glob (e.g. 'rb-*'; repeatable)")

@@ -90,7 +90,8 @@ void add_results_commands(CLI::App &app, ResultsCommands &rc) {
       ->check(results_file);
   rc.plot_cmd->add_option("-o,--output", rc.plot.output, "Output file: .svg or .png")
       ->required()
-      ->check(checked(non_empty("a file name"), "FILE"));
+      ->check(checked(non_empty("a file name"), "FILE"))
+      ->type_name("FILE");
 }
 
 std::optional<int> dispatch_results_commands(const ResultsCommands &rc) {

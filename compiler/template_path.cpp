@@ -7,10 +7,6 @@
 
 #include "compiler/manifest.hpp"
 
-#ifndef BPFBENCH_TEMPLATE_DIR
-#define BPFBENCH_TEMPLATE_DIR "bpf_templates"
-#endif
-
 namespace bpfbench {
 
 namespace fs = std::filesystem;
@@ -46,9 +42,26 @@ std::vector<std::string> env_dirs() {
 
 }  // namespace
 
+std::string shipped_template_dir(const std::string &exe_path) {
+  if (exe_path.empty()) return "";
+  fs::path bin = fs::path(exe_path).parent_path();
+  fs::path installed = bin.parent_path() / "share" / "bpfbench" / "templates";
+  std::error_code ec;
+  for (const fs::path &p : {installed, bin / "bpf_templates"})
+    if (fs::is_directory(p, ec)) return canonical(p.string());
+  // Neither: name the installed place, so `list` warns where the families were expected.
+  return installed.lexically_normal().string();
+}
+
+std::string running_binary() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? "" : p.string();
+}
+
 std::vector<TemplateDir> template_search_path(const std::vector<std::string> &cli_dirs, const std::string &bdsl_file) {
   std::vector<TemplateDir> out;
-  add(out, BPFBENCH_TEMPLATE_DIR, "shipped");
+  if (std::string shipped = shipped_template_dir(running_binary()); !shipped.empty()) add(out, shipped, "shipped");
   for (const auto &d : env_dirs()) add(out, d, "BPFBENCH_TEMPLATE_PATH");
   for (const auto &d : cli_dirs) add(out, d, "--templates");
   if (!bdsl_file.empty()) {

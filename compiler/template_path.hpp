@@ -1,4 +1,4 @@
-// The family search path: shipped families, $BPFBENCH_TEMPLATE_PATH, --templates and a
+// The family search path: shipped families (next to the binary), $BPFBENCH_TEMPLATE_PATH, --templates and a
 // bpf_templates/ folder next to the .bdsl file, in that order.
 #pragma once
 
@@ -13,6 +13,16 @@ struct TemplateDir {
   std::string path;
   std::string origin;
 };
+
+// The shipped families, found from the running binary's own path: an installed
+// <prefix>/bin/bpfbench has them in <prefix>/share/bpfbench/templates, a build-tree binary
+// has a bpf_templates link next to it (CMake makes one). Never a compiled-in path: an
+// installed binary must not pick up a source tree that happens to be on the machine.
+// Canonical when found; else the installed place, so the warning names it; "" for "".
+std::string shipped_template_dir(const std::string &exe_path);
+
+// The target of /proc/self/exe, or "" when it cannot be read.
+std::string running_binary();
 
 // Every folder is searched (none replaces another: a family defined in two of them is an
 // error naming both manifests). The same folder reached twice is listed once, at its

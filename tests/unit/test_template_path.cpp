@@ -138,3 +138,25 @@ TEST_CASE("bpfbench list shows where each family came from, --templates adds", "
   INFO(c.err);
   CHECK(c.exit_code == 0);
 }
+
+TEST_CASE("the shipped families are found from the binary's own path", "[template_path]") {
+  TempTree t;
+  // Installed: <prefix>/bin/bpfbench finds <prefix>/share/bpfbench/templates.
+  std::string exe = t.write("usr/bin/bpfbench", "");
+  fs::create_directories(t.root / "usr/share/bpfbench/templates");
+  CHECK(shipped_template_dir(exe) == fs::canonical(t.root / "usr/share/bpfbench/templates").string());
+  // A build tree: the bpf_templates link next to the binary, resolved (messages name the sources).
+  std::string built = t.write("build/bpfbench", "");
+  fs::create_directories(t.root / "src/bpf_templates");
+  fs::create_directory_symlink(t.root / "src/bpf_templates", t.root / "build/bpf_templates");
+  CHECK(shipped_template_dir(built) == fs::canonical(t.root / "src/bpf_templates").string());
+  // Neither: the installed place, for the warning; no path of the source tree compiled in.
+  std::string lone = t.write("opt/x/bin/bpfbench", "");
+  CHECK(shipped_template_dir(lone) == (t.root / "opt/x/share/bpfbench/templates").string());
+  CHECK(shipped_template_dir("").empty());
+}
+
+TEST_CASE("this test binary finds the shipped families through its link", "[template_path]") {
+  CHECK(running_binary() == fs::canonical("/proc/self/exe").string());
+  CHECK(shipped_template_dir(running_binary()) == fs::canonical(BPFBENCH_TEMPLATE_DIR).string());
+}
