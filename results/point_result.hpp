@@ -24,6 +24,17 @@ struct PerCpuRate {
 // ("total" in place of the CPU number, the sum of the rates).
 std::string format_per_cpu(const PerCpuSpec &spec, const std::vector<PerCpuRate> &rates);
 
+// A check a point runs on its own setup or numbers (issue 14: a wrong number cannot pass
+// silently), e.g. `prefill`: the keys written against those read back. A failed one fails
+// the point; `detail` says what was checked and, when not ok, what differs.
+struct SelfCheck {
+  std::string name;
+  double expected;
+  double observed;
+  bool ok;
+  std::string detail;
+};
+
 struct PointResult {
   enum class Status { Ok, Skipped, Failed, Interrupted };
   Status status = Status::Ok;
@@ -44,6 +55,7 @@ struct PointResult {
   // adjustment): one failed makes the point FAILED in reports and the run exit 1, while
   // `status` stays Ok (its numbers are real). Empty when the point has none or did not run.
   std::vector<ExpectationResult> expectations;
+  std::vector<SelfCheck> self_checks;  // the checks that ran, in order (the failed one last)
 };
 const char *to_string(PointResult::Status s);
 

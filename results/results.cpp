@@ -32,6 +32,17 @@ nlohmann::json metric_to_json(const MetricSummary &m) {
   return j;
 }
 
+// {name, expected, observed, ok[, detail]}: what a point checked of itself.
+nlohmann::json self_checks_to_json(const std::vector<SelfCheck> &checks) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto &c : checks) {
+    nlohmann::json j = {{"name", c.name}, {"expected", c.expected}, {"observed", c.observed}, {"ok", c.ok}};
+    if (!c.detail.empty()) j["detail"] = c.detail;
+    a.push_back(std::move(j));
+  }
+  return a;
+}
+
 }  // namespace
 
 nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, const std::string &program_sha256,
@@ -80,6 +91,7 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
   // `expect` results (results/expectations.hpp): a failed one marks the point FAILED.
   j["expectations"] = expectations_to_json(r.expectations);
   j["expectations_failed"] = !all_passed(r.expectations);
+  j["self_checks"] = self_checks_to_json(r.self_checks);
   if (r.error)
     j["error"] = {{"phase", to_string(r.error->phase)},
                   {"errno", r.error->err},

@@ -210,6 +210,7 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
   BB_TRY(obj_.load(opts_.verbose));
   Result<> ran = run_setup_actions(actions, obj_, p_, stop_, setup_);
   r_.setup_s = setup_.seconds;
+  r_.self_checks = setup_.checks;
   if (!ran) {
     if (stop_.stop_requested()) return end_as(PointResult::Status::Interrupted, "interrupted during setup");
     return Error("setup: " + ran.error().message);

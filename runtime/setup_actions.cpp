@@ -36,9 +36,18 @@ std::optional<uint64_t> arg_value(const SetupActionSpec &a, const std::string &k
   return static_cast<uint64_t>(v->i);
 }
 
-// Little-endian bytes of `v` in `size` bytes (zero-extended or truncated).
-void put_le(uint8_t *dst, size_t size, uint64_t v) {
-  for (size_t i = 0; i < size; ++i) dst[i] = i < 8 ? static_cast<uint8_t>(v >> (8 * i)) : 0;
+// Fills inner map `i` (`fd`) with keys 0..n-1 and reads it back, adding its counts to
+// `sum`; "" or why it failed.
+std::string fill_inner(int fd, uint64_t n, uint32_t i, SelfCheck &sum) {
+  if (Result<> filled = prefill_map(fd, n); !filled) return filled.error().message;
+  Result<SelfCheck> c = check_prefill(fd, n);
+  if (!c) return "inner map " + std::to_string(i) + ": " + c.error().message;
+  sum.expected += c->expected;
+  sum.observed += c->observed;
+  if (c->ok) return "";
+  sum.ok = false;
+  sum.detail += ": inner map " + std::to_string(i) + ": " + c->detail;
+  return "prefill of inner map " + std::to_string(i) + ": " + c->detail;
 }
 
 // Room for `n` more fds: 1000 inner maps are held open briefly one at a time, but libbpf
@@ -51,7 +60,7 @@ void ensure_fds(uint64_t n) {
   (void)setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p, const SetupState &state) {
+std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p, SetupState &state) {
   const std::string &name = a.args.at("outer");
   bpf_map *outer = obj.map(name);
   auto def = state.inner.find(name);
@@ -86,6 +95,7 @@ std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint
   auto close_all = [&] {
     for (int fd : fds) close(fd);
   };
+  SelfCheck sum{"prefill", 0, 0, true, "the " + std::to_string(count) + " inner maps of '" + name + "'"};
   for (uint32_t i = 0; i < count; ++i) {
     // Named, so `bpftool map list` (and the leak tests) can tell them apart.
     int fd = bpf_map_create(static_cast<bpf_map_type>(inner.type), "bb_inner", inner.key_size, inner.value_size,
@@ -96,11 +106,13 @@ std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint
       return "inner_maps: creating inner map " + std::to_string(i) + " failed: " + errno_text(e);
     }
     fds.push_back(fd);
-    if (Result<> filled = fill ? prefill_map(fd, fill) : Result<>(); !filled) {
+    if (std::string why = fill ? fill_inner(fd, fill, i, sum) : ""; !why.empty()) {
       close_all();
-      return "inner_maps: " + filled.error().message;
+      if (!sum.ok) state.checks.push_back(sum);
+      return "inner_maps: " + why;
     }
   }
+  if (fill) state.checks.push_back(sum);
   std::vector<uint32_t> keys(count);
   for (uint32_t i = 0; i < count; ++i) keys[i] = i;
   std::string why;
@@ -118,15 +130,22 @@ std::string inner_maps(const SetupActionSpec &a, BpfObject &obj, const PlanPoint
   return why.empty() ? "" : "inner_maps: " + why;
 }
 
-std::string prefill(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p) {
+// Fills the map, then reads it back: the check goes into `state` and a mismatch fails.
+std::string prefill(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p, SetupState &state) {
   const std::string &name = a.args.at("map");
   bpf_map *m = obj.map(name);
   if (!m) return "prefill: no map '" + name + "' in the object";
   std::string err;
   uint64_t n = arg_value(a, "keys", p, bpf_map__max_entries(m), err).value_or(0);
   if (!err.empty()) return err;
-  Result<> filled = prefill_map(bpf_map__fd(m), n);
-  return filled ? "" : "prefill '" + name + "': " + filled.error().message;
+  const std::string what = "prefill '" + name + "': ";
+  if (Result<> filled = prefill_map(bpf_map__fd(m), n); !filled) return what + filled.error().message;
+  Result<SelfCheck> c = check_prefill(bpf_map__fd(m), n);
+  if (!c) return what + c.error().message;
+  std::string why = c->ok ? "" : what + c->detail;
+  c->detail = "map '" + name + "'" + (c->ok ? "" : ": " + c->detail);
+  state.checks.push_back(*c);
+  return why;
 }
 
 // Async-signal-safe work only: the parent may have other threads.
@@ -142,38 +161,6 @@ std::string prefill(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p
 }
 
 }  // namespace
-
-Result<> prefill_map(int fd, uint64_t n) {
-  bpf_map_info info{};
-  uint32_t len = sizeof(info);
-  if (bpf_obj_get_info_by_fd(fd, &info, &len) != 0) return Error("cannot read map info: " + errno_text(errno));
-  if (n > info.max_entries)
-    return Error(std::to_string(n) + " keys do not fit (max_entries " + std::to_string(info.max_entries) + ")");
-  const size_t ks = info.key_size, vs = info.value_size;
-  // Batches of 64K elements: one syscall each instead of one per key (4M keys ~ 1 s less).
-  constexpr uint64_t kChunk = 65536;
-  std::vector<uint8_t> keys(kChunk * ks), vals(kChunk * vs);
-  bool batch = true;
-  for (uint64_t start = 0; start < n; start += kChunk) {
-    uint32_t cnt = static_cast<uint32_t>(std::min(kChunk, n - start));
-    for (uint32_t i = 0; i < cnt; ++i) {
-      put_le(&keys[i * ks], ks, start + i);
-      put_le(&vals[i * vs], vs, start + i);
-    }
-    if (batch) {
-      LIBBPF_OPTS(bpf_map_batch_opts, bo);
-      uint32_t done = cnt;
-      if (bpf_map_update_batch(fd, keys.data(), vals.data(), &done, &bo) == 0) continue;
-      int e = errno;
-      if (e != EINVAL && e != ENOTSUP && e != EOPNOTSUPP) return Error("batch update failed: " + errno_text(e));
-      batch = false;  // map type without batch ops: one key at a time
-    }
-    for (uint32_t i = 0; i < cnt; ++i)
-      if (bpf_map_update_elem(fd, &keys[i * ks], &vals[i * vs], BPF_ANY) != 0)
-        return Error("update of key " + std::to_string(start + i) + " failed: " + errno_text(errno));
-  }
-  return {};
-}
 
 Result<> ChildProcesses::spawn(size_t count, int pause_max_s, const StopSource &stop) {
   pid_t parent = getpid();
@@ -232,7 +219,7 @@ Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObjec
   for (const auto &a : actions) {
     switch (a.action) {
     case SetupActionKind::InnerMaps: why = inner_maps(a, obj, p, state); break;
-    case SetupActionKind::Prefill: why = prefill(a, obj, p); break;
+    case SetupActionKind::Prefill: why = prefill(a, obj, p, state); break;
     case SetupActionKind::Fork: {
       std::string err;
       uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);

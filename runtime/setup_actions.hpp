@@ -11,7 +11,9 @@
 
 #include "compiler/manifest.hpp"
 #include "compiler/plan.hpp"
+#include "results/point_result.hpp"
 #include "runtime/bpf_object.hpp"
+#include "runtime/map_prefill.hpp"
 #include "runtime/stop.hpp"
 
 namespace bpfbench {
@@ -48,7 +50,8 @@ struct InnerMapDef {
 struct SetupState {
   std::map<std::string, InnerMapDef> inner;  // outer map name -> its inner definition
   ChildProcesses children;
-  double seconds = 0;  // wall time the actions took
+  double seconds = 0;             // wall time the actions took
+  std::vector<SelfCheck> checks;  // read-backs of prefilled maps, in order (a failed one last)
 };
 
 // The actions that apply to a program: the family's, then the program's own.
@@ -62,14 +65,15 @@ Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, cons
 // the point's params; "max_entries" is the map's size.
 //   inner_maps: creates `count` maps like the inner map of array-of-maps `outer` (type,
 //     key/value size, flags, BTF; `max_entries` overrides the size), optionally fills each
-//     with keys 0..prefill-1, stores map i at index i and closes its fd (the outer map
-//     holds the only reference, so closing the object frees them all).
-//   prefill: inserts keys 0..keys-1 (value = key) into hash/array map `map`, batched.
+//     with keys 0..prefill-1 and reads it back as prefill does, stores map i at index i
+//     and closes its fd (the outer map holds the only reference, so closing the object
+//     frees them all).
+//   prefill: inserts keys 0..keys-1 (value = key, in every CPU's slot of a per-CPU map)
+//     into hash/array map `map`, batched, then reads the map back (check_prefill): a map
+//     that does not hold exactly those keys and values fails the action.
+//   Every prefill (inner maps': one for all of them) leaves its check in `state.checks`.
 //   fork: see ChildProcesses::spawn.
 Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj, const PlanPoint &p,
                            const StopSource &stop, SetupState &state);
-
-// Inserts keys 0..n-1 (value = key, little endian, zero-extended) into map `fd`.
-Result<> prefill_map(int fd, uint64_t n);
 
 }  // namespace bpfbench
