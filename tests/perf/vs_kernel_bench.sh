@@ -44,60 +44,56 @@ fi
 [ -x "$bpfbench" ] || { echo "no bpfbench at $bpfbench" >&2; exit 2; }
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 
-work=$(mktemp -d /tmp/bpfbench-vs-kbench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 
-# name | kernel bench binary | its arguments | bpfbench family | bpfbench settings
-# (both tools: 1 s warmup, $dur s measured, affinity on, one producer unless given)
-scenarios=$(cat <<'EOF'
-trig-syscall-count|KB|trig-syscall-count|trigger|prog base
-trig-kernel-count|KB|trig-kernel-count|trigger|prog kernel-count; batch_iters 100
-trig-rawtp|KB|trig-rawtp|trigger|prog rawtp-kfunc; batch_iters 100
-trig-tp|KB|trig-tp|trigger|prog tp-kfunc; batch_iters 100
-trig-uprobe-nop|KB|trig-uprobe-nop|uprobes|prog uprobe-nop
-trig-uretprobe-nop|KB|trig-uretprobe-nop|uprobes|prog uretprobe-nop
-trig-uprobe-push|KB|trig-uprobe-push|uprobes|prog uprobe-push
-trig-uprobe-ret|KB|trig-uprobe-ret|uprobes|prog uprobe-ret
-rb-libbpf-b2b|TP|rb-libbpf -c1 --rb-b2b|ringbuf|prog reserve_commit; consumer libbpf; back2back
-rb-custom-b2b|TP|rb-custom -c1 --rb-b2b|ringbuf|prog reserve_commit; consumer custom; back2back
-pb-custom-b2b-sampled|TP|pb-custom -c1 --rb-b2b --rb-sampled|ringbuf|prog perfbuf; consumer custom; back2back; sampled
-ls-seq-get-1|TP|local-storage-cache-seq-get --nr_maps 1|local_storage|prog seq_get; nr_maps 1
-ls-seq-get-100|TP|local-storage-cache-seq-get --nr_maps 100|local_storage|prog seq_get; nr_maps 100
-ls-int-get-100|TP|local-storage-cache-int-get --nr_maps 100|local_storage|prog int_get; nr_maps 100
-strncmp-helper-32|KB|strncmp-helper --cmp-str-len 32|strncmp|prog helper; cmp_str_len 32
-bpf-loop-1000|TP|bpf-loop --nr_loops 1000|bpf_loop|nr_loops 1000
-EOF
+# name | kernel bench binary | the arguments both get (bpfbench as `bpfbench bench ARGS`,
+# the kernel bench's command line: cli/kbench_cmd.cpp); both: -a -w1 -d$dur
+scenarios=$(cat <<'EOF2'
+trig-syscall-count|KB|trig-syscall-count
+trig-kernel-count|KB|trig-kernel-count
+trig-rawtp|KB|trig-rawtp
+trig-tp|KB|trig-tp
+trig-uprobe-nop|KB|trig-uprobe-nop
+trig-uretprobe-nop|KB|trig-uretprobe-nop
+trig-uprobe-push|KB|trig-uprobe-push
+trig-uprobe-ret|KB|trig-uprobe-ret
+rb-libbpf-b2b|TP|-c1 --rb-b2b rb-libbpf
+rb-custom-b2b|TP|-c1 --rb-b2b rb-custom
+pb-custom-b2b-sampled|TP|-c1 --rb-b2b --rb-sampled pb-custom
+ls-seq-get-1|TP|--nr_maps 1 local-storage-cache-seq-get
+ls-seq-get-100|TP|--nr_maps 100 local-storage-cache-seq-get
+ls-int-get-100|TP|--nr_maps 100 local-storage-cache-int-get
+strncmp-helper-32|KB|--cmp-str-len 32 strncmp-helper
+bpf-loop-1000|TP|--nr_loops 1000 bpf-loop
+EOF2
 )
 
 # The hits rate of a Summary line, in M/s, either tool's format:
-# "[label : ]Summary: hits 19.855 ± 0.134M/s ..." or "Summary: hits throughput 52.190 ± 0.113 M ops/s ...".
-hits_of() { sed -n 's/^.*Summary: hits \(throughput \)\{0,1\} *\([0-9.]*\).*/\2/p' | tail -n1; }
+# "Summary: hits 19.855 ± 0.134M/s ...", "Summary: hits throughput 52.190 ± 0.113 M ops/s ..." or
+# "Summary: throughput 45.748 ± 0.000 M ops/s ...".
+hits_of() { sed -n 's/^Summary: \(hits \)\{0,1\}\(throughput \)\{0,1\} *\([0-9.]*\).*/\3/p' | tail -n1; }
 median() { printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
 
-run_kernel() { # BIN ARGS: the hits rate, "" when it printed none
+run_one() { # BIN ARGS: the hits rate, "" when it printed none
   # shellcheck disable=SC2086
-  "$1" -a -w1 -d"$dur" $2 2>/dev/null | hits_of || true
-}
-run_ours() { # FAMILY SETTINGS
-  printf 'bench %s as "x" < %s; warmup 1s; duration %ss; affinity; >\n' "$1" "$2" "$dur" >"$work/one.bdsl"
-  "$bpfbench" run "$work/one.bdsl" -q 2>/dev/null | hits_of || true
+  "$@" 2>/dev/null | hits_of || true
 }
 
 printf "# %s, kernel %s, %d CPUs; medians over %d pairs, -w1 -d%s, affinity on\n" \
   "$(date -u +%Y-%m-%d)" "$(uname -r)" "$(nproc)" "$pairs" "$dur"
 printf "%-24s %12s %12s %8s %16s\n" scenario "bpfbench" "kernel" ratio "ratio range"
-while IFS='|' read -r name which kargs family settings; do
+while IFS='|' read -r name which args; do
   [ -n "$name" ] || continue
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "$name"; then continue; fi
   kbin=$KBENCH
   [ "$which" = TP ] && kbin=$KBENCH_TP
   ours=() theirs=() ratios=()
   for ((i = 0; i < pairs; i++)); do
+    # shellcheck disable=SC2086
     if ((i % 2 == 0)); then
-      a=$(run_ours "$family" "$settings"); b=$(run_kernel "$kbin" "$kargs")
+      a=$(run_one "$bpfbench" bench -a -w1 -d"$dur" $args); b=$(run_one "$kbin" -a -w1 -d"$dur" $args)
     else
-      b=$(run_kernel "$kbin" "$kargs"); a=$(run_ours "$family" "$settings")
+      b=$(run_one "$kbin" -a -w1 -d"$dur" $args); a=$(run_one "$bpfbench" bench -a -w1 -d"$dur" $args)
     fi
     if [ -z "$a" ] || [ -z "$b" ]; then
       echo "$name: no Summary line from $([ -z "$a" ] && echo bpfbench || echo 'the kernel bench')" >&2
