@@ -68,12 +68,8 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   }
   // A side measured in rounds is tested on its round means (run-to-run variation
   // included); a single run on its intervals.
-  auto basis = [](const MetricSummary &m) {
-    return m.round_means.size() >= 2 ? std::pair(stddev_of(m.round_means), m.round_means.size())
-                                     : std::pair(m.stddev, m.n);
-  };
-  auto [sd_a, n_a] = basis(*ma);
-  auto [sd_b, n_b] = basis(*mb);
+  auto [sd_a, n_a] = mean_basis(*ma);
+  auto [sd_b, n_b] = mean_basis(*mb);
   WelchResult w = welch_t_test(ma->mean, sd_a, n_a, mb->mean, sd_b, n_b);
   // The CI of the relative change treats A's mean as exact (the usual approximation).
   c.change_pct = w.diff / std::fabs(c.mean_a) * 100;

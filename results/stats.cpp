@@ -46,6 +46,11 @@ void mark_no_value(MetricSummary &m, std::string reason) {
   m.round_means.clear();
 }
 
+std::pair<double, size_t> mean_basis(const MetricSummary &m) {
+  if (m.round_means.size() >= 2) return {stddev_of(m.round_means), m.round_means.size()};
+  return {m.stddev, m.n};
+}
+
 double MetricSummary::rel_ci() const { return mean != 0 ? ci95 / std::fabs(mean) : 0.0; }
 
 std::vector<size_t> mad_outliers(const std::vector<double> &v, double threshold) {

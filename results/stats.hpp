@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/manifest.hpp"
@@ -94,6 +95,11 @@ struct PrecisionRule {
 };
 enum class AdaptiveState { Continue, Reached, Limit };
 AdaptiveState adaptive_state(const MetricSummary &primary, const PrecisionRule &rule);
+
+// What the CI of a metric's mean is computed from: (standard deviation, count) of its
+// round means when it has two or more (run-to-run variation included), else of its
+// intervals. compare and the baseline's `_adj` columns test and combine means on this.
+std::pair<double, size_t> mean_basis(const MetricSummary &m);
 
 double mean_of(const std::vector<double> &v);
 double stddev_of(const std::vector<double> &v);  // n-1
