@@ -194,6 +194,7 @@ ResultPoint read_point(const Obj &o) {
     Obj ad(*a, o.at("adaptive"));
     p.precision_pct = ad.number("ci_target_pct", false);
     p.precision_reached = ad.boolean("reached");
+    p.precision_note = ad.str("note");
   }
   if (const nlohmann::json *s = array_of(o, "samples", false)) p.nsamples = s->size();
   p.rounds = o.count("rounds", 1);
