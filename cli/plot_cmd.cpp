@@ -1,9 +1,10 @@
-// `bpfbench plot RESULTS.json [B.json] -o FILE.svg|png`: gnuplot, when it is installed.
+// `bpfbench plot RESULTS.json [B.json] -o FILE.svg|png [--metric NAME]`: gnuplot, when it is installed.
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -61,16 +62,25 @@ int cmd_plot(const PlotArgs &a) {
     }
     sets.push_back(std::move(*rs));
   }
+  std::vector<const ResultSet *> ptrs;
+  for (const auto &s : sets) ptrs.push_back(&s);
+  if (!a.metric.empty()) {
+    std::vector<std::string> names = plot_metric_names(ptrs);
+    if (std::find(names.begin(), names.end(), a.metric) == names.end()) {
+      fmt::print(stderr, "bpfbench: error: unknown metric '{}' for --metric (the results have: {})\n",
+                 printable_text(a.metric),
+                 names.empty() ? "no metrics" : printable_text(fmt::format("{}", fmt::join(names, ", "))));
+      return kExitBadInput;
+    }
+  }
   std::string gnuplot = find_gnuplot();
   if (gnuplot.empty()) {
     fmt::print(stderr, "bpfbench: error: plotting needs gnuplot, which is not installed "
                        "(Debian/Ubuntu: apt-get install gnuplot-nox)\n");
     return kExitBadInput;
   }
-  std::vector<const ResultSet *> ptrs;
-  for (const auto &s : sets) ptrs.push_back(&s);
   std::vector<std::string> names = sets.size() > 1 ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{""};
-  auto charts = plot_charts(ptrs, names);
+  auto charts = plot_charts(ptrs, names, a.metric);
   if (charts.empty()) {
     fmt::print(stderr, "bpfbench: error: nothing to plot (no point with numbers)\n");
     return kExitBadInput;

@@ -92,6 +92,8 @@ void add_results_commands(CLI::App &app, ResultsCommands &rc) {
       ->required()
       ->check(checked(non_empty("a file name"), "FILE"))
       ->type_name("FILE");
+  rc.plot_cmd->add_option("--metric", rc.plot.metric, "Metric to plot (default: one chart per reported metric)")
+      ->check(checked(non_empty("a metric name"), "METRIC"));
 }
 
 std::optional<int> dispatch_results_commands(const ResultsCommands &rc) {

@@ -26,6 +26,7 @@ struct CompareArgs {
 struct PlotArgs {
   std::vector<std::string> inputs;  // one, or two to overlay (before/after)
   std::string output;
+  std::string metric;  // "" = one chart per reported metric
 };
 
 struct ResultsCommands {

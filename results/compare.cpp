@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -25,7 +26,7 @@ const char *to_string(Verdict v) {
 double CompareReport::worst_regression_pct() const {
   double worst = 0;
   for (const auto &p : points)
-    if (p.verdict == Verdict::Slower) worst = std::max(worst, -p.speed_change_pct);
+    if (p.verdict == Verdict::Slower && !p.absolute) worst = std::max(worst, -p.speed_change_pct);
   return worst;
 }
 
@@ -62,34 +63,54 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   c.higher_is_better = ma->higher_is_better;  // the family's `better`, kept in the results
   c.mean_a = ma->mean, c.mean_b = mb->mean, c.ci_a = ma->ci95, c.ci_b = mb->ci95;
   c.n_a = ma->n, c.n_b = mb->n;
-  if (c.mean_a == 0) {
-    c.notes.push_back("A's mean is 0");
-    return c;
-  }
   // A side measured in rounds is tested on its round means (run-to-run variation
   // included); a single run on its intervals.
-  auto basis = [](const MetricSummary &m) {
-    return m.round_means.size() >= 2 ? std::pair(stddev_of(m.round_means), m.round_means.size())
-                                     : std::pair(m.stddev, m.n);
-  };
-  auto [sd_a, n_a] = basis(*ma);
-  auto [sd_b, n_b] = basis(*mb);
+  auto [sd_a, n_a] = mean_basis(*ma);
+  auto [sd_b, n_b] = mean_basis(*mb);
   WelchResult w = welch_t_test(ma->mean, sd_a, n_a, mb->mean, sd_b, n_b);
+  c.diff = w.diff, c.diff_ci_low = w.ci_low, c.diff_ci_high = w.ci_high;
+  c.p_value = w.p_value;
+  if (n_a < 2 || n_b < 2) c.notes.push_back("fewer than 2 samples: no test");
+  if (std::fabs(c.mean_a) <= c.ci_a) {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    c.absolute = true;
+    c.change_pct = c.change_ci_low = c.change_ci_high = c.speed_change_pct = kNaN;
+    c.notes.push_back("A's 95% CI spans 0: absolute change B - A, no relative change, not in the geomean");
+    bool better = c.higher_is_better ? c.diff > 0 : c.diff < 0;
+    c.verdict = w.p_value >= o.alpha ? Verdict::NoChange : better ? Verdict::Faster : Verdict::Slower;
+    return c;
+  }
   // The CI of the relative change treats A's mean as exact (the usual approximation).
   c.change_pct = w.diff / std::fabs(c.mean_a) * 100;
   c.change_ci_low = w.ci_low / std::fabs(c.mean_a) * 100;
   c.change_ci_high = w.ci_high / std::fabs(c.mean_a) * 100;
-  c.p_value = w.p_value;
   double ratio = c.mean_b / c.mean_a;
   double speed = c.higher_is_better ? ratio : (ratio != 0 ? 1 / ratio : 0);
   c.speed_change_pct = (speed - 1) * 100;
-  if (n_a < 2 || n_b < 2) c.notes.push_back("fewer than 2 samples: no test");
   bool significant = w.p_value < o.alpha && std::fabs(c.change_pct) >= o.min_change_pct;
   c.verdict = !significant ? Verdict::NoChange : c.speed_change_pct > 0 ? Verdict::Faster : Verdict::Slower;
   return c;
 }
 
 std::string fmt_pct(double v) { return std::isfinite(v) ? fmt::format("{:+.2f}%", v) : "n/a"; }
+std::string fmt_abs(double v) { return std::isfinite(v) ? fmt::format("{:+.3f}", v) : "n/a"; }
+
+// The change column and its CI: relative, or B - A in the unit when there is none.
+std::pair<std::string, std::string> change_cells(const PointComparison &p) {
+  if (p.absolute)
+    return {fmt_abs(p.diff), fmt::format("[{}, {}]{}", fmt_abs(p.diff_ci_low), fmt_abs(p.diff_ci_high),
+                                         p.unit.empty() ? "" : " " + p.unit)};
+  return {fmt_pct(p.change_pct), fmt::format("[{}, {}]", fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high))};
+}
+
+std::string geomean_text(const SuiteGeomean &g) {
+  std::string out = g.n == 0 ? "no geometric mean"
+                             : fmt::format("geometric mean over {} point{}: {} speed", g.n, g.n == 1 ? "" : "s",
+                                           fmt_pct(g.speed_change_pct));
+  if (g.left_out > 0)
+    out += fmt::format(" ({} point{} left out: A's CI spans 0)", g.left_out, g.left_out == 1 ? "" : "s");
+  return out;
+}
 
 }  // namespace
 
@@ -111,7 +132,11 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
   std::map<std::string, const ResultPoint *> in_b;
   for (const auto &p : b.points) in_b[p.key()] = &p;
   std::map<std::string, bool> matched;
-  std::map<std::string, std::pair<double, size_t>> logsum;  // suite -> (Σ log speed, n)
+  struct Acc {
+    double logsum = 0;  // Σ log speed
+    size_t n = 0, left_out = 0;
+  };
+  std::map<std::string, Acc> acc;
   std::vector<std::string> suite_order;
   for (const auto &pa : a.points) {
     auto it = in_b.find(pa.key());
@@ -121,19 +146,24 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
     }
     matched[pa.key()] = true;
     PointComparison pc = compare_point(pa, *it->second, o);
-    if (pc.verdict != Verdict::NotComparable && pc.speed_change_pct > -100) {
-      auto [s, fresh] = logsum.try_emplace(pc.suite, 0.0, 0);
+    if (pc.verdict != Verdict::NotComparable && (pc.absolute || pc.speed_change_pct > -100)) {
+      auto [s, fresh] = acc.try_emplace(pc.suite);
       if (fresh) suite_order.push_back(pc.suite);
-      s->second.first += std::log1p(pc.speed_change_pct / 100);
-      s->second.second += 1;
+      if (pc.absolute) {
+        s->second.left_out += 1;
+      } else {
+        s->second.logsum += std::log1p(pc.speed_change_pct / 100);
+        s->second.n += 1;
+      }
     }
     c.points.push_back(std::move(pc));
   }
   for (const auto &pb : b.points)
     if (!matched.count(pb.key())) c.only_b.push_back(pb.label);
   for (const auto &s : suite_order) {
-    auto [sum, n] = logsum[s];
-    c.geomeans.push_back(SuiteGeomean{s, n, std::expm1(sum / double(n)) * 100});
+    const Acc &x = acc[s];
+    double speed = x.n > 0 ? std::expm1(x.logsum / double(x.n)) * 100 : std::numeric_limits<double>::quiet_NaN();
+    c.geomeans.push_back(SuiteGeomean{s, x.n, speed, x.left_out});
   }
   return c;
 }
@@ -147,9 +177,7 @@ std::string compare_to_text(const CompareReport &c) {
   std::string suite = "\x01";
   auto geomean_row = [&](const std::string &s) {
     for (const auto &g : c.geomeans)
-      if (g.suite == s)
-        out += fmt::format("{:<24} geometric mean over {} point{}: {} speed\n", "", g.n, g.n == 1 ? "" : "s",
-                           fmt_pct(g.speed_change_pct));
+      if (g.suite == s) out += fmt::format("{:<24} {}\n", "", geomean_text(g));
   };
   for (const auto &p : c.points) {
     if (p.suite != suite) {
@@ -163,10 +191,10 @@ std::string compare_to_text(const CompareReport &c) {
       out += fmt::format("{:<24} {:<10} {}\n", p.label, p.metric, fmt::join(p.notes, "; "));
       continue;
     }
+    auto [change, ci] = change_cells(p);
     out += fmt::format("{:<24} {:<10} {:>12.3f} ± {:<5.3f} {:>12.3f} ± {:<5.3f} {:>9} {:>20} {:>7.4f}  {}{}\n", p.label,
-                       p.metric, p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
-                       fmt::format("[{}, {}]", fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high)), p.p_value,
-                       to_string(p.verdict), p.notes.empty() ? "" : fmt::format(" ({})", fmt::join(p.notes, "; ")));
+                       p.metric, p.mean_a, p.ci_a, p.mean_b, p.ci_b, change, ci, p.p_value, to_string(p.verdict),
+                       p.notes.empty() ? "" : fmt::format(" ({})", fmt::join(p.notes, "; ")));
   }
   if (suite != "\x01") geomean_row(suite);
   if (!c.only_a.empty()) out += fmt::format("\nonly in A: {}\n", fmt::join(c.only_a, ", "));
@@ -191,16 +219,18 @@ std::string compare_to_markdown(const CompareReport &c) {
                          suite.empty() ? "(no suite)" : md(suite));
       for (const auto &g : c.geomeans)
         if (g.suite == suite)
-          out += fmt::format("| **geomean** ({} points) | speed | | | {} | | | |\n", g.n, fmt_pct(g.speed_change_pct));
+          out += fmt::format("| **geomean** ({} points) | speed | | | {} | | | {} |\n", g.n,
+                             fmt_pct(g.speed_change_pct), g.left_out > 0 ? md(geomean_text(g)) : "");
     }
     std::string notes = p.notes.empty() ? "" : md(fmt::format(" ({})", fmt::join(p.notes, "; ")));
     if (p.verdict == Verdict::NotComparable) {
       out += fmt::format("| {} | {} | | | | | | not comparable{} |\n", md(p.label), md(p.metric), notes);
       continue;
     }
-    out += fmt::format("| {} | {} | {:.3f} ± {:.3f} | {:.3f} ± {:.3f} | {} | [{}, {}] | {:.4f} | {}{} |\n", md(p.label),
-                       md(p.metric), p.mean_a, p.ci_a, p.mean_b, p.ci_b, fmt_pct(p.change_pct),
-                       fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high), p.p_value, to_string(p.verdict), notes);
+    auto [change, ci] = change_cells(p);
+    out += fmt::format("| {} | {} | {:.3f} ± {:.3f} | {:.3f} ± {:.3f} | {} | {} | {:.4f} | {}{} |\n", md(p.label),
+                       md(p.metric), p.mean_a, p.ci_a, p.mean_b, p.ci_b, md(change), md(ci), p.p_value,
+                       to_string(p.verdict), notes);
   }
   return out;
 }
@@ -217,6 +247,9 @@ nlohmann::json compare_to_json(const CompareReport &c) {
                    {"higher_is_better", p.higher_is_better},
                    {"a", {{"mean", p.mean_a}, {"ci95", p.ci_a}, {"n", p.n_a}}},
                    {"b", {{"mean", p.mean_b}, {"ci95", p.ci_b}, {"n", p.n_b}}},
+                   {"relative", !p.absolute},
+                   {"diff", num(p.diff)},
+                   {"diff_ci95", {num(p.diff_ci_low), num(p.diff_ci_high)}},
                    {"change_pct", num(p.change_pct)},
                    {"change_ci95_pct", {num(p.change_ci_low), num(p.change_ci_high)}},
                    {"p_value", num(p.p_value)},
@@ -224,7 +257,8 @@ nlohmann::json compare_to_json(const CompareReport &c) {
                    {"verdict", to_string(p.verdict)},
                    {"notes", p.notes}});
   for (const auto &g : c.geomeans)
-    geo.push_back({{"suite", g.suite}, {"points", g.n}, {"speed_change_pct", g.speed_change_pct}});
+    geo.push_back(
+        {{"suite", g.suite}, {"points", g.n}, {"speed_change_pct", num(g.speed_change_pct)}, {"left_out", g.left_out}});
   return {{"schema", "bpfbench-compare/1"},
           {"a", c.path_a},
           {"b", c.path_b},

@@ -24,6 +24,11 @@ struct PointComparison {
   bool higher_is_better = true;
   double mean_a = 0, mean_b = 0, ci_a = 0, ci_b = 0;
   size_t n_a = 0, n_b = 0;
+  double diff = 0, diff_ci_low = 0, diff_ci_high = 0;  // B - A in the unit, its 95% Welch CI
+  // A's 95% CI spans 0 (a difference such as an `_adj` metric, or a mean of 0): a change
+  // relative to A means nothing, so there is none (change_pct, its CI and the speed
+  // change are NaN), the point is judged on `diff` and left out of the geometric mean.
+  bool absolute = false;
   double change_pct = 0;                         // (B - A) / A of the metric
   double change_ci_low = 0, change_ci_high = 0;  // 95% CI of change_pct (Welch, over A)
   double p_value = 1;
@@ -35,7 +40,8 @@ struct PointComparison {
 struct SuiteGeomean {
   std::string suite;
   size_t n = 0;
-  double speed_change_pct = 0;  // geometric mean of the points' speed ratios, minus 1
+  double speed_change_pct = 0;  // geometric mean of the points' speed ratios, minus 1 (NaN when n = 0)
+  size_t left_out = 0;          // comparable points without a relative change (`absolute`)
 };
 
 struct CompareReport {
@@ -44,7 +50,7 @@ struct CompareReport {
   std::vector<SuiteGeomean> geomeans;
   std::vector<std::string> env_diffs;  // environment fields that differ, and the .bdsl hash
   std::vector<std::string> only_a, only_b;
-  double worst_regression_pct() const;  // largest slowdown among "slower" points, 0 if none
+  double worst_regression_pct() const;  // largest relative slowdown among "slower" points, 0 if none
 };
 
 // Every metric name the set's points hold, sorted (for "unknown metric" messages).

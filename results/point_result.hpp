@@ -46,6 +46,7 @@ struct PointResult {
   std::vector<std::string> report;  // metrics to print (the point's, else the family's)
   double precision_pct = 0;         // adaptive run: the CI target (0 = fixed duration)
   bool precision_reached = false;   // adaptive run: stopped because the target was met
+  std::string precision_note;       // adaptive run: why the target is undefined (precision_undefined())
   double setup_s = 0;               // wall time of the family's setup actions
   // `run --rounds`: the measured samples per round, in order (`samples` holds them one
   // round after another); empty for a point measured in one run.

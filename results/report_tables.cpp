@@ -73,8 +73,9 @@ std::string results_to_markdown(const ResultSet &rs) {
     std::vector<std::string> notes;
     if (p.status != "ok") notes.push_back(p.status + (p.reason.empty() ? "" : ": " + p.reason));
     if (p.precision_pct > 0)
-      notes.push_back(
-          fmt::format("until ci < {}%: {}", p.precision_pct, p.precision_reached ? "reached" : "not reached"));
+      notes.push_back(fmt::format("until ci < {}%: {}{}", p.precision_pct,
+                                  p.precision_reached ? "reached" : "not reached",
+                                  p.precision_note.empty() ? "" : " (" + p.precision_note + ")"));
     if (m && !m->outliers.empty()) notes.push_back(fmt::format("outliers: {}", join_indices(m->outliers)));
     for (const auto &w : p.warnings) notes.push_back(w);
     if (m && !m->has_value()) notes.insert(notes.begin(), m->name + ": no value: " + m->no_value);

@@ -77,7 +77,8 @@ std::string format_summary(const PointResult &r) {
   const MetricSummary *p = r.summary.find(r.summary.primary);
   std::string target =
       r.precision_pct > 0
-          ? fmt::sprintf(": %s %g%%", r.precision_reached ? "reached" : "did not reach", r.precision_pct)
+          ? fmt::sprintf(": %s %g%%%s", r.precision_reached ? "reached" : "did not reach", r.precision_pct,
+                         r.precision_note.empty() ? "" : " (" + r.precision_note + ", stopped at the minimum)")
           : "";
   if (p && !r.round_sizes.empty())  // --rounds (a stop may have left only one)
     out += fmt::sprintf(" [%zu round%s, %zu samples, %s CI \u00b1%.2f%%%s%s]", r.round_sizes.size(),

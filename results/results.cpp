@@ -88,6 +88,8 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
                                                        {"reached", r.precision_reached},
                                                        {"samples", r.samples.size()}}
                                       : nlohmann::json(nullptr);
+  if (r.precision_pct > 0 && !r.precision_note.empty()) j["adaptive"]["note"] = r.precision_note;
+  if (p.is_baseline) j["is_baseline"] = true;
   // `expect` results (results/expectations.hpp): a failed one marks the point FAILED.
   j["expectations"] = expectations_to_json(r.expectations);
   j["expectations_failed"] = !all_passed(r.expectations);

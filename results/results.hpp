@@ -44,6 +44,8 @@ struct ResultPoint {
   std::string primary;  // the metric the point's precision/warnings use
   double precision_pct = 0;
   bool precision_reached = false;
+  std::string precision_note;  // adaptive: why the target was undefined ("" when it was not)
+  bool is_baseline = false;    // a `baseline < >` point (its main point holds the _adj columns)
   size_t nsamples = 0;
   size_t rounds = 1;  // `run --rounds`: runs combined into this point
   std::vector<MetricSummary> metrics;

@@ -194,9 +194,11 @@ ResultPoint read_point(const Obj &o) {
     Obj ad(*a, o.at("adaptive"));
     p.precision_pct = ad.number("ci_target_pct", false);
     p.precision_reached = ad.boolean("reached");
+    p.precision_note = ad.str("note");
   }
   if (const nlohmann::json *s = array_of(o, "samples", false)) p.nsamples = s->size();
   p.rounds = o.count("rounds", 1);
+  p.is_baseline = o.boolean("is_baseline");
   if (const nlohmann::json *st = o.find("stats", false)) {
     Obj stats(*st, o.at("stats"));
     for (const auto &[name, mj] : st->items()) p.metrics.push_back(read_metric(name, Obj(mj, stats.at(name))));
@@ -212,6 +214,20 @@ void check_environment(const Obj &top) {
     if (k == "nr_cpus") env.count(k, 0, 1 << 20);
     else if (!v.is_string() && !v.is_number() && !v.is_boolean() && !v.is_null()) wrong_type(env.at(k), "a string", v);
   }
+}
+
+// Files written before points said `is_baseline` have it in their plan only.
+void mark_baselines_from_plan(ResultSet &rs) {
+  if (!rs.plan.is_object()) return;
+  auto pp = rs.plan.find("points");
+  if (pp == rs.plan.end() || !pp->is_array()) return;
+  std::set<size_t> baselines;
+  for (const auto &x : *pp) {
+    if (!x.is_object()) continue;
+    auto b = x.find("is_baseline"), i = x.find("index");
+    if (b != x.end() && *b == true && i != x.end() && i->is_number_unsigned()) baselines.insert(i->get<size_t>());
+  }
+  for (auto &p : rs.points) p.is_baseline = p.is_baseline || baselines.count(p.index) > 0;
 }
 
 ResultSet read_set(const nlohmann::json &j) {
@@ -231,6 +247,7 @@ ResultSet read_set(const nlohmann::json &j) {
   }
   const nlohmann::json *pts = array_of(top, "points", true);
   for (size_t i = 0; i < pts->size(); ++i) rs.points.push_back(read_point(Obj((*pts)[i], index_path("points", i))));
+  mark_baselines_from_plan(rs);
   return rs;
 }
 

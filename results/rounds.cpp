@@ -73,10 +73,13 @@ bool needs_another_round(PointResult &r, int rounds_done, const RoundsRule &rule
   if (rule.target_pct > 0) {
     const MetricSummary *p = r.summary.find(r.summary.primary);
     r.precision_pct = rule.target_pct;
-    r.precision_reached = p && p->round_means.size() >= 2 && p->mean != 0 && p->rel_ci() * 100 <= rule.target_pct;
+    // A mean of 0 has no relative CI: more rounds cannot reach the target (stats.hpp).
+    r.precision_note = p && (p->round_means.size() >= 2 || !p->has_value()) ? precision_undefined(*p) : "";
+    r.precision_reached =
+        p && p->round_means.size() >= 2 && r.precision_note.empty() && p->rel_ci() * 100 <= rule.target_pct;
   }
   if (rounds_done < std::max(rule.min_rounds, 2)) return true;
-  return rule.target_pct > 0 && !r.precision_reached && rounds_done < rule.max_rounds;
+  return rule.target_pct > 0 && !r.precision_reached && r.precision_note.empty() && rounds_done < rule.max_rounds;
 }
 
 }  // namespace bpfbench

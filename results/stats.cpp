@@ -46,6 +46,11 @@ void mark_no_value(MetricSummary &m, std::string reason) {
   m.round_means.clear();
 }
 
+std::pair<double, size_t> mean_basis(const MetricSummary &m) {
+  if (m.round_means.size() >= 2) return {stddev_of(m.round_means), m.round_means.size()};
+  return {m.stddev, m.n};
+}
+
 double MetricSummary::rel_ci() const { return mean != 0 ? ci95 / std::fabs(mean) : 0.0; }
 
 std::vector<size_t> mad_outliers(const std::vector<double> &v, double threshold) {
@@ -100,8 +105,17 @@ double stop_rel_ci(const MetricSummary &m) {
 AdaptiveState adaptive_state(const MetricSummary &p, const PrecisionRule &rule) {
   if (p.n >= rule.max_samples) return AdaptiveState::Limit;
   if (p.n < std::max<size_t>(rule.min_samples, 2)) return AdaptiveState::Continue;
-  if (p.mean != 0 && stop_rel_ci(p) * 100 <= rule.target_pct) return AdaptiveState::Reached;
+  if (!precision_undefined(p).empty()) return AdaptiveState::Undefined;
+  if (stop_rel_ci(p) * 100 <= rule.target_pct) return AdaptiveState::Reached;
   return AdaptiveState::Continue;
+}
+
+std::string precision_undefined(const MetricSummary &m) {
+  if (!m.has_value() || std::isnan(m.mean))
+    return fmt::format("{} has no value ({}): a relative precision is undefined", m.name,
+                       m.no_value.empty() ? "not a number" : m.no_value);
+  if (m.mean == 0) return fmt::format("{} has a mean of 0: a relative precision is undefined for a zero mean", m.name);
+  return "";
 }
 
 MetricSummary summarize_metric(const std::string &name, const std::string &unit, const std::vector<double> &v,

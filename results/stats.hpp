@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/manifest.hpp"
@@ -86,14 +87,25 @@ double lag1_autocorrelation(const std::vector<double> &v);
 double stop_rel_ci(const MetricSummary &m);
 
 // Adaptive run length: stop once stop_rel_ci() is at most `target_pct` percent, after at
-// least `min_samples`; `max_samples` always ends it.
+// least `min_samples`; `max_samples` always ends it. A CI relative to a mean of 0 (a
+// metric that never counted, an all-zero one) is undefined and no number of samples
+// reaches it: Undefined then stops the run at `min_samples` (precision_undefined() says why).
 struct PrecisionRule {
   double target_pct = 0;
   size_t min_samples = 3;
   size_t max_samples = 30;
 };
-enum class AdaptiveState { Continue, Reached, Limit };
+enum class AdaptiveState { Continue, Reached, Limit, Undefined };
 AdaptiveState adaptive_state(const MetricSummary &primary, const PrecisionRule &rule);
+
+// Why a relative precision of `m` is undefined (its mean is 0, or it has no value); ""
+// when it is defined. The note an adaptive point's output and JSON carry.
+std::string precision_undefined(const MetricSummary &m);
+
+// What the CI of a metric's mean is computed from: (standard deviation, count) of its
+// round means when it has two or more (run-to-run variation included), else of its
+// intervals. compare and the baseline's `_adj` columns test and combine means on this.
+std::pair<double, size_t> mean_basis(const MetricSummary &m);
 
 double mean_of(const std::vector<double> &v);
 double stddev_of(const std::vector<double> &v);  // n-1

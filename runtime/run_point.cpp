@@ -171,7 +171,9 @@ Result<> PointRunner::harness_options() {
     h_.enough = [this, rule](const std::vector<Sample> &s) {
       Summary sum = summarize(s, metrics_, p_.producers, r_.report);
       const MetricSummary *m = sum.find(sum.primary);
-      return m && adaptive_state(*m, rule) == AdaptiveState::Reached;
+      if (!m) return false;
+      AdaptiveState st = adaptive_state(*m, rule);
+      return st == AdaptiveState::Reached || st == AdaptiveState::Undefined;
     };
   }
   using CpuField = std::pair<const std::string *, std::vector<int> *>;
@@ -298,8 +300,11 @@ void PointRunner::measure() {
 
   r_.warmup = std::move(hr.warmup);
   r_.samples = std::move(hr.samples);
-  r_.precision_reached = hr.enough;
   r_.summary = summarize(r_.samples, metrics_, p_.producers, r_.report);
+  // `enough` also ends a run whose target is undefined (a zero mean): not reached, and why.
+  if (const MetricSummary *m = r_.summary.find(r_.summary.primary); m && hr.enough && p_.precision_pct > 0)
+    r_.precision_note = precision_undefined(*m);
+  r_.precision_reached = hr.enough && r_.precision_note.empty();
   if (f_.per_cpu.enabled()) r_.per_cpu = per_cpu_.rates();
   if (hr.error) {
     fail(*hr.error);

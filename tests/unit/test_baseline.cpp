@@ -7,6 +7,7 @@
 
 #include "compiler/pipeline.hpp"
 #include "results/baseline.hpp"
+#include "results/stat_math.hpp"
 
 using namespace bpfbench;
 
@@ -32,12 +33,14 @@ bool frontend(const std::string &text, Frontend &fe) {
   return run_frontend(f.path, opts, fe);
 }
 
-MetricSummary metric(const std::string &name, const std::string &unit, double mean, double sd) {
+MetricSummary metric(const std::string &name, const std::string &unit, double mean, double sd, size_t n = 10) {
   MetricSummary m;
   m.name = name;
   m.unit = unit;
   m.mean = m.median = m.min = m.max = mean;
   m.stddev = sd;
+  m.n = n;
+  m.ci95 = ci_half_width(sd, n);
   return m;
 }
 
@@ -121,6 +124,46 @@ TEST_CASE("apply_baseline subtracts latency and adds _adj right after it", "[run
   CHECK(adj->stddev == Approx(5));
   CHECK(adj->unit == "ns/op");
   CHECK_FALSE(main.summary.find("hits_adj"));  // rates do not subtract
+}
+
+// Expected values computed by hand (mpmath): Welch se = sqrt(sd_m²/n_m + sd_b²/n_b),
+// df by Welch–Satterthwaite, half-width = t_{0.975, df} * se.
+TEST_CASE("latency_adj has the Welch CI of the difference", "[runtime][baseline]") {
+  PointResult main, base;
+  main.report = {"latency"};
+  main.summary.metrics = {metric("latency", "ns/op", 100, 3, 10)};
+  base.summary.metrics = {metric("latency", "ns/op", 20, 4, 5)};
+  apply_baseline(main, base);
+  const MetricSummary *adj = main.summary.find("latency_adj");
+  REQUIRE(adj);
+  // se = sqrt(0.9 + 3.2) = 2.024846, df = 6.343396, t = 2.415159: not main's 2.146071.
+  CHECK(adj->ci95 == Approx(4.890323).epsilon(1e-5));
+  CHECK(adj->cv == Approx(5.0 / 80));
+
+  // Rounds: each side on its round means (main 100, 102, 104; baseline 19, 21), and the
+  // difference keeps no round means of its own (they would be main's).
+  PointResult rmain, rbase;
+  rmain.report = {"latency"};
+  rmain.summary.metrics = {metric("latency", "ns/op", 102, 3, 30)};
+  rmain.summary.metrics[0].round_means = {100, 102, 104};
+  rbase.summary.metrics = {metric("latency", "ns/op", 20, 4, 20)};
+  rbase.summary.metrics[0].round_means = {19, 21};
+  apply_baseline(rmain, rbase);
+  const MetricSummary *radj = rmain.summary.find("latency_adj");
+  REQUIRE(radj);
+  CHECK(radj->mean == Approx(82));
+  // se = sqrt(4/3 + 2/2) = 1.527525, df = 2.882353.
+  CHECK(radj->ci95 == Approx(4.975468).epsilon(1e-5));
+  CHECK(radj->round_means.empty());
+
+  // A side with one value has no spread: no CI, as for a plain metric.
+  PointResult one, onebase;
+  one.report = {"latency"};
+  one.summary.metrics = {metric("latency", "ns/op", 100, 0, 1)};
+  onebase.summary.metrics = {metric("latency", "ns/op", 20, 4, 5)};
+  apply_baseline(one, onebase);
+  REQUIRE(one.summary.find("latency_adj"));
+  CHECK(one.summary.find("latency_adj")->ci95 == 0);
 }
 
 TEST_CASE("the seed-study examples pass the front end", "[check][examples]") {

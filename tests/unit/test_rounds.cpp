@@ -113,6 +113,12 @@ TEST_CASE("rounds: fixed count, or more until the CI over rounds meets the targe
   CHECK(tight.precision_reached);
   // Not before the minimum, however tight.
   CHECK(needs_another_round(tight, 2, RoundsRule{1, 3, 20}));
+  // Rounds whose mean is 0 stop at the minimum: no relative CI to reach.
+  PointResult zero = combine_rounds({run_of({0}), run_of({0}), run_of({0})}, kHits);
+  CHECK_FALSE(needs_another_round(zero, 3, RoundsRule{1, 3, 20}));
+  CHECK_FALSE(zero.precision_reached);
+  CHECK(zero.precision_note.find("mean of 0") != std::string::npos);
+  CHECK(needs_another_round(zero, 2, RoundsRule{1, 3, 20}));
   // A failed point never runs again.
   PointResult failed;
   failed.status = PointResult::Status::Failed;

@@ -95,6 +95,33 @@ TEST_CASE("adaptive stop on a synthetic sample stream", "[stats][adaptive]") {
   CHECK(adaptive_state(summarize_metric("hits", "M/s", wild, 1), rule) == AdaptiveState::Limit);
 }
 
+TEST_CASE("adaptive stop: a zero mean stops at the minimum, with a note", "[stats][adaptive]") {
+  // A metric that never counts (mean 0): no relative CI exists, so more samples cannot
+  // help; the rule stops at min_samples instead of running to max_samples.
+  PrecisionRule rule{2.0, 6, 120};
+  std::vector<double> zeros;
+  AdaptiveState st = AdaptiveState::Continue;
+  while (st == AdaptiveState::Continue) {
+    zeros.push_back(0);
+    st = adaptive_state(summarize_metric("hits", "M/s", zeros, 1), rule);
+  }
+  CHECK(st == AdaptiveState::Undefined);
+  CHECK(zeros.size() == 6);
+  CHECK(precision_undefined(summarize_metric("hits", "M/s", zeros, 1)) ==
+        "hits has a mean of 0: a relative precision is undefined for a zero mean");
+  // A mean of exactly 0 from values that are not all 0 (a signed difference) too.
+  MetricSummary signed_zero = summarize_metric("d", "ns/op", {-1, 1, -1, 1, -1, 1}, 1);
+  CHECK(adaptive_state(signed_zero, rule) == AdaptiveState::Undefined);
+  // A metric with no value (a zero denominator) likewise.
+  MetricSummary none = summarize_metric("latency", "ns/op", {1, 1, 1, 1, 1, 1}, 1);
+  mark_no_value(none, "no hits counted");
+  CHECK(adaptive_state(none, rule) == AdaptiveState::Undefined);
+  CHECK(precision_undefined(none).find("no hits counted") != std::string::npos);
+  // A non-zero mean is judged as before.
+  CHECK(precision_undefined(summarize_metric("hits", "M/s", {5, 5, 5, 5, 5, 5}, 1)).empty());
+  CHECK(adaptive_state(summarize_metric("hits", "M/s", {5, 5, 5, 5, 5, 5}, 1), rule) == AdaptiveState::Reached);
+}
+
 TEST_CASE("correlated intervals widen the CI the stop rule judges", "[stats][adaptive]") {
   CHECK(lag1_autocorrelation({1, 2}) == 0);
   CHECK(lag1_autocorrelation({5, 5, 5, 5}) == 0);
