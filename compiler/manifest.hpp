@@ -128,6 +128,25 @@ struct HookSpec {
   std::string doc;
 };
 
+// One side of a self-check: a family metric (its source, with the program's override) or a
+// source written out (`producer`, `consumer`, `counter:<var>`). Only counts of events add up.
+struct SelfCheckTerm {
+  std::string metric;   // set: the metric of that name
+  MetricSource source;  // metric empty: this source
+  std::string text() const { return metric.empty() ? source.text() : metric; }
+};
+
+// A run-time self-check (family.json `self_checks`, compiler/self_checks.hpp): two counts of
+// the same events, each a sum of terms, must be equal over the whole point; when not, the
+// point fails with both.
+struct SelfCheckSpec {
+  std::string name;
+  std::vector<SelfCheckTerm> expected, observed;
+  std::vector<std::string> programs;     // the programs it applies to; empty = all of them
+  std::vector<std::string> unless_code;  // hooks whose inline C may change what is counted
+  std::string doc;
+};
+
 struct FamilyManifest {
   std::string name;
   std::string description;
@@ -145,6 +164,7 @@ struct FamilyManifest {
   std::vector<SetupActionSpec> setup;  // every program's setup actions, in order
   PerCpuSpec per_cpu;
   std::vector<HookSpec> hooks;  // `hooks`: where inline C may go
+  std::vector<SelfCheckSpec> self_checks;
 
   const ParamSpec *param(const std::string &n) const;
   const ProgramSpec *program(const std::string &n) const;

@@ -16,6 +16,7 @@
 #include "compiler/input_file.hpp"
 #include "compiler/manifest_fields.hpp"
 #include "compiler/resolve_value.hpp"
+#include "compiler/self_checks.hpp"
 #include "compiler/setup_spec.hpp"
 #include "compiler/units.hpp"
 
@@ -79,7 +80,7 @@ class Reader : public ManifestFields {
     }
     if (!keys(root, "",
               {"family", "description", "template", "producer", "consumer", "default_program", "params", "programs",
-               "metrics", "report", "setup", "per_cpu", "constraints", "hooks"},
+               "metrics", "report", "setup", "per_cpu", "constraints", "hooks", "self_checks"},
               {"family", "description", "template", "programs"}))
       return std::nullopt;
     get_string(root, "family", "", f.name);
@@ -125,6 +126,7 @@ class Reader : public ManifestFields {
       error(at(root["programs"]), "", "'programs' must list at least one program");
     check_metrics(root, f);
     check_family_refs(root, f);
+    read_self_checks(*this, root, f);  // after programs, metrics and hooks: a check names them
     read_array(root, "constraints", "", [&](const json &j, const std::string &where) {
       ConstraintSpec c;
       if (!keys(j, where, {"when", "require", "message"}, {"require", "message"})) return;

@@ -24,9 +24,9 @@ struct PerCpuRate {
 // ("total" in place of the CPU number, the sum of the rates).
 std::string format_per_cpu(const PerCpuSpec &spec, const std::vector<PerCpuRate> &rates);
 
-// A check a point runs on its own setup or numbers (issue 14: a wrong number cannot pass
-// silently), e.g. `prefill`: the keys written against those read back. A failed one fails
-// the point; `detail` says what was checked and, when not ok, what differs.
+// A run-time self-check of the point: two counts of the same events (family.json
+// `self_checks`, runtime/self_checks.hpp) or another invariant the runtime verifies.
+// `ok` false fails the point, with both numbers in its reason.
 struct SelfCheck {
   std::string name;
   double expected;
@@ -56,7 +56,8 @@ struct PointResult {
   // adjustment): one failed makes the point FAILED in reports and the run exit 1, while
   // `status` stays Ok (its numbers are real). Empty when the point has none or did not run.
   std::vector<ExpectationResult> expectations;
-  std::vector<SelfCheck> self_checks;  // the checks that ran, in order (the failed one last)
+  // The self-checks that ran (none when the point did not get to the end of its run).
+  std::vector<SelfCheck> self_checks;
 };
 const char *to_string(PointResult::Status s);
 

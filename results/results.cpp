@@ -32,14 +32,11 @@ nlohmann::json metric_to_json(const MetricSummary &m) {
   return j;
 }
 
-// {name, expected, observed, ok[, detail]}: what a point checked of itself.
 nlohmann::json self_checks_to_json(const std::vector<SelfCheck> &checks) {
   nlohmann::json a = nlohmann::json::array();
-  for (const auto &c : checks) {
-    nlohmann::json j = {{"name", c.name}, {"expected", c.expected}, {"observed", c.observed}, {"ok", c.ok}};
-    if (!c.detail.empty()) j["detail"] = c.detail;
-    a.push_back(std::move(j));
-  }
+  for (const auto &c : checks)
+    a.push_back(
+        {{"name", c.name}, {"expected", c.expected}, {"observed", c.observed}, {"ok", c.ok}, {"detail", c.detail}});
   return a;
 }
 
@@ -93,6 +90,7 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
   // `expect` results (results/expectations.hpp): a failed one marks the point FAILED.
   j["expectations"] = expectations_to_json(r.expectations);
   j["expectations_failed"] = !all_passed(r.expectations);
+  // Two counts of the same events that must agree (a failed one fails the point).
   j["self_checks"] = self_checks_to_json(r.self_checks);
   if (r.error)
     j["error"] = {{"phase", to_string(r.error->phase)},

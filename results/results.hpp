@@ -50,6 +50,7 @@ struct ResultPoint {
   size_t rounds = 1;  // `run --rounds`: runs combined into this point
   std::vector<MetricSummary> metrics;
   std::vector<std::string> warnings;
+  std::vector<SelfCheck> self_checks;  // absent in files of older versions: none
   const MetricSummary *metric(const std::string &name) const;
   std::string key() const;  // label + canonical params: what compare matches on
 };

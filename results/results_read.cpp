@@ -173,6 +173,20 @@ nlohmann::json read_params(const Obj &o) {
   return *v;
 }
 
+// self_checks[i]: every field is required (a check without its numbers says nothing).
+std::vector<SelfCheck> read_self_checks(const Obj &o) {
+  std::vector<SelfCheck> out;
+  const nlohmann::json *a = array_of(o, "self_checks", false);
+  for (size_t i = 0; a && i < a->size(); ++i) {
+    Obj c((*a)[i], index_path(o.at("self_checks"), i));
+    const nlohmann::json *ok = c.find("ok", true);
+    if (!ok->is_boolean()) wrong_type(c.at("ok"), "true or false", *ok);
+    out.push_back(SelfCheck{c.str("name", true), c.number("expected", true), c.number("observed", true),
+                            ok->get<bool>(), c.str("detail", true)});
+  }
+  return out;
+}
+
 ResultPoint read_point(const Obj &o) {
   static const std::set<std::string> kStatuses = {"ok", "skipped", "failed", "interrupted"};
   ResultPoint p;
@@ -190,6 +204,7 @@ ResultPoint read_point(const Obj &o) {
   p.report = strings(o, "report");
   p.primary = o.str("primary");
   p.warnings = strings(o, "warnings");
+  p.self_checks = read_self_checks(o);
   if (const nlohmann::json *a = o.find("adaptive", false); a && !a->is_null()) {
     Obj ad(*a, o.at("adaptive"));
     p.precision_pct = ad.number("ci_target_pct", false);

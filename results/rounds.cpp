@@ -29,6 +29,24 @@ std::vector<PerCpuRate> sum_per_cpu(const std::vector<const PointResult *> &runs
   return out;
 }
 
+// The rounds' self-checks by name: the counts add up, and one that failed stays failed.
+std::vector<SelfCheck> sum_self_checks(const std::vector<const PointResult *> &runs) {
+  std::vector<SelfCheck> out;
+  for (const auto *r : runs)
+    for (const auto &c : r->self_checks) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const SelfCheck &x) { return x.name == c.name; });
+      if (it == out.end()) {
+        out.push_back(c);
+        continue;
+      }
+      it->expected += c.expected;
+      it->observed += c.observed;
+      it->ok = it->ok && c.ok;
+      it->detail = "summed over rounds; the last: " + c.detail;
+    }
+  return out;
+}
+
 }  // namespace
 
 PointResult combine_rounds(const std::vector<PointResult> &runs, const std::vector<MetricSpec> &metrics) {
@@ -51,6 +69,7 @@ PointResult combine_rounds(const std::vector<PointResult> &runs, const std::vect
     c.setup_s += r->setup_s;
   }
   c.per_cpu = sum_per_cpu(measured);
+  c.self_checks = sum_self_checks(measured);
   c.summary = summarize(c.samples, metrics, c.producers, c.report);
   if (measured.size() >= 2)
     for (auto &m : c.summary.metrics) {

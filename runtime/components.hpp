@@ -27,6 +27,9 @@ class Consumer {
  public:
   virtual ~Consumer() = default;
   virtual std::string run(int index, const std::atomic<bool> &stop) = 0;
+  // Called once every thread has stopped: consumes what is still waiting (records produced
+  // after the consumer's last pass), so the self-checks see every record. "" or an error.
+  virtual std::string drain_rest() { return ""; }
 };
 
 struct ProducerConfig {

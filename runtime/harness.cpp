@@ -147,6 +147,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
   stop.store(true);
   for (auto &t : threads) t.join();
   threads.clear();
+  res.late_producer_ops = counters.take();
   return res;
 }
 

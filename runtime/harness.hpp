@@ -40,6 +40,10 @@ struct HarnessResult {
   bool interrupted = false;    // the external stop was requested before the end
   bool enough = false;         // adaptive: `enough` returned true before the limit
   std::optional<Error> error;  // a thread failed (affinity, producer error)
+  // Producer operations after the last sample (the unfinished interval, each thread's last
+  // loop), read once every thread is joined: with the samples' and the first read's, every
+  // operation of the run (the self-checks add them up).
+  uint64_t late_producer_ops = 0;
 };
 
 // Reads the counters of one interval; `producer_ops` is the producers' operation count

@@ -10,6 +10,7 @@
 #include "runtime/counters.hpp"
 #include "runtime/cpuset.hpp"
 #include "runtime/kthread_stat.hpp"
+#include "runtime/self_checks.hpp"
 #include "runtime/setup_actions.hpp"
 
 namespace bpfbench {
@@ -91,7 +92,7 @@ class PointRunner {
     BB_TRY(make_components());
     BB_TRY(watch_kernel_threads());
     measure();
-    return {};
+    return self_check();
   }
 
   void fail(const Error &e) {
@@ -112,6 +113,7 @@ class PointRunner {
   Result<> make_components();
   Result<> watch_kernel_threads();
   void measure();
+  Result<> self_check();
   std::map<std::string, uint64_t> read_interval(uint64_t producer_ops);
 
   const PlanPoint &p_;
@@ -137,6 +139,9 @@ class PointRunner {
   std::optional<ConsumerConfig> cc_;
   std::unique_ptr<Consumer> consumer_;
   std::map<std::string, KthreadStime> kthreads_;  // metric name -> reader
+  std::vector<ResolvedSelfCheck> checks_;         // family.json `self_checks` that apply
+  SourceTotals totals_;                           // what the checks add up
+  uint64_t late_producer_ops_ = 0;                // the harness's count after the last sample
 };
 
 // Kernel features, before anything is loaded. A missing one skips the point; one the
@@ -194,6 +199,13 @@ void PointRunner::choose_counters() {
     const std::string &var = m.source.operand;
     if (counter_index_.emplace(var, counter_vars_.size()).second) counter_vars_.push_back(var);
   }
+  // A self-check may count a counter no metric reports (ringbuf's records emitted).
+  checks_ = self_checks_for(f_, *prog_, p_);
+  for (const auto &c : checks_)
+    for (const auto *side : {&c.expected, &c.observed})
+      for (const auto &src : *side)
+        if (src.kind == MetricSourceKind::Counter && counter_index_.emplace(src.operand, counter_vars_.size()).second)
+          counter_vars_.push_back(src.operand);
   if (!prog_->function.empty()) functions_.push_back(prog_->function);
   for (const auto &x : prog_->extra_programs) functions_.push_back(x);
 }
@@ -274,6 +286,11 @@ std::map<std::string, uint64_t> PointRunner::read_interval(uint64_t producer_ops
   std::vector<uint64_t> vals(counter_vars_.size());
   for (size_t i = 0; i < vals.size(); ++i) vals[i] = counters_.take(i);
   uint64_t consumer_ops = consumed_.take();
+  if (!checks_.empty()) {
+    totals_["producer"] += producer_ops;
+    totals_["consumer"] += consumer_ops;
+    for (size_t i = 0; i < vals.size(); ++i) totals_["counter:" + counter_vars_[i]] += vals[i];
+  }
   std::map<std::string, uint64_t> d;
   for (const auto &m : metrics_) {
     switch (m.source.kind) {
@@ -296,7 +313,11 @@ void PointRunner::measure() {
     if (opts_.on_sample) opts_.on_sample(p_, iter, s, warm);
   };
   MeasureFn read = [this](uint64_t producer_ops) { return read_interval(producer_ops); };
+  // The self-checks count from here: what setup or attach counted is no producer's doing.
+  if (!checks_.empty())
+    for (size_t i = 0; i < counter_vars_.size(); ++i) counters_.take(i);
   HarnessResult hr = run_harness(h_, *producer_, consumer_.get(), read, stop_, on_sample);
+  late_producer_ops_ = hr.late_producer_ops;
 
   r_.warmup = std::move(hr.warmup);
   r_.samples = std::move(hr.samples);
@@ -312,6 +333,22 @@ void PointRunner::measure() {
     r_.status = PointResult::Status::Interrupted;
     r_.reason = "interrupted";
   }
+}
+
+// Every thread has stopped: drain the buffer, read what came after the last sample, and
+// compare each check's two counts. A disagreement fails the point with both of them.
+Result<> PointRunner::self_check() {
+  if (checks_.empty() || r_.status != PointResult::Status::Ok) return {};
+  if (consumer_)
+    if (std::string e = consumer_->drain_rest(); !e.empty()) return Error("self-check: draining the buffer: " + e);
+  read_interval(late_producer_ops_);  // into the totals only
+  std::optional<Error> failed;
+  for (const auto &c : checks_) {
+    r_.self_checks.push_back(evaluate_self_check(c, totals_));
+    if (!r_.self_checks.back().ok && !failed) failed = Error(self_check_failure(r_.self_checks.back()));
+  }
+  if (failed) return *failed;
+  return {};
 }
 
 }  // namespace

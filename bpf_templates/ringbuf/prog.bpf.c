@@ -22,6 +22,9 @@ struct {
 /* Records the buffer had no room for. Hits are counted by the consumer, in user space:
  * records consumed, as the kernel bench counts them. */
 struct bb_counter bb_drops[BB_MAX_CPUS] = {};
+/* Records the program tried to emit: the self-check `records_accounted` (family.json) wants
+ * each of them consumed or dropped. */
+struct bb_counter bb_records[BB_MAX_CPUS] = {};
 
 /* Only the bpfbench process produces: getpgid() elsewhere on the machine is noise. */
 static __always_inline int bb_foreign(void)
@@ -39,12 +42,13 @@ static __always_inline __u64 bb_wakeup_flags(void)
 		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
-/* Drops are summed locally and added once per batch: one atomic per trigger keeps the
- * accounting out of the per-record cost. No `if (drops)`: a branch on the local count
- * would make the verifier track it exactly and stop pruning loop states. */
+/* Drops are summed locally and added once per batch: two atomics per trigger (drops and
+ * records) keep the accounting out of the per-record cost. No `if (drops)`: a branch on
+ * the local count would make the verifier track it exactly and stop pruning loop states. */
 static __always_inline void bb_account(__u64 drops)
 {
 	bb_add(bb_drops, drops);
+	bb_add(bb_records, batch);
 }
 
 SEC("?tp/syscalls/sys_enter_getpgid")

@@ -27,6 +27,7 @@ class BufferConsumer : public Consumer {
  public:
   explicit BufferConsumer(const ConsumerConfig &cfg) : cfg_(cfg) {}
   std::string run(int index, const std::atomic<bool> &stop) final;
+  std::string drain_rest() final { return drain(); }
 
  protected:
   // Waits for data and consumes what is there; "" or an error.
