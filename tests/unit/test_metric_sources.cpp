@@ -256,3 +256,26 @@ TEST_CASE("the object's globals and maps are read with their sections", "[compil
   CHECK_FALSE(read_object_globals({1, 2, 3}, err));
   CHECK_FALSE(err.empty());
 }
+
+TEST_CASE("a counter a program overrides is not required of its object", "[manifest][compile][cli]") {
+  test::TempDir d;
+  d.write("bpf_templates/ovr/prog.bpf.c", "char _license[] SEC(\"license\") = \"GPL\";\n"
+                                          "struct bb_counter bb_calls[BB_MAX_CPUS] = {};\n"
+                                          "SEC(\"?raw_tp/sys_enter\")\n"
+                                          "int bench_x(void *ctx) { bb_inc(bb_calls); return 0; }\n");
+  std::string manifest =
+      d.write("bpf_templates/ovr/family.json",
+              "{\"family\": \"ovr\", \"description\": \"d\", \"template\": \"prog.bpf.c\", \"producer\": \"syscall\",\n"
+              " \"programs\": [{\"name\": \"x\", \"section\": \"?raw_tp/sys_enter\", \"function\": \"bench_x\"},\n"
+              "              {\"name\": \"y\", \"section\": \"?raw_tp/sys_enter\", \"function\": \"bench_x\",\n"
+              "               \"metric_sources\": {\"calls\": \"producer\"}}],\n"
+              " \"metrics\": [{\"name\": \"calls\", \"source\": \"counter:bb_cals\"}]}\n");
+  // Program y counts calls itself: its points never read bb_cals.
+  auto y = test::run_process({BPFBENCH_BINARY, "check", "--compile", d.write("y.bdsl", "bench ovr < prog y; >\n")});
+  INFO(y.out << y.err);
+  CHECK(y.exit_code == 0);
+  auto x = test::run_process({BPFBENCH_BINARY, "check", "--compile", d.write("x.bdsl", "bench ovr < prog x; >\n")});
+  INFO(x.out << x.err);
+  CHECK(x.exit_code == 2);
+  CHECK(x.err.find(manifest + ":5:51-57: error: metric 'calls': no counter 'bb_cals'") != std::string::npos);
+}
