@@ -99,10 +99,12 @@ void ObjectRefChecker::report(const FamilyManifest &f, size_t i, const std::map<
   else if (counter)
     msg += "no counter '" + ref.name + "' in the compiled object " + object_name + " (no such global in its .bss)";
   else msg += "no map '" + ref.name + "' in the compiled object " + object_name;
+  // Hints only for a name that is nowhere: the nearest one, or the few there are.
   std::vector<std::string> hints;
-  if (std::string close = did_you_mean(ref.name, candidates); !close.empty() && close != ref.name)
-    hints.push_back("did you mean '" + close + "'?");
-  else if (!candidates.empty() && candidates.size() <= 8)
+  const bool nowhere = it == globals.end();
+  const std::string close = nowhere ? did_you_mean(ref.name, candidates) : "";
+  if (!close.empty()) hints.push_back("did you mean '" + close + "'?");
+  else if (nowhere && !candidates.empty() && candidates.size() <= 8)
     hints.push_back("its " + sec + " " + (counter ? "globals" : "maps") + ": " + join_names(candidates, ", "));
   diags_.error(at, msg, hints);
 }

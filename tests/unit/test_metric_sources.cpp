@@ -279,3 +279,28 @@ TEST_CASE("a counter a program overrides is not required of its object", "[manif
   CHECK(x.exit_code == 2);
   CHECK(x.err.find(manifest + ":5:51-57: error: metric 'calls': no counter 'bb_cals'") != std::string::npos);
 }
+
+TEST_CASE("a counter in .data and a per_cpu typo are located", "[manifest][compile][cli]") {
+  test::TempDir d;
+  d.write("bpf_templates/dat/prog.bpf.c", "char _license[] SEC(\"license\") = \"GPL\";\n"
+                                          "struct bb_counter bb_calls[BB_MAX_CPUS] = { { 1 } };\n"
+                                          "struct bb_counter bb_ops[BB_MAX_CPUS] = {};\n"
+                                          "struct bb_counter bb_ns[BB_MAX_CPUS] = {};\n"
+                                          "SEC(\"?raw_tp/sys_enter\")\n"
+                                          "int bench_x(void *ctx) { bb_inc(bb_calls); bb_inc(bb_ops); "
+                                          "bb_inc(bb_ns); return 0; }\n");
+  std::string manifest =
+      d.write("bpf_templates/dat/family.json",
+              "{\"family\": \"dat\", \"description\": \"d\", \"template\": \"prog.bpf.c\", \"producer\": \"syscall\",\n"
+              " \"programs\": [{\"name\": \"x\", \"section\": \"?raw_tp/sys_enter\", \"function\": \"bench_x\"}],\n"
+              " \"per_cpu\": {\"ops\": \"bb_opz\", \"ns\": \"bb_ns\", \"line\": \"{cpu}: {rate}\"},\n"
+              " \"metrics\": [{\"name\": \"calls\", \"source\": \"counter:bb_calls\"}]}\n");
+  auto p = test::run_process({BPFBENCH_BINARY, "check", "--compile", d.write("dat.bdsl", "bench dat < >\n")});
+  INFO(p.out << p.err);
+  CHECK(p.exit_code == 2);
+  CHECK(p.err.find(manifest + ":4:51-58: error: metric 'calls': counter 'bb_calls' is in .data, not .bss") !=
+        std::string::npos);
+  CHECK(p.err.find(manifest + ":3:22-27: error: per_cpu: no counter 'bb_opz'") != std::string::npos);
+  CHECK(p.err.find("hint: did you mean 'bb_ops'?") != std::string::npos);
+  CHECK(p.err.find("hint: its .bss") == std::string::npos);  // bb_calls is there, elsewhere
+}
