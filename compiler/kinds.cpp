@@ -1,6 +1,8 @@
 // The kind tables: the one place a kind's name, doc and serving component are written.
 #include "compiler/kinds.hpp"
 
+#include <utility>
+
 namespace bpfbench {
 
 namespace {
@@ -57,9 +59,38 @@ constexpr KindInfo<MetricSourceKind> kMetricSources[] = {
     {MetricSourceKind::Consumer, "consumer", "records the consumer threads read",
      "ProducerCounters (runtime/counters.cpp)"},
     {MetricSourceKind::Ratio, "ratio", "one metric's count over another's, per interval", ""},
+    {MetricSourceKind::Sum, "sum", "the counts of two or more other metrics added, per interval",
+     "add_sum_counts (results/stats.cpp)"},
     {MetricSourceKind::KthreadStime, "kthread_stime", "a kernel thread's CPU ticks (/proc/<pid>/stat)",
      "KthreadStime (runtime/kthread_stat.cpp)"},
 };
+
+// `rest` of `sum:<rest>`: metric names joined by '+', at least two, none twice.
+std::optional<MetricSource> parse_sum_terms(const std::string &text, const std::string &rest, MetricSource s,
+                                            std::string &why) {
+  for (size_t start = 0;;) {
+    size_t plus = rest.find('+', start);
+    s.terms.push_back(rest.substr(start, plus == std::string::npos ? std::string::npos : plus - start));
+    if (plus == std::string::npos) break;
+    start = plus + 1;
+  }
+  for (size_t i = 0; i < s.terms.size(); ++i) {
+    if (!is_identifier(s.terms[i])) {
+      why = "bad metric source '" + text + "': sum term '" + s.terms[i] + "' is not a metric name";
+      return std::nullopt;
+    }
+    for (size_t j = 0; j < i; ++j)
+      if (s.terms[j] == s.terms[i]) {
+        why = "bad metric source '" + text + "': metric '" + s.terms[i] + "' is added twice";
+        return std::nullopt;
+      }
+  }
+  if (s.terms.size() < 2) {
+    why = "bad metric source '" + text + "': a sum adds two or more metrics (sum:<a>+<b>[+...])";
+    return std::nullopt;
+  }
+  return s;
+}
 
 }  // namespace
 
@@ -80,7 +111,6 @@ bool is_name(const std::string &s) {
     if (!is_ident_char(c, false) && c != '-') return false;
   return true;
 }
-
 
 template <>
 std::span<const KindInfo<ProducerKind>> kind_table<ProducerKind>() {
@@ -109,6 +139,11 @@ std::string MetricSource::text() const {
   case MetricSourceKind::Counter:
   case MetricSourceKind::KthreadStime: return out + ":" + operand;
   case MetricSourceKind::Ratio: return out + ":" + operand + "/" + denominator;
+  case MetricSourceKind::Sum: {
+    std::string sep = ":";
+    for (const auto &t : terms) out += std::exchange(sep, "+") + t;
+    return out;
+  }
   case MetricSourceKind::Producer:
   case MetricSourceKind::Consumer: return out;
   }
@@ -117,11 +152,12 @@ std::string MetricSource::text() const {
 
 std::optional<MetricSource> parse_metric_source(const std::string &text, std::string &why) {
   why = "bad metric source '" + text +
-        "' (expected counter:<var>, producer, consumer, ratio:<a>/<b> or kthread_stime:<comm>)";
+        "' (expected counter:<var>, producer, consumer, ratio:<a>/<b>, sum:<a>+<b>[+...] or kthread_stime:<comm>)";
   size_t colon = text.find(':');
   auto kind = parse_kind<MetricSourceKind>(std::string_view(text).substr(0, colon));
   if (!kind) return std::nullopt;
-  MetricSource s{*kind, {}, {}};
+  MetricSource s;
+  s.kind = *kind;
   const bool bare = *kind == MetricSourceKind::Producer || *kind == MetricSourceKind::Consumer;
   if (bare != (colon == std::string::npos)) return std::nullopt;
   if (bare) return s;
@@ -133,6 +169,7 @@ std::optional<MetricSource> parse_metric_source(const std::string &text, std::st
     s.denominator = rest.substr(slash + 1);
     return s;
   }
+  if (*kind == MetricSourceKind::Sum) return parse_sum_terms(text, rest, s, why);
   s.operand = rest;
   if (*kind == MetricSourceKind::Counter ? !is_identifier(rest) : !is_name(rest)) return std::nullopt;
   return s;

@@ -28,7 +28,7 @@ enum class AttachKind { Auto, Uprobe, Uretprobe, TestRun, None };
 // checked by compiler/setup_spec.cpp).
 enum class SetupActionKind { Fork, InnerMaps, Prefill };
 // Where a metric's per-interval value comes from (the sampler in runtime/run_point.cpp).
-enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, KthreadStime };
+enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, Sum, KthreadStime };
 
 // One row of a kind's table. `served_by` names the runtime code that implements the kind
 // ("" for kinds only the compiler reads).
@@ -81,25 +81,27 @@ std::vector<std::string> kind_names() {
 }
 
 // A metric's `source`, parsed: `counter:<var>`, `producer`, `consumer`, `ratio:<a>/<b>`,
-// `kthread_stime:<comm>`.
+// `sum:<a>+<b>[+...]`, `kthread_stime:<comm>`.
 struct MetricSource {
   MetricSourceKind kind = MetricSourceKind::Producer;
-  std::string operand;       // counter: the .bss variable; kthread_stime: the comm; ratio: a
-  std::string denominator;   // ratio: b
-  std::string text() const;  // the manifest spelling
+  std::string operand;             // counter: the .bss variable; kthread_stime: the comm; ratio: a
+  std::string denominator;         // ratio: b
+  std::vector<std::string> terms;  // sum: the metrics added, two or more, each once
+  std::string text() const;        // the manifest spelling
   bool operator==(const MetricSource &o) const = default;
 };
 
 // Parses `text`; nullopt + `why` when it is not one of the forms above (the names inside
-// are checked for shape only; ratio operands are checked against the family's metrics by
-// the manifest reader).
+// are checked for shape only; ratio operands and sum terms are checked against the
+// family's metrics by the manifest reader).
 std::optional<MetricSource> parse_metric_source(const std::string &text, std::string &why);
 
 // How a metric's per-interval values are reported (family.json metric `reported`):
 // Rate: a count per interval as millions per second ("M/s"); AsIs: the value in the
 // metric's own unit (a ratio of two counts, or a count per second, e.g. CPU ticks).
 enum class MetricReport { Rate, AsIs };
-// The default of a source kind: ratios and kernel-thread ticks as they are, counts as rates.
+// The default of a source kind: ratios and kernel-thread ticks as they are, counts (sums
+// of counts too) as rates.
 MetricReport default_report_of(MetricSourceKind k);
 
 // Which way is better for `compare` (family.json metric `better`). The default, also used

@@ -147,6 +147,19 @@ struct SelfCheckSpec {
   std::string doc;
 };
 
+// A name family.json gives a global or a map of the compiled BPF object, and where it says
+// it: checked against each compiled object (compiler/object_check.hpp), so a typo is an
+// error at the manifest's line and column before anything is loaded.
+struct ObjectRef {
+  enum class Kind { Counter, Map };  // a `struct bb_counter` array in .bss; a map in .maps
+  Kind kind = Kind::Counter;
+  std::string name;
+  std::string where;    // the manifest entry: "metric 'hits'", "param 'nr_entries'", "setup[0] (prefill)"
+  std::string program;  // "": every program's object; else only that program's
+  std::string metric;   // the metric whose source it is ("" for others): a program may override it
+  SourceRange at;       // in FamilyManifest::manifest_text; `file` is set when it is reported
+};
+
 struct FamilyManifest {
   std::string name;
   std::string description;
@@ -163,8 +176,11 @@ struct FamilyManifest {
   std::vector<ConstraintSpec> constraints;
   std::vector<SetupActionSpec> setup;  // every program's setup actions, in order
   PerCpuSpec per_cpu;
-  std::vector<HookSpec> hooks;  // `hooks`: where inline C may go
+  std::vector<HookSpec> hooks;         // `hooks`: where inline C may go
   std::vector<SelfCheckSpec> self_checks;
+  std::vector<ObjectRef> object_refs;  // every counter and map name the manifest mentions
+  std::string manifest_path;           // the family.json read, and its text: diagnostics
+  std::string manifest_text;           // found after load (object_refs) point into it
 
   const ParamSpec *param(const std::string &n) const;
   const ProgramSpec *program(const std::string &n) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/setup_spec.hpp"
 #include "compiler/units.hpp"
 
 namespace bpfbench {
@@ -128,6 +129,48 @@ bool ManifestFields::read_number(const json &v, ParamType type, const std::strin
   }
   wrong_type(where, key, v.is_number_float() ? "an integer" : "a number or a string like \"512K\"", v);
   return false;
+}
+
+SourceRange ManifestFields::inside(const json &v, size_t skip, size_t len) const {
+  SourceRange r = at(v);
+  const size_t size = v.is_string() ? v.get<std::string>().size() : 0;
+  if (!r.valid() || r.line != r.end_line || r.end_col + 1 != r.col + size + 2 || len == 0 || skip + len > size)
+    return r;
+  r.col += static_cast<uint32_t>(1 + skip);
+  r.end_col = r.col + static_cast<uint32_t>(len) - 1;
+  return r;
+}
+
+void ManifestFields::add_ref(FamilyManifest &f, ObjectRef::Kind kind, const json &v, size_t skip,
+                             const std::string &where, const std::string &program, const std::string &metric) const {
+  if (!v.is_string()) return;
+  const std::string s = v.get<std::string>();
+  skip = std::min(skip, s.size());
+  SourceRange r = inside(v, skip, s.size() - skip);
+  r.file = 0;  // the manifest's id once a ref is reported (ObjectRefChecker)
+  f.object_refs.push_back(ObjectRef{kind, s.substr(skip), where, program, metric, r});
+}
+
+void ManifestFields::add_source_ref(FamilyManifest &f, const MetricSource &src, const json &v, const std::string &where,
+                                    const std::string &program, const std::string &metric) const {
+  if (src.kind != MetricSourceKind::Counter) return;
+  add_ref(f, ObjectRef::Kind::Counter, v, std::string(kind_name(src.kind)).size() + 1, where, program, metric);
+}
+
+void ManifestFields::add_setup_refs(const json &obj, const std::string &where, const std::string &program,
+                                    FamilyManifest &f) const {
+  if (!obj.contains("setup") || !obj["setup"].is_array()) return;
+  const json &arr = obj["setup"];
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const json &e = arr[i];
+    if (!e.is_object() || !e.contains("action") || !e["action"].is_string()) continue;
+    auto kind = parse_kind<SetupActionKind>(e["action"].get<std::string>());
+    if (!kind) continue;
+    std::string at_action =
+        (where.empty() ? "" : where + ": ") + "setup[" + std::to_string(i) + "] (" + kind_name(*kind) + ")";
+    for (const auto &item : e.items())
+      if (is_map_argument(*kind, item.key())) add_ref(f, ObjectRef::Kind::Map, item.value(), 0, at_action, program);
+  }
 }
 
 }  // namespace bpfbench

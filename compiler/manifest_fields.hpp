@@ -59,6 +59,20 @@ class ManifestFields {
     out = *parse_kind<Kind>(s);
     return true;
   }
+  // Bytes [skip, skip+len) of string `v` (a name inside "counter:<var>"), when its token is
+  // the plain string on one line (no escapes); the whole token otherwise.
+  SourceRange inside(const json &v, size_t skip, size_t len) const;
+
+  // Object refs (compiler/object_check.hpp): where the manifest names a global or a map of
+  // the BPF object, to check once it is compiled. add_ref: the string `v` from byte `skip`.
+  void add_ref(FamilyManifest &f, ObjectRef::Kind kind, const json &v, size_t skip, const std::string &where,
+               const std::string &program = "", const std::string &metric = "") const;
+  // The counter of a `counter:<var>` source at `v` (other sources name nothing in the object).
+  void add_source_ref(FamilyManifest &f, const MetricSource &src, const json &v, const std::string &where,
+                      const std::string &program, const std::string &metric) const;
+  // The maps the `setup` actions of `obj` (the family's, or program `program`'s) name.
+  void add_setup_refs(const json &obj, const std::string &where, const std::string &program, FamilyManifest &f) const;
+
   // A bound or default of a numeric param: a JSON integer or a string with a unit.
   bool read_number(const json &v, ParamType type, const std::string &where, const std::string &key, int64_t &out);
 

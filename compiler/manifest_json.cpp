@@ -45,7 +45,6 @@ std::string join(const Names &v, const char *last = " or ") { return join_names(
 
 bool contains(const Names &v, const std::string &s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
-
 // True when `name(` appears in the template as a whole word: the program's C function.
 bool defines_function(const std::string &text, const std::string &name) {
   for (size_t pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
@@ -74,6 +73,8 @@ class Reader : public ManifestFields {
     const json &root = parsed;  // const: a lookup must never insert
     locate(text, root);
     FamilyManifest f;
+    f.manifest_path = path();
+    f.manifest_text = text;
     if (!root.is_object()) {
       error(at(root), "", std::string("the manifest must be a JSON object, got ") + root.type_name());
       return std::nullopt;
@@ -99,15 +100,34 @@ class Reader : public ManifestFields {
             "family '" + f.name + "' must be in a folder of the same name, not '" + dir.filename().string() + "'");
     read_template(dir, tpl, root["template"], f);
 
+    read_entries(root, f);
+    if (root.contains("programs") && root["programs"].is_array() && root["programs"].empty())
+      error(at(root["programs"]), "", "'programs' must list at least one program");
+    check_metrics(root, f);
+    check_family_refs(root, f);
+    read_self_checks(*this, root, f);  // after programs, metrics and hooks: a check names them
+    read_constraints(root, f);
+    if (!ok()) return std::nullopt;
+    return f;
+  }
+
+ private:
+  // The params, setup, per_cpu, hooks, metrics and programs, in the order each needs
+  // the ones before; with the object refs (counter and map names) each of them holds.
+  void read_entries(const json &root, FamilyManifest &f) {
     read_array(root, "params", "", [&](const json &j, const std::string &where) {
       ParamSpec p;
-      if (read_param(j, where, p)) add_unique(f.params, std::move(p), "param", j);
+      if (!read_param(j, where, p)) return;
+      if (p.dest == ParamDest::MapSize) add_ref(f, ObjectRef::Kind::Map, j["map"], 0, where);
+      add_unique(f.params, std::move(p), "param", j);
     });
     read_setup(root, "", f, f.setup);
     if (root.contains("per_cpu")) {
       std::vector<ManifestProblem> errs;
       read_per_cpu(root["per_cpu"], f.per_cpu, errs);
       report("", errs);
+      if (f.per_cpu.enabled())
+        for (const char *key : {"ops", "ns"}) add_ref(f, ObjectRef::Kind::Counter, root["per_cpu"][key], 0, "per_cpu");
     }
     if (root.contains("hooks")) {  // after read_template: each hook must be used there
       std::vector<ManifestProblem> errs;
@@ -116,17 +136,23 @@ class Reader : public ManifestFields {
     }
     read_array(root, "metrics", "", [&](const json &j, const std::string &where) {
       MetricSpec m;
-      if (read_metric(j, where, m)) add_unique(f.metrics, std::move(m), "metric", j);
+      if (!read_metric(j, where, m)) return;
+      add_source_ref(f, m.source, j["source"], where, "", m.name);
+      add_unique(f.metrics, std::move(m), "metric", j);
     });
     read_array(root, "programs", "", [&](const json &j, const std::string &where) {
       ProgramSpec p;
-      if (read_program(j, where, f, p)) add_unique(f.programs, std::move(p), "program", j);
+      if (!read_program(j, where, f, p)) return;
+      add_setup_refs(j, where, p.name, f);
+      for (const auto &[metric, src] : p.metric_sources)
+        add_source_ref(f, src, j["metric_sources"][metric], where, p.name, metric);
+      add_unique(f.programs, std::move(p), "program", j);
     });
-    if (root.contains("programs") && root["programs"].is_array() && root["programs"].empty())
-      error(at(root["programs"]), "", "'programs' must list at least one program");
-    check_metrics(root, f);
-    check_family_refs(root, f);
-    read_self_checks(*this, root, f);  // after programs, metrics and hooks: a check names them
+    add_setup_refs(root, "", "", f);
+  }
+
+  // Constraints name params, programs and builtins: read after all of them.
+  void read_constraints(const json &root, FamilyManifest &f) {
     read_array(root, "constraints", "", [&](const json &j, const std::string &where) {
       ConstraintSpec c;
       if (!keys(j, where, {"when", "require", "message"}, {"require", "message"})) return;
@@ -138,11 +164,8 @@ class Reader : public ManifestFields {
       else if (!parse_condition(c.require, f, why)) error(at(j["require"]), where, why);
       else f.constraints.push_back(std::move(c));
     });
-    if (!ok()) return std::nullopt;
-    return f;
   }
 
- private:
   // Problems of a block reader, each at its node.
   void report(const std::string &where, const std::vector<ManifestProblem> &errs) {
     for (const auto &e : errs) {
@@ -502,15 +525,59 @@ class Reader : public ManifestFields {
       if (!f.metric(n)) error(at(node), where, "source '" + src.text() + "' names unknown metric '" + n + "'");
   }
 
+  // A sum adds counts: each term is a metric of the family whose source, for every
+  // program (`prog`: one program's overrides; nullptr: the family's sources), is a count.
+  // `overrides_only`: a family sum seen from `prog`, where only its overrides are news.
+  void check_sum(const MetricSource &src, const json &node, const std::string &where, const FamilyManifest &f,
+                 const ProgramSpec *prog, bool overrides_only = false) {
+    if (src.kind != MetricSourceKind::Sum) return;
+    Names metrics;
+    for (const auto &m : f.metrics) metrics.push_back(m.name);
+    size_t offset = std::string(kind_name(src.kind)).size() + 1;  // of the term in the string
+    for (const auto &t : src.terms) {
+      const SourceRange term_at = inside(node, offset, t.size());
+      offset += t.size() + 1;
+      const MetricSpec *m = f.metric(t);
+      if (!m) {
+        if (overrides_only) continue;
+        std::string close = did_you_mean(t, metrics);
+        error(term_at, where, "source '" + src.text() + "' names unknown metric '" + t + "'",
+              close.empty() ? Names{} : Names{"did you mean '" + close + "'?"});
+        continue;
+      }
+      auto over = prog ? prog->metric_sources.find(t) : std::map<std::string, MetricSource>::const_iterator{};
+      const bool overridden = prog && over != prog->metric_sources.end();
+      MetricSourceKind k = overridden ? over->second.kind : m->source.kind;
+      if ((overrides_only && !overridden) || k == MetricSourceKind::Counter || k == MetricSourceKind::Producer ||
+          k == MetricSourceKind::Consumer)
+        continue;
+      error(term_at, where,
+            "source '" + src.text() + "' adds metric '" + t + "', whose source is " + kind_name(k) +
+                (overridden ? " in program '" + prog->name + "'" : "") +
+                ": a sum adds counts (counter, producer or consumer metrics)");
+    }
+  }
+
   void check_metrics(const json &root, FamilyManifest &f) {
-    for (const auto &m : f.metrics)
-      check_ratio(m.source, (*metric_nodes_.at(m.name))["source"], "metric '" + m.name + "'", f);
+    for (const auto &m : f.metrics) {
+      const json &node = (*metric_nodes_.at(m.name))["source"];
+      check_ratio(m.source, node, "metric '" + m.name + "'", f);
+      check_sum(m.source, node, "metric '" + m.name + "'", f, nullptr);
+      // A program that overrides a term (and not the sum itself) must keep it a count.
+      for (const auto &p : f.programs)
+        if (m.source.kind == MetricSourceKind::Sum && !p.metric_sources.empty() && !p.metric_sources.count(m.name))
+          check_sum(m.source, node, "metric '" + m.name + "'", f, &p, true);
+    }
     for (const auto &p : f.programs)
       for (const auto &[metric, src] : p.metric_sources) {
         std::string where = "program '" + p.name + "'";
         const json &ms = (*program_nodes_.at(p.name))["metric_sources"];
-        if (!f.metric(metric)) error(at_key(ms, metric), where, "metric_sources names unknown metric '" + metric + "'");
-        else check_ratio(src, ms[metric], where, f);
+        if (!f.metric(metric)) {
+          error(at_key(ms, metric), where, "metric_sources names unknown metric '" + metric + "'");
+          continue;
+        }
+        check_ratio(src, ms[metric], where, f);
+        check_sum(src, ms[metric], where, f, &p);
       }
     check_throughput(root, f);
   }

@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <set>
+
 #include "compiler/clang_compile.hpp"
 #include "compiler/compile_diags.hpp"
 #include "compiler/emit_bpf.hpp"
+#include "compiler/object_check.hpp"
 #include "compiler/parse.hpp"
 #include "compiler/sha256.hpp"
 #include "compiler/template_path.hpp"
@@ -33,6 +36,20 @@ bool load_families(const std::string &path, const FrontendOptions &opts, Fronten
   return !fe.diags.has_errors();
 }
 
+// The counters and maps the manifest names exist in the object compiled for the unit's
+// points, checked for each program they select: a typo is an error in family.json.
+void check_manifest_names(const Frontend &fe, const EmitUnit &u, const std::vector<uint8_t> &object,
+                          ObjectRefChecker &refs) {
+  const FamilyManifest *f = fe.families.find(u.family);
+  if (!f) return;
+  std::set<std::string> programs;
+  for (size_t idx : u.points) {
+    const std::string &p = fe.plan->points.at(idx).program;
+    programs.insert(p.empty() ? f->default_program : p);
+  }
+  for (const auto &p : programs) refs.check(*f, p, object, u.virtual_name);
+}
+
 }  // namespace
 
 bool run_frontend(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
@@ -50,6 +67,7 @@ bool run_frontend_text(const std::string &path, std::string text, const Frontend
 bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop) {
   auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
   if (fe.diags.has_errors()) return false;
+  ObjectRefChecker refs(fe.sources, fe.diags);
   for (const auto &u : units) {
     CompileOptions opts;
     opts.virtual_name = u.virtual_name;
@@ -64,6 +82,7 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
     if (!r.ok) continue;
     ++out.compiled;
     for (size_t idx : u.points) out.objects[idx] = r.object;
+    check_manifest_names(fe, u, r.object, refs);
   }
   return !fe.diags.has_errors();
 }

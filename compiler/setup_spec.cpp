@@ -132,6 +132,14 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
   }
 }
 
+bool is_map_argument(SetupActionKind action, const std::string &key) {
+  auto it = actions().find(action);
+  if (it == actions().end()) return false;
+  for (const auto *keys : {&it->second.required, &it->second.optional})
+    if (auto kt = keys->find(key); kt != keys->end() && kt->second == Arg::Map) return true;
+  return false;
+}
+
 void read_per_cpu(const json &obj, PerCpuSpec &out, std::vector<ManifestProblem> &errors) {
   if (!obj.is_object()) {
     errors.push_back({&obj, "", std::string("'per_cpu' must be an object, got ") + obj.type_name()});

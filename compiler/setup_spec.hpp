@@ -20,6 +20,10 @@ namespace bpfbench {
 void read_setup_actions(const nlohmann::json &arr, const FamilyManifest &f, std::vector<SetupActionSpec> &out,
                         std::vector<ManifestProblem> &errors);
 
+// Whether `key` of `action` names a map of the BPF object (`outer`, `map`): the manifest
+// reader records where, for the check against the compiled object.
+bool is_map_argument(SetupActionKind action, const std::string &key);
+
 // Reads the `per_cpu` object: {"ops": var, "ns": var, "line": "{cpu}: {rate} ..."}.
 void read_per_cpu(const nlohmann::json &obj, PerCpuSpec &out, std::vector<ManifestProblem> &errors);
 

@@ -163,6 +163,16 @@ std::string ratio_without_denominator(const std::vector<Sample> &samples, const 
 
 }  // namespace
 
+void add_sum_counts(const std::vector<MetricSpec> &metrics, std::map<std::string, uint64_t> &counts) {
+  for (const auto &m : metrics) {
+    if (m.source.kind != MetricSourceKind::Sum) continue;
+    uint64_t total = 0;
+    for (const auto &t : m.source.terms)
+      if (auto it = counts.find(t); it != counts.end()) total += it->second;
+    counts[m.name] = total;
+  }
+}
+
 std::vector<double> metric_values(const std::vector<Sample> &samples, const MetricSpec &m) {
   std::vector<double> v;
   if (m.source.kind == MetricSourceKind::Ratio) {
@@ -217,11 +227,12 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
     l.mean = h->mean > 0 ? 1000.0 / (h->mean / std::max(producers, 1)) : 0.0;
     l.per_prod = l.mean;
     if (l.mean != 0) l.cv = l.stddev / l.mean;
-    // No hit counted: 1000 / 0 is no latency at all, not a latency of 0 that passes
+    // Nothing counted: 1000 / 0 is no latency at all, not a latency of 0 that passes
     // `expect latency < 1us`.
     if (!(h->mean > 0))
-      mark_no_value(l,
-                    samples.empty() ? "no measured interval" : "no hits counted (latency = 1000 / hits per producer)");
+      mark_no_value(l, samples.empty() ? "no measured interval"
+                                       : "no " + throughput->name + " counted (latency = 1000 / " + throughput->name +
+                                             " per producer)");
     sum.metrics.push_back(l);
   }
   // "hits" when no metric is the throughput: what results have always said then.

@@ -1,6 +1,8 @@
 // Summary statistics of a point's measured samples (warmup excluded), per metric.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +52,12 @@ struct Summary {
 constexpr double kNoisyCv = 0.05;           // CV above 5%
 constexpr double kFirstOffRelative = 0.05;  // first interval >5% and >3 sd off the rest
 
+// Adds to one interval's counts (metric name -> count) those of the `sum:a+b` metrics:
+// the sum of their terms' counts. The sampler calls it on each interval
+// (runtime/run_point.cpp), so a sum is a count like any other afterwards: in the samples
+// of the results file, in rates, `total_ops`, a derived `latency` and ratios.
+void add_sum_counts(const std::vector<MetricSpec> &metrics, std::map<std::string, uint64_t> &counts);
+
 // Per-sample values of a metric: `ratio:a/b` sources become a/b of the same interval;
 // counts reported as they are (report_of(), compiler/manifest.hpp) become counts per
 // second, in the spec's unit; every other count becomes a rate in M/s.
@@ -58,7 +66,9 @@ std::vector<double> metric_values(const std::vector<Sample> &samples, const Metr
 // Summaries of every family metric, plus "total_ops" (the sum of the metrics that count
 // in it, counts_in_total_ops()) and, when `report` asks for it and the family declares
 // none, "latency" = 1000 / (the throughput metric's M/s per producer) in ns/op (what the
-// kernel bench prints). `primary` is the report's first metric, else the throughput one.
+// kernel bench prints for hits; a family whose operations are hits + misses makes a
+// `sum:hits+misses` metric the throughput one, and latency is per operation). `primary`
+// is the report's first metric, else the throughput one.
 Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSpec> &metrics, int producers,
                   const std::vector<std::string> &report);
 

@@ -299,8 +299,10 @@ std::map<std::string, uint64_t> PointRunner::read_interval(uint64_t producer_ops
     case MetricSourceKind::Counter: d[m.name] = vals[counter_index_.at(m.source.operand)]; break;
     case MetricSourceKind::KthreadStime: d[m.name] = kthreads_.at(m.name).take(); break;
     case MetricSourceKind::Ratio: break;  // derived from two others when summarized
+    case MetricSourceKind::Sum: break;    // added from the others below
     }
   }
+  add_sum_counts(metrics_, d);
   return d;
 }
 

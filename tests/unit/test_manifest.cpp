@@ -116,7 +116,7 @@ TEST_CASE("the shipped ringbuf family loads", "[manifest]") {
   CHECK(f->program("perfbuf")->consumer == ConsumerKind::Perfbuf);
   CHECK(f->program("output"));
   REQUIRE(f->metric("drops"));
-  CHECK(f->metric("drops")->source == MetricSource{MetricSourceKind::Counter, "bb_drops", ""});
+  CHECK(f->metric("drops")->source == MetricSource{MetricSourceKind::Counter, "bb_drops", "", {}});
   CHECK(f->default_report == std::vector<std::string>{"hits", "drops"});
 }
 
@@ -288,7 +288,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "counters:x" }])")) ==
           "metric 'm': bad metric source 'counters:x' (expected counter:<var>, producer, consumer, "
-          "ratio:<a>/<b> or kthread_stime:<comm>)");
+          "ratio:<a>/<b>, sum:<a>+<b>[+...] or kthread_stime:<comm>)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "ratio:m/q" }])")) ==
           "metric 'm': source 'ratio:m/q' names unknown metric 'q'");

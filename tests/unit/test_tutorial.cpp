@@ -10,6 +10,8 @@
 #include <regex>
 #include <sstream>
 
+#include "compiler/manifest_json.hpp"
+#include "results/stats.hpp"
 #include "run_process.hpp"
 #include "test_runtime_support.hpp"
 
@@ -84,6 +86,29 @@ TEST_CASE("the tutorial holds one manifest, one template and one .bdsl", "[tutor
   CHECK(files.count("array_lookup.bdsl"));
 }
 
+TEST_CASE("the tutorial's latency is per lookup, hit or miss", "[tutorial][metrics]") {
+  TutorialDir d;
+  auto files = tutorial_files();
+  bpfbench::SourceManager sources;
+  bpfbench::Diagnostics diags;
+  auto f = bpfbench::parse_manifest((d.root / "bpf_templates/array_lookup/family.json").string(),
+                                    files.at("bpf_templates/array_lookup/family.json"), sources, diags);
+  INFO(bpfbench::render_all(diags, sources));
+  REQUIRE(f);
+  // One producer: 6 M lookups found and 2 M missed per second are 8 M lookups, 125 ns each
+  // (1000 / hits would say 166.7 ns: the cost of a lookup, counted per hit).
+  std::vector<bpfbench::Sample> samples(3);
+  for (auto &s : samples) {
+    s.duration_s = 1.0;
+    s.deltas = {{"hits", 6'000'000}, {"misses", 2'000'000}};
+    bpfbench::add_sum_counts(f->metrics, s.deltas);
+  }
+  auto sum = bpfbench::summarize(samples, f->metrics, 1, {"hits", "misses", "latency"});
+  REQUIRE(sum.find("latency"));
+  CHECK(sum.find("latency")->mean == Approx(125.0));
+  CHECK(sum.find("total_ops")->mean == Approx(8.0));  // the Summary's "total operations"
+}
+
 TEST_CASE("the tutorial's family, written only in a temp dir, loads and checks", "[tutorial][cli]") {
   TutorialDir d;
   std::string bdsl = (d.root / "array_lookup.bdsl").string();
@@ -111,5 +136,12 @@ TEST_CASE("the tutorial's family runs and reports hits > 0", "[tutorial][runtime
   auto misses = summary_means(r.out, "misses");
   REQUIRE(misses.size() == 3);
   CHECK(misses[0] == 0);
+  // The first bench reports latency per lookup: 1000 / (hits + misses per producer).
+  std::regex lat(R"(, latency\s+([0-9.]+) ns/op)");
+  std::vector<double> lats;
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), lat); it != std::sregex_iterator(); ++it)
+    lats.push_back(std::stod((*it)[1]));
+  REQUIRE(lats.size() == 2);
+  for (size_t i = 0; i < 2; ++i) CHECK(lats[i] == Approx(1000.0 / (hits[i] + misses[i])).epsilon(0.01));
   CHECK(r.out.find("FAILED") == std::string::npos);
 }
