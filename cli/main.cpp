@@ -70,6 +70,11 @@ int run(int argc, char **argv) {
       ->check(checked(non_empty("a folder name"), "DIR"));
   l->add_flag("--json", list.json, "Print as JSON");
 
+  DoctorArgs doctor;
+  auto *d = app.add_subcommand("doctor", "Report what makes numbers unstable on this machine (changes nothing)");
+  d->add_flag("--json", doctor.json, "Print the findings as JSON");
+  d->add_flag("--quick", doctor.quick, "Skip the timed probes (steal, background load, spin test: about 1 s)");
+
   RunCommand runcmd;
   add_run_commands(app, runcmd);
   ResultsCommands results;
@@ -98,6 +103,7 @@ int run(int argc, char **argv) {
   if (p->parsed()) return cmd_plan(plan);
   if (e->parsed()) return cmd_emit(emit);
   if (l->parsed()) return cmd_list(list);
+  if (d->parsed()) return cmd_doctor(doctor);
   if (auto code = dispatch_results_commands(results)) return *code;
   return dispatch_run_commands(runcmd);
 }
