@@ -70,15 +70,15 @@ int run(int argc, char **argv) {
       ->check(checked(non_empty("a folder name"), "DIR"));
   l->add_flag("--json", list.json, "Print as JSON");
 
-  DoctorArgs doctor;
-  auto *d = app.add_subcommand("doctor", "Report what makes numbers unstable on this machine (changes nothing)");
-  d->add_flag("--json", doctor.json, "Print the findings as JSON");
-  d->add_flag("--quick", doctor.quick, "Skip the timed probes (steal, background load, spin test: about 1 s)");
-
   RunCommand runcmd;
   add_run_commands(app, runcmd);
   ResultsCommands results;
   add_results_commands(app, results);
+  // Last in the command list: a report about the machine, not a step of the pipeline.
+  DoctorArgs doctor;
+  auto *d = app.add_subcommand("doctor", "Report what makes numbers unstable on this machine (changes nothing)");
+  d->add_flag("--json", doctor.json, "Print the findings as JSON");
+  d->add_flag("--quick", doctor.quick, "Skip the timed probes (steal, background load, spin test: about 1 s)");
 
   if (std::string why = unknown_command(app, argc, argv); !why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\nRun with --help for more information.\n", why);
