@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "results/doctor.hpp"
+#include "results/results.hpp"
 #include "run_process.hpp"
 #include "runtime/doctor.hpp"
 #include "temp_dir.hpp"
@@ -233,4 +234,18 @@ TEST_CASE("doctor text output and a bad option", "[doctor][cli]") {
   auto bad = test::run_process({BPFBENCH_BINARY, "doctor", "--frob"}, 60);
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--frob") != std::string::npos);
+}
+
+TEST_CASE("doctor in a results file: written when set, read back", "[doctor][read]") {
+  ResultsDoc doc;
+  doc.file = "x.bdsl";
+  CHECK_FALSE(doc.to_json().contains("doctor"));
+  DoctorReport r;
+  r.findings = {Finding{"smt", DoctorSeverity::warn, "SMT", "active", "", "", {}}};
+  doc.doctor = doctor_to_json(r);
+  auto j = doc.to_json();
+  CHECK(j["doctor"]["findings"][0]["id"] == "smt");
+  std::string err;
+  CHECK(results_from_json(j, err).has_value());
+  CHECK(err.empty());
 }
