@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <sstream>
@@ -137,7 +138,7 @@ std::vector<ProcTicks> read_proc_ticks(const std::string &root, int self_pid) {
   for (std::filesystem::directory_iterator it(root + "/proc", ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
     if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
-    int pid = std::stoi(name);
+    int pid = int(std::strtol(name.c_str(), nullptr, 10));
     if (pid == self_pid) continue;
     SysText t = read_sys_text(root, "/proc/" + name + "/stat");
     size_t open = t.text.find('('), close = t.text.rfind(')');

@@ -1,6 +1,7 @@
 // The file probes of `bpfbench doctor`: one function per knob, each a pure function of the
 // files under `root` (tests build a fake /proc and /sys in a temporary directory).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -92,7 +93,7 @@ std::vector<int> sys_cpus(const std::string &root) {
     std::string name = it->path().filename().string();
     if (name.size() > 3 && name.rfind("cpu", 0) == 0 &&
         std::all_of(name.begin() + 3, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      cpus.push_back(std::stoi(name.substr(3)));
+      cpus.push_back(int(std::strtol(name.c_str() + 3, nullptr, 10)));  // no throw on a bad fake tree
   }
   std::sort(cpus.begin(), cpus.end());
   return cpus;
