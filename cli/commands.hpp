@@ -47,9 +47,15 @@ struct ListArgs {
   bool json = false;
 };
 
+struct DoctorArgs {
+  bool json = false;
+  bool quick = false;  // skip the timed probes (steal, background load, spin test)
+};
+
 int cmd_check(const CheckArgs &a);
 int cmd_plan(const PlanArgs &a);
 int cmd_emit(const EmitArgs &a);
 int cmd_list(const ListArgs &a);
+int cmd_doctor(const DoctorArgs &a);
 
 }  // namespace bpfbench::cli

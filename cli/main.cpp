@@ -102,6 +102,11 @@ int run_args(int argc, char **argv) {
   auto *kb = add_kbench_command(app, kbench);
   ResultsCommands results;
   add_results_commands(app, results);
+  // Last in the command list: a report about the machine, not a step of the pipeline.
+  DoctorArgs doctor;
+  auto *d = app.add_subcommand("doctor", "Report what makes numbers unstable on this machine (changes nothing)");
+  d->add_flag("--json", doctor.json, "Print the findings as JSON");
+  d->add_flag("--quick", doctor.quick, "Skip the timed probes (steal, background load, spin test: about 1 s)");
 
   if (auto code = print_generated(app, argc, argv)) return *code;
   if (std::string why = unknown_command(app, argc, argv); !why.empty()) {
@@ -129,6 +134,7 @@ int run_args(int argc, char **argv) {
   if (p->parsed()) return cmd_plan(plan);
   if (e->parsed()) return cmd_emit(emit);
   if (l->parsed()) return cmd_list(list);
+  if (d->parsed()) return cmd_doctor(doctor);
   if (auto code = dispatch_results_commands(results)) return *code;
   return dispatch_run_commands(runcmd);
 }

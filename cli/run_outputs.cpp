@@ -12,6 +12,7 @@
 #include "compiler/atomic_file.hpp"
 #include "results/progress.hpp"
 #include "results/report_tables.hpp"
+#include "runtime/doctor.hpp"
 #include "runtime/environment.hpp"
 
 namespace bpfbench::cli {
@@ -40,6 +41,9 @@ RunOutputs::RunOutputs(ExportPaths paths, bool quiet, const Frontend &fe, std::v
   if (fe.sources.size() > 0) doc_.file_sha256 = sha256_hex(fe.sources.file(0).text);
   doc_.started = utc_timestamp();
   doc_.env = collect_environment();
+  DoctorOptions untimed;  // the timed probes would add a second to every run
+  untimed.sample = false;
+  doc_.doctor = doctor_to_json(run_doctor(untimed));
   doc_.plan = plan_to_json(*fe.plan, fe.sources);
   for (const auto &p : programs)
     for (size_t idx : p.points) program_sha_[idx] = p.sha256;

@@ -108,16 +108,18 @@ nlohmann::json ResultsDoc::to_json() const {
                      {"sha256", p.sha256},
                      {"cache_key", p.cache_key},
                      {"points", p.points}});
-  return {{"schema", kResultsSchema},
-          {"file", file},
-          {"file_sha256", file_sha256},
-          {"started", started},
-          {"complete", complete},
-          {"interrupted", interrupted},
-          {"environment", environment_to_json(env)},
-          {"plan", plan},
-          {"programs", progs},
-          {"points", points}};
+  nlohmann::json j = {{"schema", kResultsSchema},
+                      {"file", file},
+                      {"file_sha256", file_sha256},
+                      {"started", started},
+                      {"complete", complete},
+                      {"interrupted", interrupted},
+                      {"environment", environment_to_json(env)},
+                      {"plan", plan},
+                      {"programs", progs},
+                      {"points", points}};
+  if (!doctor.is_null()) j["doctor"] = doctor;
+  return j;
 }
 
 std::optional<ResultSet> load_results(const std::string &path, std::string &err) {

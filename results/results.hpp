@@ -28,7 +28,8 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
 struct ResultsDoc {
   std::string file, file_sha256, started;
   Environment env;
-  nlohmann::json plan;  // plan_to_json
+  nlohmann::json doctor;  // doctor_to_json (results/doctor.hpp) of the untimed probes; null: not written
+  nlohmann::json plan;    // plan_to_json
   std::vector<ProgramHash> programs;
   nlohmann::json points = nlohmann::json::array();
   bool complete = false, interrupted = false;

@@ -194,6 +194,10 @@ TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over th
 
   std::ifstream in(json);
   auto j = nlohmann::json::parse(in);
+  // The machine's knobs at the start of the run, without doctor's timed probes.
+  CHECK(j["doctor"]["schema"] == "bpfbench-doctor/1");
+  CHECK(j["doctor"]["sampled"] == false);
+  CHECK(j["doctor"]["findings"].size() >= 9);
   REQUIRE(j["points"].size() == 2);
   for (const auto &p : j["points"]) {
     CHECK(p["rounds"] == 3);
