@@ -8,6 +8,7 @@
 #include <exception>
 #include <new>
 
+#include "cli/ab.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/results_cmds.hpp"
@@ -74,6 +75,8 @@ int run(int argc, char **argv) {
   add_run_commands(app, runcmd);
   ResultsCommands results;
   add_results_commands(app, results);
+  AbCommand ab;
+  add_ab_command(app, ab);
 
   if (std::string why = unknown_command(app, argc, argv); !why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\nRun with --help for more information.\n", why);
@@ -93,12 +96,13 @@ int run(int argc, char **argv) {
   }
   // The stop signals main() holds go to the commands that poll a stop flag (their
   // SignalWatcher takes them over); the others end on a signal as any program does.
-  if (!(c->parsed() && check.compile) && !polls_stop_flag(runcmd)) unblock_stop_signals();
+  if (!(c->parsed() && check.compile) && !polls_stop_flag(runcmd) && !ab.cmd->parsed()) unblock_stop_signals();
   if (c->parsed()) return cmd_check(check);
   if (p->parsed()) return cmd_plan(plan);
   if (e->parsed()) return cmd_emit(emit);
   if (l->parsed()) return cmd_list(list);
   if (auto code = dispatch_results_commands(results)) return *code;
+  if (ab.cmd->parsed()) return cmd_ab(ab.args);
   return dispatch_run_commands(runcmd);
 }
 

@@ -33,6 +33,10 @@ void add_file_options(CLI::App *cmd, FileArgs &a) {
       ->check(checked(non_empty("a folder name"), "DIR"));
   cmd->add_option("--dump", a.dump, "Print a stage's output: ast, plan or c")
       ->check(CLI::IsMember({"ast", "plan", "c"}));
+  add_harness_options(cmd, a);
+}
+
+void add_harness_options(CLI::App *cmd, FileArgs &a) {
   cmd->add_flag("--allow-large", a.allow_large,
                 "Allow points whose forked tasks or map memory exceed what this machine can spare");
   PlanOverrides &o = a.overrides;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 
 #include "compiler/builtins.hpp"
 #include "compiler/constraints.hpp"
@@ -105,15 +106,17 @@ class Lowerer {
       return it->second.value;
     };
     if (!holds_all(b.where, lookup)) return;
+    std::map<std::string, Assignment> values = cur;
+    apply_param_overrides(b, values);
     if (!b.baseline) {
-      push_point(b, cur, tpl, plan);
+      push_point(b, values, tpl, plan);
       return;
     }
     // The baseline runs first: the same values with the baseline's overrides.
-    std::map<std::string, Assignment> base = cur;
+    std::map<std::string, Assignment> base = values;
     for (const auto &f : *b.baseline) base[f.name] = Assignment{f.value, f.range};
-    size_t bi = push_point(b, base, tpl, plan, &cur);
-    size_t mi = push_point(b, cur, tpl, plan);
+    size_t bi = push_point(b, base, tpl, plan, &values);
+    size_t mi = push_point(b, values, tpl, plan);
     plan.points[bi].is_baseline = true;
     plan.points[mi].baseline = bi;
   }
@@ -160,9 +163,53 @@ class Lowerer {
     return plan.points.size() - 1;
   }
 
+  // --a/--b NAME=VALUE where the bench's family or the builtins have NAME; each resolved
+  // once per family (one message per bad value, not one per point).
+  void apply_param_overrides(const CheckedBench &b, std::map<std::string, Assignment> &values) {
+    for (size_t i = 0; i < overrides_.params.size(); ++i) {
+      const ParamOverride &o = overrides_.params[i];
+      auto key = std::pair(b.family->name, i);
+      auto it = resolved_.find(key);
+      if (it == resolved_.end()) it = resolved_.emplace(key, resolve_for(*b.family, i)).first;
+      if (it->second) values[o.name] = Assignment{*it->second, SourceRange{}};
+    }
+  }
+
+  std::optional<ParamValue> resolve_for(const FamilyManifest &f, size_t i) {
+    const ParamOverride &o = overrides_.params[i];
+    const std::vector<ParamSpec> builtins = builtin_settings(f);
+    for (const auto *specs : {&f.params, &builtins})
+      for (const auto &s : *specs)
+        if (s.name == o.name) {
+          used_.insert(i);
+          return resolve_override(o, s, diags_);
+        }
+    return std::nullopt;
+  }
+
+ public:
+  // The --a/--b names no bench of the file has: errors, with the names there are.
+  void check_unused_overrides(const CheckedProgram &prog) {
+    std::vector<std::string> names = builtin_names();
+    for (const auto &b : prog.benches)
+      for (const auto &s : b.family->params) names.push_back(s.name);
+    for (size_t i = 0; i < overrides_.params.size(); ++i) {
+      if (used_.count(i)) continue;
+      const ParamOverride &o = overrides_.params[i];
+      std::string close = did_you_mean(o.name, names);
+      std::vector<std::string> hints;
+      if (!close.empty()) hints.push_back(fmt::format("did you mean '{}'?", close));
+      diags_.error(SourceRange{},
+                   fmt::format("{}: unknown parameter '{}' (no bench of the file has it)", o.origin, o.name), hints);
+    }
+  }
+
+ private:
   const PlanOverrides &overrides_;
   Diagnostics &diags_;
-  std::map<std::string, size_t> labels_;  // label -> bench index
+  std::map<std::pair<std::string, size_t>, std::optional<ParamValue>> resolved_;  // (family, override) -> value
+  std::set<size_t> used_;                                                         // overrides some family has
+  std::map<std::string, size_t> labels_;                                          // label -> bench index
   size_t collisions_ = 0;
   ConstraintChecker constraints_{diags_};
 };
@@ -192,6 +239,7 @@ std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file
     if (diags.full()) break;
     l.bench(b, plan);
   }
+  l.check_unused_overrides(prog);
   if (diags.has_errors()) return std::nullopt;
   return plan;
 }
