@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -75,6 +76,7 @@ class Lowerer {
   void bench(const CheckedBench &b, RunPlan &plan) {
     std::map<std::string, Assignment> current;
     for (const auto &f : b.fixed) current[f.name] = Assignment{f.value, f.range};
+    if (!overrides_swept(b)) return;
     std::string tpl = b.label ? *b.label : default_label(b);
     size_t before = plan.points.size();
     expand(b, 0, current, tpl, plan);
@@ -173,6 +175,18 @@ class Lowerer {
       if (it == resolved_.end()) it = resolved_.emplace(key, resolve_for(*b.family, i)).first;
       if (it->second) values[o.name] = Assignment{*it->second, SourceRange{}};
     }
+  }
+
+  // A --a/--b NAME the bench sweeps would give all its points one value: refused there.
+  bool overrides_swept(const CheckedBench &b) {
+    for (const auto &o : overrides_.params)
+      for (const auto &axis : b.axes)
+        if (std::find(axis.params.begin(), axis.params.end(), o.name) != axis.params.end()) {
+          diags_.error(b.range, fmt::format("{} sets '{}', which this bench sweeps", o.origin, o.name),
+                       {"set a parameter the bench does not sweep, or compare two files"});
+          return false;
+        }
+    return true;
   }
 
   std::optional<ParamValue> resolve_for(const FamilyManifest &f, size_t i) {

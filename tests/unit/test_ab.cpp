@@ -101,7 +101,7 @@ TEST_CASE("ab: verdicts follow the metric's direction, the CI and the floor", "[
   PairedRatio q = paired_ratio({1, 1, 1, 1}, {1.02, 1.03, 1.01, 1.02});
   CHECK(ab_verdict(q, true, 0) == Verdict::Faster);   // throughput: higher is better
   CHECK(ab_verdict(q, false, 0) == Verdict::Slower);  // latency: B is 2 % slower
-  CHECK(speed_change_pct(q, false) == Approx((1 / 1.019975 - 1) * 100).epsilon(1e-5));
+  CHECK(speed_change_pct(q, false) == Approx((1 / 1.0199755 - 1) * 100).epsilon(1e-5));
   // A floor above the 2 % change makes it noise; one below does not.
   CHECK(ab_verdict(q, true, 2.5) == Verdict::NoChange);
   CHECK(ab_verdict(q, true, 1.5) == Verdict::Faster);
@@ -194,4 +194,9 @@ TEST_CASE("ab: --a/--b settings apply to the points that have them", "[ab]") {
   CHECK_FALSE(run_frontend_text("t.bdsl", "bench trigger < prog base; >\n", opts, range));
   REQUIRE_FALSE(range.diags.all().empty());
   CHECK(range.diags.all()[0].message.rfind("--a prog=nosuch: ", 0) == 0);
+  Frontend swept;
+  opts.overrides.params = {{"--a", "prog", "base"}};
+  CHECK_FALSE(run_frontend_text("t.bdsl", "bench trigger as \"{prog}\" < prog [base, tp]; >\n", opts, swept));
+  REQUIRE_FALSE(swept.diags.all().empty());
+  CHECK(swept.diags.all()[0].message == "--a sets 'prog', which this bench sweeps");
 }

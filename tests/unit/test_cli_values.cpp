@@ -104,10 +104,10 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
       {{"compare", "a.json", "b.json", "--threshold", "nan"}, "--threshold: expected a number, got 'nan'"},
       {{"compare", "a.json", "b.json", "--alpha", "1"}, "--alpha: 1 is not between 0 and 1 (both excluded)"},
       {{"compare", "a.json", "b.json", "--metric", ""}, "--metric: expected a metric name, got an empty string"},
-      {{"frob"}, "unknown command 'frob' (commands: check, plan, emit, list, run, probe, kernels, compare, plot)"},
+      {{"frob"}, "unknown command 'frob' (commands: check, plan, emit, list, run, probe, kernels, compare, plot, ab)"},
       {{"chek", kTrigger},
        "unknown command 'chek'; did you mean 'check'? (commands: check, plan, emit, list, run, "
-       "probe, kernels, compare, plot)"},
+       "probe, kernels, compare, plot, ab)"},
   };
   for (const auto &c : cases) {
     std::string shown;
