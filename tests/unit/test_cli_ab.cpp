@@ -87,3 +87,29 @@ TEST_CASE("ab: a short real run pairs 3 turns of each in ABBA order", "[ab][cli]
   CHECK(j["only_a"] == nlohmann::json::array({"only-before"}));  // unmatched: listed, not run
   CHECK(r.err.find("pairs 3") != std::string::npos);             // progress on stderr
 }
+
+TEST_CASE("ab: --control stores the floor, --floor-from applies it", "[ab][cli][runtime]") {
+  BB_REQUIRE_ROOT();
+  AbDir d;
+  std::string f = d.file("t.bdsl", kBench);
+  auto c =
+      run_process({kBin, "ab", f, "--control", "--max-pairs", "3", "--precision", "0.01", "--format", "json"}, 120);
+  INFO(c.err);
+  REQUIRE(c.exit_code == 0);
+  auto cj = nlohmann::json::parse(c.out);
+  CHECK(cj["control"] == true);
+  REQUIRE(cj["floors"].contains("S / t"));
+  double floor = cj["floors"]["S / t"].get<double>();
+  CHECK(floor > 0);
+  CHECK(cj["noise_floor_pct"].get<double>() == floor);  // one point: the largest is its own
+  std::string control = d.file("control.json", c.out);
+  auto r = run_process({kBin, "ab", f, "--b", "producers=1", "--max-pairs", "3", "--precision", "0.01", "--floor-from",
+                        control, "--format", "json"},
+                       120);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["points"].size() == 1);
+  CHECK(j["points"][0]["floor_pct"].get<double>() == floor);
+  CHECK(j["b"] == f + " --b producers=1");
+}
