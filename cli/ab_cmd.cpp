@@ -66,19 +66,22 @@ bool selected(const PlanPoint &p, const std::string &only) {
 }
 
 // Two files: by suite and label. One file: by plan position (both plans come from the same
-// benches; --a/--b may change the labels).
+// benches, `where` judged before the settings; --a/--b may change the labels, so --only
+// reads A's).
 std::vector<MatchedPoint> match_points(const Variant &va, const Variant &vb, bool same_file, const std::string &only,
                                        AbReport &rep) {
-  std::vector<const PlanPoint *> pa, pb;
-  for (const auto &p : va.fe->plan->points)
-    if (selected(p, only)) pa.push_back(&p);
-  for (const auto &p : vb.fe->plan->points)
-    if (selected(p, only)) pb.push_back(&p);
+  const auto &all_a = va.fe->plan->points, &all_b = vb.fe->plan->points;
   std::vector<MatchedPoint> out;
   if (same_file) {
-    for (size_t i = 0; i < pa.size() && i < pb.size(); ++i) out.push_back({pa[i], pb[i]});
+    for (size_t i = 0; i < all_a.size() && i < all_b.size(); ++i)
+      if (selected(all_a[i], only)) out.push_back({&all_a[i], &all_b[i]});
     return out;
   }
+  std::vector<const PlanPoint *> pa, pb;
+  for (const auto &p : all_a)
+    if (selected(p, only)) pa.push_back(&p);
+  for (const auto &p : all_b)
+    if (selected(p, only)) pb.push_back(&p);
   std::vector<AbPointKey> ka, kb;
   for (const auto *p : pa) ka.push_back({p->suite, p->label});
   for (const auto *p : pb) kb.push_back({p->suite, p->label});
