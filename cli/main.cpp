@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/cli_docs.hpp"
+#include "cli/ab.hpp"
 #include "cli/commands.hpp"
 #include "cli/kbench_cmd.hpp"
 #include "cli/options.hpp"
@@ -102,6 +103,8 @@ int run_args(int argc, char **argv) {
   auto *kb = add_kbench_command(app, kbench);
   ResultsCommands results;
   add_results_commands(app, results);
+  AbCommand ab;
+  add_ab_command(app, ab);
   // Last in the command list: a report about the machine, not a step of the pipeline.
   DoctorArgs doctor;
   auto *d = app.add_subcommand("doctor", "Report what makes numbers unstable on this machine (changes nothing)");
@@ -127,7 +130,8 @@ int run_args(int argc, char **argv) {
   }
   // The stop signals main() holds go to the commands that poll a stop flag (their
   // SignalWatcher takes them over); the others end on a signal as any program does.
-  if (!(c->parsed() && check.compile) && !polls_stop_flag(runcmd) && !(kb->parsed() && !kbench.list))
+  if (!(c->parsed() && check.compile) && !polls_stop_flag(runcmd) && !(kb->parsed() && !kbench.list) &&
+      !ab.cmd->parsed())
     unblock_stop_signals();
   if (kb->parsed()) return cmd_kbench(kbench);
   if (c->parsed()) return cmd_check(check);
@@ -136,6 +140,7 @@ int run_args(int argc, char **argv) {
   if (l->parsed()) return cmd_list(list);
   if (d->parsed()) return cmd_doctor(doctor);
   if (auto code = dispatch_results_commands(results)) return *code;
+  if (ab.cmd->parsed()) return cmd_ab(ab.args);
   return dispatch_run_commands(runcmd);
 }
 

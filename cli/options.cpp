@@ -37,6 +37,10 @@ void add_file_options(CLI::App *cmd, FileArgs &a) {
   cmd->add_option("--only", a.only, "Only the points with this label, or matching this glob (e.g. 'rb-*'; repeatable)")
       ->allow_extra_args(false)
       ->check(checked(non_empty("a point label or glob"), "LABEL"));
+  add_harness_options(cmd, a);
+}
+
+void add_harness_options(CLI::App *cmd, FileArgs &a) {
   cmd->add_flag("--allow-large", a.allow_large,
                 "Allow points whose forked tasks or map memory exceed what this machine can spare");
   PlanOverrides &o = a.overrides;

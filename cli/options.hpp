@@ -9,5 +9,7 @@ namespace bpfbench::cli {
 
 // FILE, --templates, --dump and the harness overrides (-w -d -p -c -a --prod/cons-affinity).
 void add_file_options(CLI::App *cmd, FileArgs &args);
+// The part without FILE, --templates and --dump: --allow-large and the harness overrides.
+void add_harness_options(CLI::App *cmd, FileArgs &args);
 
 }  // namespace bpfbench::cli

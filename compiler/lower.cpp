@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "compiler/builtins.hpp"
 #include "compiler/constraints.hpp"
@@ -74,6 +76,7 @@ class Lowerer {
   void bench(const CheckedBench &b, RunPlan &plan) {
     std::map<std::string, Assignment> current;
     for (const auto &f : b.fixed) current[f.name] = Assignment{f.value, f.range};
+    if (!overrides_swept(b)) return;
     std::string tpl = b.label ? *b.label : default_label(b);
     size_t before = plan.points.size();
     expand(b, 0, current, tpl, plan);
@@ -105,15 +108,17 @@ class Lowerer {
       return it->second.value;
     };
     if (!holds_all(b.where, lookup)) return;
+    std::map<std::string, Assignment> values = cur;
+    apply_param_overrides(b, values);
     if (!b.baseline) {
-      push_point(b, cur, tpl, plan);
+      push_point(b, values, tpl, plan);
       return;
     }
     // The baseline runs first: the same values with the baseline's overrides.
-    std::map<std::string, Assignment> base = cur;
+    std::map<std::string, Assignment> base = values;
     for (const auto &f : *b.baseline) base[f.name] = Assignment{f.value, f.range};
-    size_t bi = push_point(b, base, tpl, plan, &cur);
-    size_t mi = push_point(b, cur, tpl, plan);
+    size_t bi = push_point(b, base, tpl, plan, &values);
+    size_t mi = push_point(b, values, tpl, plan);
     plan.points[bi].is_baseline = true;
     plan.points[mi].baseline = bi;
   }
@@ -160,9 +165,65 @@ class Lowerer {
     return plan.points.size() - 1;
   }
 
+  // --a/--b NAME=VALUE where the bench's family or the builtins have NAME; each resolved
+  // once per family (one message per bad value, not one per point).
+  void apply_param_overrides(const CheckedBench &b, std::map<std::string, Assignment> &values) {
+    for (size_t i = 0; i < overrides_.params.size(); ++i) {
+      const ParamOverride &o = overrides_.params[i];
+      auto key = std::pair(b.family->name, i);
+      auto it = resolved_.find(key);
+      if (it == resolved_.end()) it = resolved_.emplace(key, resolve_for(*b.family, i)).first;
+      if (it->second) values[o.name] = Assignment{*it->second, SourceRange{}};
+    }
+  }
+
+  // A --a/--b NAME the bench sweeps would give all its points one value: refused there.
+  bool overrides_swept(const CheckedBench &b) {
+    for (const auto &o : overrides_.params)
+      for (const auto &axis : b.axes)
+        if (std::find(axis.params.begin(), axis.params.end(), o.name) != axis.params.end()) {
+          diags_.error(b.range, fmt::format("{} sets '{}', which this bench sweeps", o.origin, o.name),
+                       {"set a parameter the bench does not sweep, or compare two files"});
+          return false;
+        }
+    return true;
+  }
+
+  std::optional<ParamValue> resolve_for(const FamilyManifest &f, size_t i) {
+    const ParamOverride &o = overrides_.params[i];
+    const std::vector<ParamSpec> builtins = builtin_settings(f);
+    for (const auto *specs : {&f.params, &builtins})
+      for (const auto &s : *specs)
+        if (s.name == o.name) {
+          used_.insert(i);
+          return resolve_override(o, s, diags_);
+        }
+    return std::nullopt;
+  }
+
+ public:
+  // The --a/--b names no bench of the file has: errors, with the names there are.
+  void check_unused_overrides(const CheckedProgram &prog) {
+    std::vector<std::string> names = builtin_names();
+    for (const auto &b : prog.benches)
+      for (const auto &s : b.family->params) names.push_back(s.name);
+    for (size_t i = 0; i < overrides_.params.size(); ++i) {
+      if (used_.count(i)) continue;
+      const ParamOverride &o = overrides_.params[i];
+      std::string close = did_you_mean(o.name, names);
+      std::vector<std::string> hints;
+      if (!close.empty()) hints.push_back(fmt::format("did you mean '{}'?", close));
+      diags_.error(SourceRange{},
+                   fmt::format("{}: unknown parameter '{}' (no bench of the file has it)", o.origin, o.name), hints);
+    }
+  }
+
+ private:
   const PlanOverrides &overrides_;
   Diagnostics &diags_;
-  std::map<std::string, size_t> labels_;  // label -> bench index
+  std::map<std::pair<std::string, size_t>, std::optional<ParamValue>> resolved_;  // (family, override) -> value
+  std::set<size_t> used_;                                                         // overrides some family has
+  std::map<std::string, size_t> labels_;                                          // label -> bench index
   size_t collisions_ = 0;
   ConstraintChecker constraints_{diags_};
 };
@@ -192,6 +253,7 @@ std::optional<RunPlan> lower(const CheckedProgram &prog, const std::string &file
     if (diags.full()) break;
     l.bench(b, plan);
   }
+  l.check_unused_overrides(prog);
   if (diags.has_errors()) return std::nullopt;
   return plan;
 }

@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compiler/check.hpp"
 #include "compiler/diagnostics.hpp"
+#include "compiler/param_override.hpp"
 #include "compiler/plan.hpp"
 
 namespace bpfbench {
@@ -24,6 +26,9 @@ struct PlanOverrides {
   std::optional<int64_t> min_duration_ns, max_duration_ns;
   std::optional<int64_t> interval_ns;  // --interval
   std::optional<int> rounds;           // --rounds
+  // `ab --a/--b NAME=VALUE`: applied to every point whose family (or the builtins) has
+  // NAME, after `where`; a NAME no bench has is an error.
+  std::vector<ParamOverride> params;
 };
 
 // The sampling interval of adaptive points unless --interval says otherwise.

@@ -105,10 +105,11 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
       {{"compare", "a.json", "b.json", "--alpha", "1"}, "--alpha: 1 is not between 0 and 1 (both excluded)"},
       {{"compare", "a.json", "b.json", "--metric", ""}, "--metric: expected a metric name, got an empty string"},
       {{"frob"},
-       "unknown command 'frob' (commands: check, plan, emit, list, run, probe, kernels, compare, plot, doctor)"},
+       "unknown command 'frob' (commands: check, plan, emit, list, run, probe, kernels, bench, compare, plot, ab, "
+       "doctor)"},
       {{"chek", kTrigger},
        "unknown command 'chek'; did you mean 'check'? (commands: check, plan, emit, list, run, "
-       "probe, kernels, compare, plot, doctor)"},
+       "probe, kernels, bench, compare, plot, ab, doctor)"},
   };
   for (const auto &c : cases) {
     std::string shown;

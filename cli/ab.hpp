@@ -1,0 +1,40 @@
+// `bpfbench ab`: two variants of the same points run alternately (ABBA), reported as paired
+// B/A ratios with a CI, a verdict and suite geomeans (results/paired.hpp, ab_report.hpp).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "results/paired.hpp"
+
+namespace bpfbench::cli {
+
+struct AbArgs {
+  std::vector<std::string> files;           // two: before after; one: with --a/--b or --control
+  FileArgs in;                              // --templates, --allow-large and the harness overrides (file unused)
+  std::vector<std::string> a_sets, b_sets;  // --a/--b NAME=VALUE
+  bool control = false;
+  std::string floor_from;       // a control run's JSON
+  std::string format = "text";  // text | markdown | json
+  double threshold_pct = 0;     // changes up to this are within noise
+  std::optional<double> fail_on_regression_pct;
+  AbStopRule rule;
+  std::string only;  // only points whose label contains this
+  bool verbose = false;
+};
+
+struct AbCommand {
+  AbArgs args;
+  CLI::App *cmd = nullptr;
+};
+
+void add_ab_command(CLI::App &app, AbCommand &ab);
+// The combinations of options that make no sense, as one message ("" = fine).
+std::string ab_usage_error(const AbArgs &a);
+int cmd_ab(const AbArgs &a);
+
+}  // namespace bpfbench::cli

@@ -1,0 +1,272 @@
+// `bpfbench ab`: load and compile both variants, match their points, run each matched
+// point's turns in ABBA order until the stop rule, report.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "cli/ab.hpp"
+
+#include <fnmatch.h>
+#include "cli/front.hpp"
+#include "cli/text_output.hpp"
+#include "compiler/escape.hpp"
+#include "results/ab_report.hpp"
+#include "results/progress.hpp"
+#include "runtime/privileges.hpp"
+#include "runtime/probe.hpp"
+#include "runtime/run_point.hpp"
+#include "runtime/stop.hpp"
+
+namespace bpfbench::cli {
+
+namespace {
+
+// One side: its front end (plan, families) and compiled programs.
+struct Variant {
+  std::string name;
+  std::unique_ptr<Frontend> fe = std::make_unique<Frontend>();
+  CompiledPrograms programs;
+  const std::vector<uint8_t> no_object;  // programs that load nothing (trigger base)
+  const std::vector<uint8_t> &object(size_t point) const {
+    auto it = programs.objects.find(point);
+    return it == programs.objects.end() ? no_object : it->second;
+  }
+};
+
+struct MatchedPoint {
+  const PlanPoint *a = nullptr, *b = nullptr;
+};
+
+std::string variant_name(const std::string &file, const std::vector<std::string> &sets, const char *opt) {
+  std::string out = file;
+  for (const auto &s : sets) out += fmt::format(" {} {}", opt, s);
+  return out;
+}
+
+// Front end with the side's settings; false (diagnostics printed) when it has no plan.
+bool load_variant(const AbArgs &a, const std::string &file, const std::vector<std::string> &sets, const char *opt,
+                  Variant &v) {
+  FileArgs in = a.in;
+  in.file = file;
+  for (const auto &s : sets) {
+    ParamOverride o;
+    if (std::string why = parse_param_override(s, opt, o); !why.empty()) {
+      fmt::print(stderr, "bpfbench: error: {}\n", why);
+      return false;
+    }
+    in.overrides.params.push_back(o);
+  }
+  v.name = variant_name(file, sets, opt);
+  return load_frontend(in, *v.fe);
+}
+
+bool selected(const PlanPoint &p, const std::string &only) {
+  // The same rule as --only elsewhere (cli/point_select.hpp): the label, or a shell glob.
+  return !p.is_baseline && (only.empty() || p.label == only || fnmatch(only.c_str(), p.label.c_str(), 0) == 0);
+}
+
+// Two files: by suite and label. One file: by plan position (both plans come from the same
+// benches, `where` judged before the settings; --a/--b may change the labels, so --only
+// reads A's).
+std::vector<MatchedPoint> match_points(const Variant &va, const Variant &vb, bool same_file, const std::string &only,
+                                       AbReport &rep) {
+  const auto &all_a = va.fe->plan->points, &all_b = vb.fe->plan->points;
+  std::vector<MatchedPoint> out;
+  if (same_file) {
+    for (size_t i = 0; i < all_a.size() && i < all_b.size(); ++i)
+      if (selected(all_a[i], only)) out.push_back({&all_a[i], &all_b[i]});
+    return out;
+  }
+  std::vector<const PlanPoint *> pa, pb;
+  for (const auto &p : all_a)
+    if (selected(p, only)) pa.push_back(&p);
+  for (const auto &p : all_b)
+    if (selected(p, only)) pb.push_back(&p);
+  std::vector<AbPointKey> ka, kb;
+  for (const auto *p : pa) ka.push_back({p->suite, p->label});
+  for (const auto *p : pb) kb.push_back({p->suite, p->label});
+  AbMatch m = match_by_suite_label(ka, kb);
+  for (auto [i, j] : m.pairs) out.push_back({pa[i], pb[j]});
+  rep.only_a = m.only_a;
+  rep.only_b = m.only_b;
+  return out;
+}
+
+// A turn's value of `metric` (the point's primary when empty), or why there is none.
+std::optional<double> turn_value(const PointResult &r, AbSide side, AbPointReport &rep) {
+  if (r.status != PointResult::Status::Ok) {
+    rep.note =
+        fmt::format("{} in {}: {}", to_string(r.status), to_string(side), r.error ? r.error->to_string() : r.reason);
+    return std::nullopt;
+  }
+  if (rep.metric.empty()) rep.metric = r.summary.primary;
+  const MetricSummary *m = r.summary.find(rep.metric);
+  if (!m || m->n == 0 || !m->has_value()) {
+    rep.note =
+        fmt::format("no {} in {}{}", rep.metric, to_string(side), m && !m->has_value() ? ": " + m->no_value : "");
+    return std::nullopt;
+  }
+  if (rep.turns.empty()) {
+    rep.unit = m->unit;
+    rep.higher_is_better = m->higher_is_better;
+  }
+  return m->mean;
+}
+
+class AbRunner {
+ public:
+  AbRunner(const AbArgs &a, const Variant &va, const Variant &vb, StopSource &stop)
+      : args_(a),
+        va_(va),
+        vb_(vb),
+        stop_(stop) {
+    opts_.verbose = a.verbose;
+    opts_.prober = &prober_;
+  }
+
+  AbPointReport run(const MatchedPoint &m, size_t i, size_t n) {
+    AbPointReport rep;
+    rep.suite = m.a->suite;
+    rep.label = m.a->label;
+    if (m.b->label != m.a->label) rep.label_b = m.b->label;
+    auto start = std::chrono::steady_clock::now();
+    for (size_t turn = 0;; ++turn) {
+      if (stop_.stop_requested()) {
+        rep.note = "interrupted";
+        break;
+      }
+      AbSide side = abba_side(turn);
+      const PlanPoint &p = side == AbSide::A ? *m.a : *m.b;
+      const Variant &v = side == AbSide::A ? va_ : vb_;
+      PointResult r = run_point(p, *v.fe->families.find(p.family), v.object(p.index), opts_, stop_);
+      if (stop_.stop_requested()) continue;  // an interrupted turn is no value: noted above
+      std::optional<double> value = turn_value(r, side, rep);
+      if (!value) break;
+      rep.add_turn(side, *value);
+      if (turn % 2 == 0) continue;
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      rep.stop = ab_stop_state(rep.stats, args_.rule, elapsed);
+      progress(rep, i, n, elapsed);
+      if (rep.stop != AbStop::Continue) break;
+    }
+    return rep;
+  }
+
+ private:
+  // "[i/n] S / t  elapsed 6s  ETA 1:10  pairs 3  B/A 1.0123 ±0.85%"; the ETA assumes every
+  // point left runs to --max-pairs at this point's pace (an upper bound, not a promise).
+  void progress(const AbPointReport &rep, size_t i, size_t n, double elapsed) {
+    size_t done = rep.a.size();
+    double per_pair = done ? elapsed / double(done) : 0;
+    size_t left = (args_.rule.max_pairs > done ? args_.rule.max_pairs - done : 0) + (n - i - 1) * args_.rule.max_pairs;
+    std::string ci = rep.stats.ok && rep.stats.n >= 2 ? fmt::format("±{:.2f}%", rep.stats.half_width_pct) : "±n/a";
+    std::string extra = fmt::format("pairs {}  B/A {:.4f} {}", done, rep.stats.ratio, ci);
+    fmt::print(stderr, "{}\n",
+               format_status(i + 1, n, printable_text(point_name({rep.suite, rep.label})), elapsed,
+                             per_pair * double(left), extra));
+  }
+
+  const AbArgs &args_;
+  const Variant &va_, &vb_;
+  StopSource &stop_;
+  FeatureProber prober_;
+  RunOptions opts_;
+};
+
+std::optional<std::map<std::string, double>> read_floors(const std::string &path) {
+  std::ifstream f(path);
+  nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+  std::string err = !f ? "cannot be read" : j.is_discarded() ? "is not JSON" : "";
+  std::optional<std::map<std::string, double>> floors;
+  if (err.empty()) floors = floors_from_control_json(j, err);
+  if (!floors) fmt::print(stderr, "bpfbench: error: {}: {}\n", path, err);
+  return floors;
+}
+
+void print_report(const AbReport &rep, const std::string &format) {
+  if (format == "json") fmt::print("{}\n", json_text(ab_to_json(rep), 2));
+  else if (format == "markdown") fmt::print("{}", ab_to_markdown(rep));
+  else fmt::print("{}", ab_to_text(rep));
+  std::fflush(stdout);
+}
+
+// Exit code after the report: interrupted, failed turns, a regression, or fine.
+int ab_exit_code(const AbArgs &a, const AbReport &rep, const StopSource &stop) {
+  if (int code = exit_code_for(stop); code != 0) {
+    fmt::print(stderr, "bpfbench: interrupted\n");
+    return code;
+  }
+  size_t failed = 0;
+  for (const auto &p : rep.points) failed += p.note.rfind("failed", 0) == 0;
+  if (failed > 0) {
+    fmt::print(stderr, "bpfbench: {} point{} failed\n", failed, failed == 1 ? "" : "s");
+    return kExitBadInput;
+  }
+  if (a.fail_on_regression_pct && rep.worst_regression_pct() > *a.fail_on_regression_pct) {
+    fmt::print(stderr, "bpfbench: regression: a point is {:.2f}% slower (limit {}%)\n", rep.worst_regression_pct(),
+               *a.fail_on_regression_pct);
+    return kExitPartial;
+  }
+  return kExitOk;
+}
+
+// Both variants loaded and compiled (B is A in a control run); false when one is not.
+bool prepare(const AbArgs &a, Variant &va, Variant &vb, StopSource &stop) {
+  bool two_files = a.files.size() == 2;
+  if (!load_variant(a, a.files[0], a.a_sets, "--a", va)) return false;
+  if (!a.control && !load_variant(a, two_files ? a.files[1] : a.files[0], a.b_sets, "--b", vb)) return false;
+  if (std::string why = check_privileges(); !why.empty()) {
+    fmt::print(stderr, "bpfbench: error: {}\n", why);
+    return false;
+  }
+  for (Variant *v : {&va, &vb}) {
+    if (a.control && v == &vb) break;
+    bool compiled = compile_programs(*v->fe, v->programs, &stop.flag());
+    print_diagnostics(*v->fe);
+    if (!compiled) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int cmd_ab(const AbArgs &a) {
+  if (std::string why = ab_usage_error(a); !why.empty()) {
+    fmt::print(stderr, "bpfbench: error: {}\n", why);
+    return kExitBadInput;
+  }
+  std::optional<std::map<std::string, double>> floors;
+  if (!a.floor_from.empty() && !(floors = read_floors(a.floor_from))) return kExitBadInput;
+  block_stop_signals();
+  StopSource stop;
+  SignalWatcher signals(stop);
+  TextOutputGuard text_output(stop);
+  Variant va, vb;
+  if (!prepare(a, va, vb, stop)) return kExitBadInput;
+  const Variant &b = a.control ? va : vb;
+
+  AbReport rep;
+  rep.a = va.name;
+  rep.b = a.control ? va.name : vb.name;
+  rep.control = a.control;
+  rep.rule = a.rule;
+  std::vector<MatchedPoint> matched = match_points(va, b, a.files.size() == 1, a.only, rep);
+  if (matched.empty()) {
+    fmt::print(stderr, "bpfbench: error: no point of A matches a point of B (by suite and label)\n");
+    return kExitBadInput;
+  }
+  AbRunner runner(a, va, b, stop);
+  for (size_t i = 0; i < matched.size() && !stop.stop_requested(); ++i) {
+    AbPointReport p = runner.run(matched[i], i, matched.size());
+    p.floor_pct = std::max(a.threshold_pct, floors ? floor_for(*floors, {p.suite, p.label}) : 0.0);
+    p.judge();
+    rep.points.push_back(std::move(p));
+  }
+  print_report(rep, a.format);
+  return ab_exit_code(a, rep, stop);
+}
+
+}  // namespace bpfbench::cli

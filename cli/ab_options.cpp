@@ -1,0 +1,75 @@
+#include <fmt/format.h>
+
+#include "cli/ab.hpp"
+#include "cli/options.hpp"
+#include "cli/values.hpp"
+
+namespace bpfbench::cli {
+
+namespace {
+
+constexpr int64_t kMaxPairs = 10000;
+constexpr int64_t kMaxTimeNs = 7 * 24 * 3600 * int64_t{1'000'000'000};
+
+}  // namespace
+
+void add_ab_command(CLI::App &app, AbCommand &ab) {
+  AbArgs &a = ab.args;
+  ab.cmd = app.add_subcommand(
+      "ab", "Run two variants of the same points alternately (ABBA) and report paired B/A ratios with a 95% CI");
+  ab.cmd->add_option("FILES", a.files, "before.bdsl after.bdsl, or one file with --a/--b or --control")
+      ->required()
+      ->expected(1, 2)
+      ->check(checked(non_empty("a .bdsl file name"), "FILE"));
+  ab.cmd->add_option("--templates", a.in.template_dirs, "Also look for families in this folder (repeatable)")
+      ->allow_extra_args(false)
+      ->check(checked(non_empty("a folder name"), "DIR"));
+  add_harness_options(ab.cmd, a.in);
+  auto assignment = checked(non_empty("NAME=VALUE"), "NAME=VALUE");
+  ab.cmd->add_option("--a", a.a_sets, "A's setting NAME=VALUE for every point that has NAME (repeatable)")
+      ->allow_extra_args(false)
+      ->check(assignment);
+  ab.cmd->add_option("--b", a.b_sets, "B's setting NAME=VALUE (repeatable)")
+      ->allow_extra_args(false)
+      ->check(assignment);
+  ab.cmd->add_flag("--control", a.control, "Run A against itself: the noise floor of each point");
+  ab.cmd->add_option("--floor-from", a.floor_from, "A control run's JSON: changes within its noise floor are no change")
+      ->check(checked(non_empty("a file name"), "FILE"));
+  ab.cmd->add_option("--format", a.format, "text, markdown or json")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  add_value<double>(
+      ab.cmd, "--threshold", number_in(0, 1000), [&a](double v) { a.threshold_pct = v; },
+      "Changes up to this percent are within noise (default 0)", "PCT");
+  add_value<double>(
+      ab.cmd, "--fail-on-regression", percent_in(0.01, 100), [&a](double v) { a.fail_on_regression_pct = v; },
+      "Exit 1 when a point is slower by more than PCT with a CI that excludes no change", "PCT");
+  add_value<double>(
+      ab.cmd, "--precision", percent_in(0.01, 100), [&a](double v) { a.rule.precision_pct = v; },
+      "Pairs continue until the ratio's CI half-width is under PCT (default 1)", "PCT");
+  add_value<int64_t>(
+      ab.cmd, "--max-pairs", integer_in(1, kMaxPairs), [&a](int64_t n) { a.rule.max_pairs = size_t(n); },
+      "At most this many pairs per point (default 20; at least 3)", "N");
+  add_value<int64_t>(
+      ab.cmd, "--max-time", duration_in(1'000'000'000, kMaxTimeNs),
+      [&a](int64_t ns) { a.rule.max_time_s = double(ns) / 1e9; },
+      "Stop a point's pairs after this long (after 3 pairs at least)", "DURATION");
+  ab.cmd->add_option("--only", a.only, "Only points whose label contains this text")
+      ->check(checked(non_empty("some text of a label"), "TEXT"));
+  ab.cmd->add_flag("-v,--verbose", a.verbose, "Also print libbpf/verifier details");
+}
+
+std::string ab_usage_error(const AbArgs &a) {
+  bool sets = !a.a_sets.empty() || !a.b_sets.empty();
+  if (a.files.size() == 2 && sets) return "--a/--b set the two variants of one file: give one file with them";
+  if (a.files.size() == 2 && a.control) return "--control runs one file against itself: give one file";
+  if (a.control && !a.b_sets.empty()) return "--control runs A against itself: --b has no place in it";
+  if (a.control && !a.floor_from.empty()) return "--floor-from applies a control run's floor: not to a control run";
+  if (a.files.size() == 1 && !sets && !a.control)
+    return "one file needs --a/--b settings (or --control); to compare two files give both";
+  if (a.rule.max_pairs < a.rule.min_pairs)
+    return fmt::format("--max-pairs {} is below the minimum of {} pairs (a CI needs them)", a.rule.max_pairs,
+                       a.rule.min_pairs);
+  return "";
+}
+
+}  // namespace bpfbench::cli

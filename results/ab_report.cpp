@@ -1,0 +1,240 @@
+#include "results/ab_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "compiler/escape.hpp"
+
+namespace bpfbench {
+
+namespace {
+
+std::string verdict_text(Verdict v) { return v == Verdict::NoChange ? "within noise" : to_string(v); }
+
+std::string fmt_ratio(double v) { return std::isfinite(v) ? fmt::format("{:.4f}", v) : "n/a"; }
+std::string fmt_pct(double v) { return std::isfinite(v) ? fmt::format("{:+.2f}%", v) : "n/a"; }
+std::string fmt_half(double v) { return std::isfinite(v) ? fmt::format("±{:.2f}%", v) : "±inf"; }
+
+// A number JSON can hold (null for NaN/inf: never a made-up value).
+nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+std::string ci_text(const AbPointReport &p) {
+  if (!p.stats.ok || p.stats.n < 2) return "n/a";
+  return fmt::format("[{}, {}]", fmt_ratio(p.stats.ci_low), fmt_ratio(p.stats.ci_high));
+}
+
+std::string header(const AbReport &r) {
+  return fmt::format("ab: A = {}, B = {}{}\n", printable_text(r.a), printable_text(r.b),
+                     r.control ? " (control: A against itself)" : "");
+}
+
+nlohmann::json point_json(const AbPointReport &p) {
+  nlohmann::json turns = nlohmann::json::array(), pairs = nlohmann::json::array();
+  for (const auto &t : p.turns) turns.push_back({{"side", to_string(t.side)}, {"value", num(t.value)}});
+  for (size_t i = 0; i < p.a.size(); ++i)
+    pairs.push_back({{"a", num(p.a[i])}, {"b", num(p.b[i])}, {"ratio", num(p.b[i] / p.a[i])}});
+  nlohmann::json j = {{"suite", p.suite},
+                      {"label", p.label},
+                      {"metric", p.metric},
+                      {"unit", p.unit},
+                      {"higher_is_better", p.higher_is_better},
+                      {"turns", turns},
+                      {"pairs", pairs},
+                      {"n_pairs", p.a.size()},
+                      {"stop", to_string(p.stop)},
+                      {"floor_pct", num(p.floor_pct)},
+                      {"verdict", verdict_text(p.verdict)}};
+  if (!p.label_b.empty()) j["label_b"] = p.label_b;
+  if (!p.note.empty()) j["note"] = p.note;
+  if (p.stats.ok) {
+    j["ratio"] = num(p.stats.ratio);
+    j["ci_low"] = num(p.stats.n >= 2 ? p.stats.ci_low : NAN);
+    j["ci_high"] = num(p.stats.n >= 2 ? p.stats.ci_high : NAN);
+    j["half_width_pct"] = num(p.stats.half_width_pct);
+    j["change_pct"] = num(p.stats.change_pct());
+    j["speed_change_pct"] = num(p.speed_change_pct());
+    j["max_abs_log_ratio"] = num(p.stats.max_abs_log);
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string point_name(const AbPointKey &k) { return k.suite.empty() ? k.label : k.suite + " / " + k.label; }
+
+AbMatch match_by_suite_label(const std::vector<AbPointKey> &a, const std::vector<AbPointKey> &b) {
+  AbMatch m;
+  std::map<std::string, size_t> in_b;
+  for (size_t i = 0; i < b.size(); ++i) in_b.emplace(point_name(b[i]), i);
+  std::set<size_t> used;
+  for (size_t i = 0; i < a.size(); ++i) {
+    auto it = in_b.find(point_name(a[i]));
+    // A suite title that holds " / " could make two keys equal: the suite must match too.
+    if (it == in_b.end() || b[it->second].suite != a[i].suite) {
+      m.only_a.push_back(point_name(a[i]));
+      continue;
+    }
+    m.pairs.emplace_back(i, it->second);
+    used.insert(it->second);
+  }
+  for (size_t i = 0; i < b.size(); ++i)
+    if (!used.count(i)) m.only_b.push_back(point_name(b[i]));
+  return m;
+}
+
+void AbPointReport::add_turn(AbSide side, double value) {
+  turns.push_back({side, value});
+  if (turns.size() % 2 != 0) return;
+  const AbTurn &x = turns[turns.size() - 2], &y = turns.back();
+  a.push_back(x.side == AbSide::A ? x.value : y.value);
+  b.push_back(x.side == AbSide::B ? x.value : y.value);
+  stats = paired_ratio(a, b);
+}
+
+void AbPointReport::judge() {
+  verdict = note.empty() ? ab_verdict(stats, higher_is_better, floor_pct) : Verdict::NotComparable;
+}
+
+std::vector<AbSuiteGeomean> AbReport::geomeans() const {
+  std::vector<AbSuiteGeomean> out;
+  std::map<std::string, size_t> at;
+  std::vector<std::pair<double, double>> sums;  // Σ ln ratio, Σ ln speed
+  for (const auto &p : points) {
+    if (!p.stats.ok || !p.note.empty()) continue;
+    auto [it, fresh] = at.emplace(p.suite, out.size());
+    if (fresh) {
+      out.push_back({p.suite});
+      sums.emplace_back(0, 0);
+    }
+    out[it->second].n++;
+    sums[it->second].first += p.stats.mean_log;
+    sums[it->second].second += p.higher_is_better ? p.stats.mean_log : -p.stats.mean_log;
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].ratio = std::exp(sums[i].first / double(out[i].n));
+    out[i].speed_change_pct = std::expm1(sums[i].second / double(out[i].n)) * 100;
+  }
+  return out;
+}
+
+double AbReport::noise_floor_pct() const {
+  double f = std::numeric_limits<double>::quiet_NaN();
+  for (const auto &p : points)
+    if (p.stats.ok && p.note.empty()) {
+      double x = control_floor_pct(p.stats);
+      f = std::isnan(f) ? x : std::max(f, x);
+    }
+  return f;
+}
+
+double AbReport::worst_regression_pct() const {
+  double worst = 0;
+  for (const auto &p : points)
+    if (p.verdict == Verdict::Slower) worst = std::max(worst, -p.speed_change_pct());
+  return worst;
+}
+
+std::string ab_to_text(const AbReport &r) {
+  std::string out = header(r);
+  out += fmt::format("{:<28} {:<10} {:>5} {:>8} {:>20} {:>9} {:>9}  {}\n", "point", "metric", "pairs", "B/A", "95% CI",
+                     "±CI", "speed", "verdict");
+  for (const auto &p : r.points) {
+    std::string name = printable_text(point_name({p.suite, p.label}));
+    out += fmt::format("{:<28} {:<10} {:>5} {:>8} {:>20} {:>9} {:>9}  {}{}\n", name, p.metric, p.a.size(),
+                       p.stats.ok ? fmt_ratio(p.stats.ratio) : "n/a", ci_text(p),
+                       p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a",
+                       p.stats.ok ? fmt_pct(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
+                       p.note.empty() ? "" : " (" + printable_text(p.note) + ")");
+    if (r.control && p.stats.ok && p.note.empty())
+      out += fmt::format("  noise floor {:.2f}% (max |ratio-1| of one pair {:.2f}%)\n", control_floor_pct(p.stats),
+                         std::expm1(p.stats.max_abs_log) * 100);
+  }
+  for (const auto &g : r.geomeans())
+    out += fmt::format("geomean {}: B/A {} ({} speed, {} point{})\n",
+                       g.suite.empty() ? "(no suite)" : "'" + printable_text(g.suite) + "'", fmt_ratio(g.ratio),
+                       fmt_pct(g.speed_change_pct), g.n, g.n == 1 ? "" : "s");
+  if (r.control) out += fmt::format("noise floor: {:.2f}%\n", r.noise_floor_pct());
+  for (const auto &s : r.only_a) out += fmt::format("skipped, only in A: {}\n", printable_text(s));
+  for (const auto &s : r.only_b) out += fmt::format("skipped, only in B: {}\n", printable_text(s));
+  return out;
+}
+
+std::string ab_to_markdown(const AbReport &r) {
+  std::string out = fmt::format("**A** = `{}`, **B** = `{}`{}\n\n", markdown_text(r.a), markdown_text(r.b),
+                                r.control ? " (control)" : "");
+  out += "| suite | point | metric | pairs | B/A | 95% CI | ±CI | speed | verdict |\n";
+  out += "|---|---|---|---:|---:|---|---:|---:|---|\n";
+  for (const auto &p : r.points)
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {}{} |\n", markdown_text(p.suite), markdown_text(p.label),
+        markdown_text(p.metric), p.a.size(), p.stats.ok ? fmt_ratio(p.stats.ratio) : "n/a", ci_text(p),
+        p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a", p.stats.ok ? fmt_pct(p.speed_change_pct()) : "n/a",
+        verdict_text(p.verdict), p.note.empty() ? "" : " (" + markdown_text(p.note) + ")");
+  auto g = r.geomeans();
+  if (!g.empty()) out += "\n| suite | points | geomean B/A | speed |\n|---|---:|---:|---:|\n";
+  for (const auto &s : g)
+    out += fmt::format("| {} | {} | {} | {} |\n", markdown_text(s.suite), s.n, fmt_ratio(s.ratio),
+                       fmt_pct(s.speed_change_pct));
+  if (r.control) out += fmt::format("\nNoise floor: {:.2f}%\n", r.noise_floor_pct());
+  for (const auto &s : r.only_a) out += fmt::format("\nSkipped, only in A: {}\n", markdown_text(s));
+  for (const auto &s : r.only_b) out += fmt::format("\nSkipped, only in B: {}\n", markdown_text(s));
+  return out;
+}
+
+nlohmann::json ab_to_json(const AbReport &r) {
+  nlohmann::json points = nlohmann::json::array(), geo = nlohmann::json::array();
+  for (const auto &p : r.points) points.push_back(point_json(p));
+  for (const auto &g : r.geomeans())
+    geo.push_back(
+        {{"suite", g.suite}, {"n", g.n}, {"ratio", num(g.ratio)}, {"speed_change_pct", num(g.speed_change_pct)}});
+  nlohmann::json j = {{"bpfbench_ab", 1},
+                      {"a", r.a},
+                      {"b", r.b},
+                      {"control", r.control},
+                      {"order", "ABBA"},
+                      {"stop_rule",
+                       {{"precision_pct", r.rule.precision_pct},
+                        {"min_pairs", r.rule.min_pairs},
+                        {"max_pairs", r.rule.max_pairs},
+                        {"max_time_s", r.rule.max_time_s}}},
+                      {"points", points},
+                      {"geomeans", geo},
+                      {"only_a", r.only_a},
+                      {"only_b", r.only_b}};
+  if (r.control) {
+    j["noise_floor_pct"] = num(r.noise_floor_pct());
+    nlohmann::json floors = nlohmann::json::object();
+    for (const auto &p : r.points)
+      if (p.stats.ok && p.note.empty()) floors[point_name({p.suite, p.label})] = num(control_floor_pct(p.stats));
+    j["floors"] = floors;
+  }
+  return j;
+}
+
+std::optional<std::map<std::string, double>> floors_from_control_json(const nlohmann::json &j, std::string &err) {
+  if (!j.is_object() || !j.contains("bpfbench_ab") || !j.value("control", false)) {
+    err = "not the JSON of a control run (bpfbench ab --control --format json)";
+    return std::nullopt;
+  }
+  std::map<std::string, double> out;
+  if (j.contains("noise_floor_pct") && j["noise_floor_pct"].is_number()) out[""] = j["noise_floor_pct"].get<double>();
+  if (j.contains("floors") && j["floors"].is_object())
+    for (const auto &[k, v] : j["floors"].items())
+      if (v.is_number()) out[k] = v.get<double>();
+  if (out.empty()) {
+    err = "the control run holds no noise floor (no point of it has a ratio)";
+    return std::nullopt;
+  }
+  return out;
+}
+
+double floor_for(const std::map<std::string, double> &floors, const AbPointKey &k) {
+  if (auto it = floors.find(point_name(k)); it != floors.end()) return it->second;
+  if (auto it = floors.find(""); it != floors.end()) return it->second;
+  return 0;
+}
+
+}  // namespace bpfbench

@@ -1,0 +1,82 @@
+// `bpfbench ab` results: the points matched between the variants, each point's turns and
+// paired ratio, the suite geomeans, and their text / Markdown / JSON forms.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/paired.hpp"
+
+namespace bpfbench {
+
+// Points of A and B matched by suite and label (file order of A); the rest listed.
+struct AbPointKey {
+  std::string suite, label;
+};
+struct AbMatch {
+  std::vector<std::pair<size_t, size_t>> pairs;  // index in A, index in B
+  std::vector<std::string> only_a, only_b;       // "suite / label" (or the label outside suites)
+};
+AbMatch match_by_suite_label(const std::vector<AbPointKey> &a, const std::vector<AbPointKey> &b);
+std::string point_name(const AbPointKey &k);
+
+struct AbTurn {
+  AbSide side = AbSide::A;
+  double value = 0;  // the point's main metric over this turn's measured intervals
+};
+
+struct AbPointReport {
+  std::string suite, label, label_b;  // label_b: B's label when it differs (settings mode)
+  std::string metric, unit;
+  bool higher_is_better = true;
+  std::vector<AbTurn> turns;  // in the order they ran (ABBA)
+  std::vector<double> a, b;   // per complete pair
+  PairedRatio stats;
+  AbStop stop = AbStop::Continue;
+  double floor_pct = 0;  // changes up to this are "within noise" (threshold or control floor)
+  Verdict verdict = Verdict::NotComparable;
+  std::string note;  // why a point has no verdict (a turn failed, was skipped, interrupted)
+
+  // Appends a turn; turns 2k and 2k+1 make pair k. Recomputes `stats` on complete pairs.
+  void add_turn(AbSide side, double value);
+  // Sets `verdict` from `stats`, `floor_pct` and the direction.
+  void judge();
+  double speed_change_pct() const { return bpfbench::speed_change_pct(stats, higher_is_better); }
+};
+
+struct AbSuiteGeomean {
+  std::string suite;
+  size_t n = 0;
+  double ratio = 0;             // geometric mean of the points' B/A ratios
+  double speed_change_pct = 0;  // geometric mean of the points' speed ratios, minus 1, in %
+};
+
+struct AbReport {
+  std::string a, b;  // what A and B are ("before.bdsl", "x.bdsl --a n=1")
+  bool control = false;
+  AbStopRule rule;
+  std::vector<AbPointReport> points;
+  std::vector<std::string> only_a, only_b;
+  std::vector<AbSuiteGeomean> geomeans() const;
+  // Control runs: the largest per-point floor (control_floor_pct), NaN without one.
+  double noise_floor_pct() const;
+  // The largest slowdown among "slower" points (a CI that excludes no change), 0 if none.
+  double worst_regression_pct() const;
+};
+
+std::string ab_to_text(const AbReport &r);
+std::string ab_to_markdown(const AbReport &r);
+nlohmann::json ab_to_json(const AbReport &r);
+
+// The floors a control run's JSON (ab --control --format json) holds: per "suite / label"
+// and the overall one (key ""). nullopt + `err` when it is not such a file.
+std::optional<std::map<std::string, double>> floors_from_control_json(const nlohmann::json &j, std::string &err);
+// The floor of one point: its own, else the control's overall one, else 0.
+double floor_for(const std::map<std::string, double> &floors, const AbPointKey &k);
+
+}  // namespace bpfbench

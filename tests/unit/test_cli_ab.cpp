@@ -1,0 +1,115 @@
+// `bpfbench ab` end to end: argument errors (exit 2, a clear message) and one short real
+// run (root + BPF) whose JSON holds the pairs in ABBA order.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "run_process.hpp"
+#include "test_runtime_support.hpp"
+
+namespace fs = std::filesystem;
+using bpfbench::test::run_process;
+
+namespace {
+
+const std::string kBin = BPFBENCH_BINARY;
+
+struct AbDir {
+  fs::path dir;
+  AbDir() {
+    char tmpl[] = "/tmp/bpfbench-ab-XXXXXX";
+    REQUIRE(mkdtemp(tmpl));
+    dir = tmpl;
+    fs::permissions(dir, fs::perms::all);
+  }
+  ~AbDir() { fs::remove_all(dir); }
+  std::string file(const std::string &name, const std::string &text) const {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  }
+};
+
+const char *kBench = "suite \"S\" < bench trigger as \"t\" < prog base; warmup 0s; duration 1s; > >\n";
+
+}  // namespace
+
+TEST_CASE("ab: argument errors exit 2 with a clear message", "[ab][cli]") {
+  AbDir d;
+  std::string f = d.file("a.bdsl", kBench), g = d.file("b.bdsl", kBench);
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  std::vector<Case> cases{
+      {{f}, "one file needs --a/--b settings (or --control)"},
+      {{f, g, "--a", "producers=2"}, "--a/--b set the two variants of one file"},
+      {{f, g, "--control"}, "--control runs one file against itself"},
+      {{f, "--control", "--b", "producers=2"}, "--control runs A against itself"},
+      {{f, g, "--max-pairs", "2"}, "--max-pairs 2 is below the minimum of 3 pairs"},
+      {{f, "--a", "producers"}, "--a takes NAME=VALUE, got 'producers'"},
+      {{f, "--a", "cmp_str_len=512", "--b", "cmp_str_len=528"}, "--a: unknown parameter 'cmp_str_len'"},
+      {{f, "--a", "producers=0", "--b", "producers=1"}, "--a producers=0: "},
+      {{f, g, "--floor-from", d.file("x.json", "{}")}, "not the JSON of a control run"},
+      {{f, g, "--format", "xml"}, "--format"},
+  };
+  for (const auto &c : cases) {
+    std::vector<std::string> argv{kBin, "ab"};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    auto r = run_process(argv, 30);
+    INFO(c.message << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(c.message) != std::string::npos);
+  }
+}
+
+TEST_CASE("ab: a short real run pairs 3 turns of each in ABBA order", "[ab][cli][runtime]") {
+  BB_REQUIRE_ROOT();
+  AbDir d;
+  std::string before = d.file("before.bdsl", std::string(kBench) + "bench trigger as \"only-before\" < prog base; >\n");
+  std::string after = d.file("after.bdsl", kBench);
+  auto r = run_process({kBin, "ab", before, after, "--max-pairs", "3", "--precision", "0.01", "--format", "json"}, 120);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["points"].size() == 1);
+  const auto &p = j["points"][0];
+  CHECK(p["label"] == "t");
+  CHECK(p["n_pairs"] == 3);
+  CHECK(p["pairs"].size() == 3);
+  std::string order;
+  for (const auto &t : p["turns"]) order += t["side"].get<std::string>();
+  CHECK(order == "ABBAAB");
+  CHECK(p["ratio"].get<double>() > 0);
+  CHECK(p["stop"] == "max pairs");
+  CHECK(j["only_a"] == nlohmann::json::array({"only-before"}));  // unmatched: listed, not run
+  CHECK(r.err.find("pairs 3") != std::string::npos);             // progress on stderr
+}
+
+TEST_CASE("ab: --control stores the floor, --floor-from applies it", "[ab][cli][runtime]") {
+  BB_REQUIRE_ROOT();
+  AbDir d;
+  std::string f = d.file("t.bdsl", kBench);
+  auto c =
+      run_process({kBin, "ab", f, "--control", "--max-pairs", "3", "--precision", "0.01", "--format", "json"}, 120);
+  INFO(c.err);
+  REQUIRE(c.exit_code == 0);
+  auto cj = nlohmann::json::parse(c.out);
+  CHECK(cj["control"] == true);
+  REQUIRE(cj["floors"].contains("S / t"));
+  double floor = cj["floors"]["S / t"].get<double>();
+  CHECK(floor > 0);
+  CHECK(cj["noise_floor_pct"].get<double>() == floor);  // one point: the largest is its own
+  std::string control = d.file("control.json", c.out);
+  auto r = run_process({kBin, "ab", f, "--b", "producers=1", "--max-pairs", "3", "--precision", "0.01", "--floor-from",
+                        control, "--format", "json"},
+                       120);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["points"].size() == 1);
+  CHECK(j["points"][0]["floor_pct"].get<double>() == floor);
+  CHECK(j["b"] == f + " --b producers=1");
+}
