@@ -67,7 +67,7 @@ TEST_CASE("self_checks are read into terms, programs and hooks", "[self_checks][
   CHECK(c.name == "all");
   REQUIRE(c.expected.size() == 1);
   CHECK(c.expected[0].metric.empty());
-  CHECK(c.expected[0].source == MetricSource{MetricSourceKind::Counter, "bb_records", ""});
+  CHECK(c.expected[0].source == MetricSource{MetricSourceKind::Counter, "bb_records", "", {}});
   REQUIRE(c.observed.size() == 2);
   CHECK(c.observed[0].metric == "hits");
   CHECK(c.observed[1].text() == "drops");
@@ -110,8 +110,8 @@ TEST_CASE("a self-check applies per program, not with its hooks filled, never to
   // x counts hits in BPF: checked against the producer.
   auto x = self_checks_for(*l.f, *l.f->program("x"), p);
   REQUIRE(x.size() == 1);
-  CHECK(x[0].expected == std::vector<MetricSource>{MetricSource{MetricSourceKind::Producer, "", ""}});
-  CHECK(x[0].observed == std::vector<MetricSource>{MetricSource{MetricSourceKind::Counter, "bb_hits", ""}});
+  CHECK(x[0].expected == std::vector<MetricSource>{MetricSource{MetricSourceKind::Producer, "", "", {}}});
+  CHECK(x[0].observed == std::vector<MetricSource>{MetricSource{MetricSourceKind::Counter, "bb_hits", "", {}}});
   // y reports its producer as hits: producer == producer would say nothing.
   CHECK(self_checks_for(*l.f, *l.f->program("y"), p).empty());
   // Inline body code may skip counting (`return;`): not checked.
@@ -142,12 +142,12 @@ TEST_CASE("the shipped families check their double counts", "[self_checks][manif
 TEST_CASE("a self-check compares its two sums and names both counts", "[self_checks]") {
   SelfCheckSpec spec;
   spec.name = "records";
-  spec.expected = {SelfCheckTerm{"", MetricSource{MetricSourceKind::Counter, "bb_records", ""}}};
+  spec.expected = {SelfCheckTerm{"", MetricSource{MetricSourceKind::Counter, "bb_records", "", {}}}};
   spec.observed = {SelfCheckTerm{"hits", {}}, SelfCheckTerm{"drops", {}}};
   ResolvedSelfCheck c{
       &spec,
-      {MetricSource{MetricSourceKind::Counter, "bb_records", ""}},
-      {MetricSource{MetricSourceKind::Consumer, "", ""}, MetricSource{MetricSourceKind::Counter, "bb_drops", ""}}};
+      {MetricSource{MetricSourceKind::Counter, "bb_records", "", {}}},
+      {MetricSource{MetricSourceKind::Consumer, "", "", {}}, MetricSource{MetricSourceKind::Counter, "bb_drops", "", {}}}};
   SourceTotals t{{"counter:bb_records", 1000}, {"consumer", 600}, {"counter:bb_drops", 400}};
   SelfCheck ok = evaluate_self_check(c, t);
   CHECK(ok.ok);
