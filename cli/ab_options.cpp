@@ -53,7 +53,7 @@ void add_ab_command(CLI::App &app, AbCommand &ab) {
       ab.cmd, "--max-time", duration_in(1'000'000'000, kMaxTimeNs),
       [&a](int64_t ns) { a.rule.max_time_s = double(ns) / 1e9; },
       "Stop a point's pairs after this long (after 3 pairs at least)", "DURATION");
-  ab.cmd->add_option("--only", a.only, "Only points whose label contains this text")
+  ab.cmd->add_option("--only", a.only, "Only the points with this label (of A), or matching this glob")
       ->check(checked(non_empty("some text of a label"), "TEXT"));
   ab.cmd->add_flag("-v,--verbose", a.verbose, "Also print libbpf/verifier details");
 }

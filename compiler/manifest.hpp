@@ -144,6 +144,7 @@ struct SelfCheckSpec {
   std::vector<SelfCheckTerm> expected, observed;
   std::vector<std::string> programs;     // the programs it applies to; empty = all of them
   std::vector<std::string> unless_code;  // hooks whose inline C may change what is counted
+  std::string when;                      // a condition over the point's settings ("" = always)
   std::string doc;
 };
 

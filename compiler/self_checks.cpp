@@ -1,5 +1,7 @@
 #include "compiler/self_checks.hpp"
 
+#include "compiler/constraints.hpp"
+
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
@@ -85,13 +87,17 @@ bool check_term_sources(ManifestFields &mf, const json &j, const std::string &wh
 
 bool read_self_check(ManifestFields &mf, const json &j, const std::string &where, const FamilyManifest &f,
                      SelfCheckSpec &c) {
-  if (!mf.keys(j, where, {"name", "expected", "observed", "programs", "unless_code", "doc"},
+  if (!mf.keys(j, where, {"name", "expected", "observed", "programs", "unless_code", "when", "doc"},
                {"name", "expected", "observed"}))
     return false;
   if (!mf.get_string(j, "name", where, c.name) || !mf.get_string(j, "doc", where, c.doc) ||
       !mf.get_string_list(j, "programs", where, c.programs) ||
-      !mf.get_string_list(j, "unless_code", where, c.unless_code))
+      !mf.get_string_list(j, "unless_code", where, c.unless_code) || !mf.get_string(j, "when", where, c.when))
     return false;
+  if (std::string why; !parse_condition(c.when, f, why)) {
+    mf.error(mf.at(j["when"]), where, why);
+    return false;
+  }
   if (!is_name(c.name)) {
     mf.error(mf.at(j["name"]), where, "bad self-check name '" + c.name + "' (letters, digits, '_', '-')");
     return false;
@@ -143,6 +149,14 @@ std::vector<ResolvedSelfCheck> self_checks_for(const FamilyManifest &f, const Pr
       return std::find(c.unless_code.begin(), c.unless_code.end(), pc.hook) != c.unless_code.end();
     });
     if (own_code) continue;
+    std::string why;
+    auto when = parse_condition(c.when, f, why);  // checked when the manifest was read
+    auto value = [&](const std::string &n) -> std::optional<ParamValue> {
+      if (auto v = point_value(p, n)) return v;
+      const ParamSpec *spec = f.param(n);  // a point without it: the family's default
+      return spec ? std::optional<ParamValue>(spec->default_value) : std::nullopt;
+    };
+    if (!when || !holds_all(*when, value)) continue;
     ResolvedSelfCheck r{&c, {}, {}};
     for (const auto &t : c.expected) r.expected.push_back(term_source(t, f, prog));
     for (const auto &t : c.observed) r.observed.push_back(term_source(t, f, prog));

@@ -137,6 +137,12 @@ TEST_CASE("the shipped families check their double counts", "[self_checks][manif
   CHECK(names("uprobes", "uprobe-base").empty());
   for (const char *prog : {"reserve_commit", "output", "perfbuf"})
     CHECK(names("ringbuf", prog) == V{"records_accounted"});
+  // `when: pid_filter == true`: unfiltered programs count other processes' events too.
+  test::set_param(p, "pid_filter", test::num(0));
+  CHECK(names("trigger", "tp").empty());
+  CHECK(names("uprobes", "uprobe-nop").empty());
+  test::set_param(p, "pid_filter", test::num(1));
+  CHECK(names("trigger", "tp") == V{"hits_vs_producer"});
 }
 
 TEST_CASE("a self-check compares its two sums and names both counts", "[self_checks]") {
