@@ -150,7 +150,9 @@ TEST_CASE("ringbuf and perfbuf: records emitted == consumed + dropped", "[runtim
       CHECK(c.ok);
       CHECK(c.expected == c.observed);
       CHECK(c.expected > 0);
-      if (k.tiny) CHECK(sampled(r, "drops") > 0);  // the drops are part of the sum
+      // A tiny buffer drops, and the drops are part of the sum (not necessarily inside the
+      // measured intervals: a quiet machine's consumer may drop only at the start or end).
+      if (k.tiny) CHECK(c.detail.find("drops (counter:bb_drops) 0;") == std::string::npos);
       CHECK(point_result_to_json(p, r, "", 1, kInterval)["self_checks"][0]["ok"] == true);
     }
   }

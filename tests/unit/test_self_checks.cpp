@@ -138,7 +138,7 @@ TEST_CASE("the shipped families check their double counts", "[self_checks][manif
   for (const char *prog : {"reserve_commit", "output", "perfbuf"})
     CHECK(names("ringbuf", prog) == V{"records_accounted"});
   // `when: pid_filter == true`: unfiltered programs count other processes' events too.
-  test::set_param(p, "pid_filter", test::num(0));
+  p.params.emplace_back("pid_filter", test::num(0));
   CHECK(names("trigger", "tp").empty());
   CHECK(names("uprobes", "uprobe-nop").empty());
   test::set_param(p, "pid_filter", test::num(1));
