@@ -6,6 +6,8 @@ namespace {
 using O = KbenchOptions;
 using R = KernelReport;
 
+// The kernel bench's programs count every process's events: its names run ours with
+// pid_filter off (the family default counts only bpfbench's own).
 constexpr KbenchName kNames[] = {
     {"trig-syscall-count", "trigger", "prog base", O::Trigger, R::HitsDrops, 0},
     {"trig-kernel-count", "trigger", "prog kernel-count", O::Trigger, R::HitsDrops, 0},
@@ -18,18 +20,19 @@ constexpr KbenchName kNames[] = {
     {"trig-fmodret", "trigger", "prog fmodret", O::Trigger, R::HitsDrops, 0},
     {"trig-tp", "trigger", "prog tp-kfunc", O::Trigger, R::HitsDrops, 0},
     {"trig-rawtp", "trigger", "prog rawtp-kfunc", O::Trigger, R::HitsDrops, 0},
-    {"trig-uprobe-nop", "uprobes", "prog uprobe-nop", O::Uprobe, R::HitsDrops, 0},
-    {"trig-uretprobe-nop", "uprobes", "prog uretprobe-nop", O::Uprobe, R::HitsDrops, 0},
-    {"trig-uprobe-push", "uprobes", "prog uprobe-push", O::Uprobe, R::HitsDrops, 0},
-    {"trig-uretprobe-push", "uprobes", "prog uretprobe-push", O::Uprobe, R::HitsDrops, 0},
-    {"trig-uprobe-ret", "uprobes", "prog uprobe-ret", O::Uprobe, R::HitsDrops, 0},
-    {"trig-uretprobe-ret", "uprobes", "prog uretprobe-ret", O::Uprobe, R::HitsDrops, 0},
+    {"trig-usermode-count", "uprobes", "prog uprobe-base", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uprobe-nop", "uprobes", "prog uprobe-nop; pid_filter false", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uretprobe-nop", "uprobes", "prog uretprobe-nop; pid_filter false", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uprobe-push", "uprobes", "prog uprobe-push; pid_filter false", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uretprobe-push", "uprobes", "prog uretprobe-push; pid_filter false", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uprobe-ret", "uprobes", "prog uprobe-ret; pid_filter false", O::Uprobe, R::HitsDrops, 0},
+    {"trig-uretprobe-ret", "uprobes", "prog uretprobe-ret; pid_filter false", O::Uprobe, R::HitsDrops, 0},
     {"rb-libbpf", "ringbuf", "consumer libbpf", O::Ringbuf, R::HitsDrops, 1},
     {"rb-custom", "ringbuf", "consumer custom", O::Ringbuf, R::HitsDrops, 1},
     {"pb-libbpf", "ringbuf", "prog perfbuf; consumer libbpf", O::Ringbuf, R::HitsDrops, 1},
     {"pb-custom", "ringbuf", "prog perfbuf; consumer custom", O::Ringbuf, R::HitsDrops, 1},
-    {"strncmp-no-helper", "strncmp", "prog no-helper", O::Strncmp, R::HitsDrops, 0},
-    {"strncmp-helper", "strncmp", "prog helper", O::Strncmp, R::HitsDrops, 0},
+    {"strncmp-no-helper", "strncmp", "prog no-helper; pid_filter false", O::Strncmp, R::HitsDrops, 0},
+    {"strncmp-helper", "strncmp", "prog helper; pid_filter false", O::Strncmp, R::HitsDrops, 0},
     {"bpf-loop", "bpf_loop", "prog bpf_loop", O::BpfLoop, R::Ops, 0},
     {"local-storage-cache-seq-get", "local_storage", "prog seq_get", O::LocalStorage, R::LocalStorage, 0},
     {"local-storage-cache-int-get", "local_storage", "prog int_get", O::LocalStorage, R::LocalStorage, 0},
