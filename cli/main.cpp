@@ -52,6 +52,13 @@ bool invoked_as_bench(const char *argv0) {
 
 int run_args(int argc, char **argv);
 
+CLI::App *add_doctor_command(CLI::App &app, DoctorArgs &doctor) {
+  auto *d = app.add_subcommand("doctor", "Report what makes numbers unstable on this machine (changes nothing)");
+  d->add_flag("--json", doctor.json, "Print the findings as JSON");
+  d->add_flag("--quick", doctor.quick, "Skip the timed probes (steal, background load, spin test: about 1 s)");
+  return d;
+}
+
 int run(int argc, char **argv) {
   if (argc < 1 || !invoked_as_bench(argv[0])) return run_args(argc, argv);
   std::string word = "bench";
@@ -107,9 +114,7 @@ int run_args(int argc, char **argv) {
   add_ab_command(app, ab);
   // Last in the command list: a report about the machine, not a step of the pipeline.
   DoctorArgs doctor;
-  auto *d = app.add_subcommand("doctor", "Report what makes numbers unstable on this machine (changes nothing)");
-  d->add_flag("--json", doctor.json, "Print the findings as JSON");
-  d->add_flag("--quick", doctor.quick, "Skip the timed probes (steal, background load, spin test: about 1 s)");
+  auto *d = add_doctor_command(app, doctor);
 
   if (auto code = print_generated(app, argc, argv)) return *code;
   if (std::string why = unknown_command(app, argc, argv); !why.empty()) {
