@@ -65,6 +65,8 @@ mkdir -p "$work/extra/mine"
 sed 's/"family": *"trigger"/"family": "mine"/' "$q/share/bpfbench/templates/trigger/family.json" \
   >"$work/extra/mine/family.json"
 cp "$q/share/bpfbench/templates/trigger/prog.bpf.c" "$work/extra/mine/"
-BPFBENCH_TEMPLATE_PATH=$work/extra "$q/bin/bpfbench" list | grep -q '^mine ' ||
-  fail "a family on \$BPFBENCH_TEMPLATE_PATH is not listed"
+# The whole output first: `| grep -q` may stop reading early, and under pipefail the
+# writer's EPIPE would fail the pipeline.
+listed=$(BPFBENCH_TEMPLATE_PATH=$work/extra "$q/bin/bpfbench" list)
+grep -q '^mine ' <<<"$listed" || fail "a family on \$BPFBENCH_TEMPLATE_PATH is not listed"
 echo "test_prefix: ok ($(find "$q" -type f | wc -l) files installed)"

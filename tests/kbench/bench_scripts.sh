@@ -61,7 +61,8 @@ expect_refusal "doesn't support consumer" -c1 trig-tp
 expect_refusal "single-producer" -c1 -p2 --rb-b2b rb-custom
 expect_refusal "not found" trig-nosuch
 expect_refusal "does not apply" --nr_maps 3 trig-tp
-"$dir/bench" --list | grep -qx -- "- trig-syscall-count" || { echo "BAD: --list"; fails=$((fails + 1)); }
+listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
+grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
 
 echo "bench scripts: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -30,7 +30,7 @@ std::vector<std::string> labels(const RunPlan &plan) {
 
 }  // namespace
 
-TEST_CASE("--only matches a label exactly, not as a substring", "[cli][only]") {
+TEST_CASE("only: matches a label exactly, not as a substring", "[cli][only]") {
   RunPlan plan = plan_of({"lpm-100", "lpm-1000", "lpm-100000"});
   auto kept = cli::select_points(plan, {"lpm-1000"});
   REQUIRE(kept);
@@ -39,7 +39,7 @@ TEST_CASE("--only matches a label exactly, not as a substring", "[cli][only]") {
   CHECK(plan.points[0].index == 0);
 }
 
-TEST_CASE("--only takes shell globs and several patterns", "[cli][only]") {
+TEST_CASE("only: takes shell globs and several patterns", "[cli][only]") {
   RunPlan plan = plan_of({"rb-libbpf", "rb-custom", "pb-libbpf", "pb-custom", "lpm-1"});
   auto kept = cli::select_points(plan, {"rb-*", "pb-c?stom"});
   REQUIRE(kept);
@@ -47,7 +47,7 @@ TEST_CASE("--only takes shell globs and several patterns", "[cli][only]") {
   for (size_t i = 0; i < plan.points.size(); ++i) CHECK(plan.points[i].index == i);
 }
 
-TEST_CASE("--only keeps a main point's baseline, renumbered", "[cli][only]") {
+TEST_CASE("only: keeps a main point's baseline, renumbered", "[cli][only]") {
   RunPlan plan = plan_of({"a", "b-baseline", "b", "c"});
   plan.points[1].is_baseline = true;
   plan.points[2].baseline = 1;
@@ -58,7 +58,7 @@ TEST_CASE("--only keeps a main point's baseline, renumbered", "[cli][only]") {
   CHECK(*plan.points[1].baseline == 0);
 }
 
-TEST_CASE("--only with a pattern that matches nothing lists the labels", "[cli][only]") {
+TEST_CASE("only: with a pattern that matches nothing lists the labels", "[cli][only]") {
   RunPlan plan = plan_of({"base", "tp"});
   auto kept = cli::select_points(plan, {"tp", "rawpt"});
   REQUIRE_FALSE(kept);

@@ -221,6 +221,6 @@ TEST_CASE("self_checks go into the point's JSON", "[results][prefill]") {
         nlohmann::json(
             {{"name", "prefill"}, {"expected", 1000}, {"observed", 1000}, {"ok", true}, {"detail", "map 'h'"}}));
   CHECK(j["self_checks"][1] ==
-        nlohmann::json({{"name", "prefill"}, {"expected", 1000}, {"observed", 976}, {"ok", false}}));
+        nlohmann::json({{"name", "prefill"}, {"expected", 1000}, {"observed", 976}, {"ok", false}, {"detail", ""}}));
   CHECK(point_result_to_json(PlanPoint{}, PointResult{}, "", 0, 0)["self_checks"] == nlohmann::json::array());
 }
