@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "cli/ab.hpp"
+#include "cli/point_select.hpp"
 
-#include <fnmatch.h>
 #include "cli/front.hpp"
 #include "cli/text_output.hpp"
 #include "compiler/escape.hpp"
@@ -64,8 +64,7 @@ bool load_variant(const AbArgs &a, const std::string &file, const std::vector<st
 }
 
 bool selected(const PlanPoint &p, const std::string &only) {
-  // The same rule as --only elsewhere (cli/point_select.hpp): the label, or a shell glob.
-  return !p.is_baseline && (only.empty() || p.label == only || fnmatch(only.c_str(), p.label.c_str(), 0) == 0);
+  return !p.is_baseline && (only.empty() || label_matches(only, p.label));
 }
 
 // Two files: by suite and label. One file: by plan position (both plans come from the same

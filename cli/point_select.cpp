@@ -5,11 +5,12 @@
 #include <fmt/format.h>
 
 namespace bpfbench::cli {
-namespace {
 
-bool matches(const std::string &pattern, const std::string &label) {
+bool label_matches(const std::string &pattern, const std::string &label) {
   return pattern == label || fnmatch(pattern.c_str(), label.c_str(), 0) == 0;
 }
+
+namespace {
 
 // "a, b, c" — the first 40 labels of the plan, then how many more.
 std::string label_list(const RunPlan &plan) {
@@ -38,7 +39,7 @@ Result<size_t> select_points(RunPlan &plan, const std::vector<std::string> &patt
   for (const auto &pattern : patterns) {
     bool any = false;
     for (const auto &p : plan.points) {
-      if (!matches(pattern, p.label)) continue;
+      if (!label_matches(pattern, p.label)) continue;
       any = true;
       std::optional<size_t> main = p.is_baseline ? main_of(plan, p.index) : p.index;
       if (!main) continue;

@@ -9,6 +9,9 @@
 
 namespace bpfbench::cli {
 
+// Whether `label` is `pattern` or matches it as a shell glob: the --only rule of every command.
+bool label_matches(const std::string &pattern, const std::string &label);
+
 // Keeps the points whose label equals a pattern or matches it as a shell glob (`rb-*`,
 // `lpm-1000?`), plus the baseline point of each kept main point (a baseline's own label
 // selects its main point too), renumbered in plan order. Every pattern must match a point:
