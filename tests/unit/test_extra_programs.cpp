@@ -18,12 +18,7 @@ const ProgramSpec &program_of(const FamilyManifest &f, const std::string &name) 
   return *p;
 }
 
-uint64_t total(const PointResult &r, const std::string &metric) {
-  uint64_t n = 0;
-  for (const auto &s : r.samples)
-    if (auto it = s.deltas.find(metric); it != s.deltas.end()) n += it->second;
-  return n;
-}
+uint64_t total(const PointResult &r, const std::string &metric) { return test::sampled_total(r, metric); }
 
 PointResult run(const test::Families &fams, const PlanPoint &p, FeatureProber &prober) {
   std::string err;

@@ -53,12 +53,7 @@ struct Runner {
   }
 };
 
-uint64_t total(const PointResult &r, const std::string &metric) {
-  uint64_t n = 0;
-  for (const auto &s : r.samples)
-    if (auto it = s.deltas.find(metric); it != s.deltas.end()) n += it->second;
-  return n;
-}
+uint64_t total(const PointResult &r, const std::string &metric) { return test::sampled_total(r, metric); }
 
 std::set<uint32_t> map_ids() {
   std::set<uint32_t> ids;

@@ -45,11 +45,7 @@ struct Runner {
   }
 };
 
-uint64_t sampled(const PointResult &r, const std::string &metric) {
-  uint64_t n = 0;
-  for (const auto &s : r.samples) n += s.deltas.at(metric);
-  return n;
-}
+uint64_t sampled(const PointResult &r, const std::string &metric) { return test::sampled_total(r, metric); }
 
 // A family whose program counts every getpgid() of bpfbench twice: its self-check must fail.
 test::TempDir double_count_family() {

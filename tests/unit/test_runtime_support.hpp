@@ -17,6 +17,7 @@
 #include "compiler/manifest.hpp"
 #include "compiler/plan.hpp"
 #include "compiler/source.hpp"
+#include "results/point_result.hpp"
 
 namespace bpfbench::test {
 
@@ -128,6 +129,14 @@ inline std::vector<uint8_t> compile_point(const PlanPoint &p, const Families &fa
     return {};
   }
   return cr.object;
+}
+
+// A metric's events over the measured intervals (0 when no interval counted it).
+inline uint64_t sampled_total(const PointResult &r, const std::string &metric) {
+  uint64_t n = 0;
+  for (const auto &s : r.samples)
+    if (auto it = s.deltas.find(metric); it != s.deltas.end()) n += it->second;
+  return n;
 }
 
 }  // namespace bpfbench::test
