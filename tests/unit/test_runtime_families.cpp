@@ -13,45 +13,15 @@
 #include "runtime/probe.hpp"
 #include "runtime/run_point.hpp"
 #include "runtime/setup_actions.hpp"
+#include "point_runner.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
 
 namespace {
 
-// Short points: no warmup, two 250 ms intervals.
-constexpr int64_t kInterval = 250'000'000;
-
-struct Runner {
-  test::Families fams;
-  FeatureProber prober;
-  RunOptions opts;
-  Runner() {
-    opts.prober = &prober;
-    opts.interval_ns = kInterval;
-  }
-
-  PlanPoint point(const std::string &family, const std::string &prog,
-                  std::vector<std::pair<std::string, int64_t>> values = {}) {
-    PlanPoint p = test::make_point(fams.get(family), prog, 0, 2 * kInterval);
-    for (const auto &[n, v] : values)
-      for (auto &[pn, pv] : p.params)
-        if (pn == n) pv.i = v;
-    return p;
-  }
-
-  PointResult run(const PlanPoint &p, StopSource &stop) {
-    std::string err;
-    auto obj = test::compile_point(p, fams, err);
-    INFO(err);
-    REQUIRE(!obj.empty());
-    return run_point(p, fams.get(p.family), obj, opts, stop);
-  }
-  PointResult run(const PlanPoint &p) {
-    StopSource stop;
-    return run(p, stop);
-  }
-};
+using Runner = test::PointRunner;
+constexpr int64_t kInterval = Runner::kInterval;
 
 uint64_t total(const PointResult &r, const std::string &metric) { return test::sampled_total(r, metric); }
 

@@ -225,8 +225,9 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
   std::vector<MetricSpec> specs = {
       test::metric("kthread_ticks", test::source(MetricSourceKind::KthreadStime, "rcu_tasks_trace_kthread"), "ticks/s"),
       test::metric("gp_latency", test::source(MetricSourceKind::Ratio, "gp_us", "gp"), "us")};
-  CHECK(format_progress(0, k, 1, 1'000'000'000, {"hits", "kthread_ticks", "gp_latency"}, &specs) ==
-        "Iter   0 (  0.000us): hits    5.000M/s (  5.000M/prod), kthread_ticks   12.000 ticks/s, gp_latency   50.000 us");
+  CHECK(
+      format_progress(0, k, 1, 1'000'000'000, {"hits", "kthread_ticks", "gp_latency"}, &specs) ==
+      "Iter   0 (  0.000us): hits    5.000M/s (  5.000M/prod), kthread_ticks   12.000 ticks/s, gp_latency   50.000 us");
 
   PointResult r;
   r.producers = 2;

@@ -15,6 +15,7 @@
 #include "runtime/probe.hpp"
 #include "runtime/run_point.hpp"
 #include "runtime/setup_actions.hpp"
+#include "point_runner.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
@@ -62,27 +63,15 @@ uint64_t count_keys(int fd) {
 }
 
 // Points of the fixture family percpu_prefill: no warmup, two 250 ms intervals.
-struct Runner {
-  test::Families fams{{test::fixtures_dir()}};
-  FeatureProber prober;
-  RunOptions opts;
-  Runner() {
-    opts.prober = &prober;
-    opts.interval_ns = 250'000'000;
-  }
+struct Runner : test::PointRunner {
+  Runner() : PointRunner({test::fixtures_dir()}) {}
   PointResult run(const std::string &prog, int64_t nr_keys) {
-    PlanPoint p = test::make_point(fams.get("percpu_prefill"), prog, 0, 500'000'000);
-    test::set_param(p, "nr_keys", test::num(nr_keys));
+    PlanPoint p = point("percpu_prefill", prog, {{"nr_keys", nr_keys}});
     if (possible_cpus() >= 2) {  // one producer on each of CPUs 0 and 1: both slots are read
       p.producers = 2;
       p.affinity = true;
     }
-    std::string err;
-    auto obj = test::compile_point(p, fams, err);
-    INFO(err);
-    REQUIRE(!obj.empty());
-    StopSource stop;
-    return run_point(p, fams.get(p.family), obj, opts, stop);
+    return PointRunner::run(p);
   }
 };
 

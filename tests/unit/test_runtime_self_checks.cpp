@@ -14,36 +14,15 @@
 #include "runtime/probe.hpp"
 #include "runtime/run_point.hpp"
 #include "temp_dir.hpp"
+#include "point_runner.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
 
 namespace {
 
-constexpr int64_t kInterval = 250'000'000;  // short points: no warmup, two 250 ms intervals
-
-struct Runner {
-  test::Families fams;
-  FeatureProber prober;
-  RunOptions opts;
-  explicit Runner(std::vector<std::string> dirs = {}) : fams(std::move(dirs)) {
-    opts.prober = &prober;
-    opts.interval_ns = kInterval;
-  }
-  bool supported(const std::string &family, const std::string &prog) {
-    for (const auto &req : fams.get(family).program(prog)->requires_features)
-      if (!prober.check(req).available) return false;
-    return true;
-  }
-  PointResult run(const PlanPoint &p) {
-    std::string err;
-    auto obj = test::compile_point(p, fams, err);
-    INFO(err);
-    REQUIRE(!obj.empty());
-    StopSource stop;
-    return run_point(p, fams.get(p.family), obj, opts, stop);
-  }
-};
+using Runner = test::PointRunner;
+constexpr int64_t kInterval = Runner::kInterval;
 
 uint64_t sampled(const PointResult &r, const std::string &metric) { return test::sampled_total(r, metric); }
 
