@@ -33,12 +33,34 @@ constexpr KbenchOption kOptions[] = {
     {"--nr_loops", "nr_loops {}", false, KbenchOptions::BpfLoop},
     {"--nr_maps", "nr_maps {}", false, KbenchOptions::LocalStorage},
     {"--hashmap_nr_keys_used", "hashmap_nr_keys_used {}", false, KbenchOptions::LocalStorage},
+    // One row per benchmark group that takes the option (--nr_entries means the same in three).
+    {"--nr_entries", "nr_entries {}", false, KbenchOptions::Bloom},
+    {"--nr_hash_funcs", "nr_hash_funcs {}", false, KbenchOptions::Bloom},
+    {"--value_size", "value_size {}", false, KbenchOptions::Bloom},
+    {"--key_size", "key_size {}", false, KbenchOptions::HashmapLookup},
+    {"--map_flags", "map_flags {}", false, KbenchOptions::HashmapLookup},
+    {"--max_entries", "max_entries {}", false, KbenchOptions::HashmapLookup},
+    {"--nr_entries", "nr_entries {}", false, KbenchOptions::HashmapLookup},
+    {"--nr_loops", "nr_loops {}", false, KbenchOptions::HashmapLookup},
+    {"--nr_entries", "nr_entries {}", false, KbenchOptions::LpmTrie},
+    {"--prefix_len", "prefix_len {}", false, KbenchOptions::LpmTrie},
+    {"--random", "random", true, KbenchOptions::LpmTrie},
 };
 
-const KbenchOption *find_option(const std::string &name) {
+// The row of `name` for benchmarks taking `options`, else any row of `name` (the option
+// exists but does not apply), else null.
+const KbenchOption *find_option(const std::string &name, KbenchOptions options) {
+  const KbenchOption *any = nullptr;
   for (const auto &o : kOptions)
-    if (name == o.name) return &o;
-  return nullptr;
+    if (name == o.name) {
+      if (o.applies_to == options) return &o;
+      if (!any) any = &o;
+    }
+  return any;
+}
+
+bool given(const KbenchArgs &a, const char *option) {
+  return std::any_of(a.options.begin(), a.options.end(), [&](const auto &o) { return o.first == option; });
 }
 
 // What the kernel bench's validate() callbacks refuse (it exits 1; we exit 2).
@@ -46,6 +68,7 @@ std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
   if (n.consumers == 0 && a.consumers != 0) return "benchmark doesn't support consumer!";
   if (n.consumers == 1 && a.consumers != 1) return fmt::format("{} benchmark needs one consumer!", n.name);
   if (b2b && a.producers > 1) return "back-to-back mode makes sense only for single-producer case!";
+  if (n.options == KbenchOptions::LpmTrie && !given(a, "--nr_entries")) return "Missing --nr_entries parameter";
   return "";
 }
 
@@ -57,7 +80,7 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
   std::string settings = n->settings;
   bool b2b = false;
   for (const auto &[name, value] : a.options) {
-    const KbenchOption *o = find_option(name);
+    const KbenchOption *o = find_option(name, n->options);
     if (!o) return {"", fmt::format("unknown benchmark option {}", name)};
     if (o->applies_to != n->options) return {"", fmt::format("{} does not apply to benchmark '{}'", name, n->name)};
     if (name == "--rb-use-output" && std::string(n->name).rfind("rb-", 0) != 0)
@@ -65,8 +88,7 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
     b2b |= name == "--rb-b2b";
     settings += "; " + (o->flag ? std::string(o->setting) : fmt::format(fmt::runtime(o->setting), value));
   }
-  if (n->options == KbenchOptions::LocalStorage &&
-      std::none_of(a.options.begin(), a.options.end(), [](const auto &o) { return o.first == "--nr_maps"; }))
+  if (n->options == KbenchOptions::LocalStorage && !given(a, "--nr_maps"))
     settings += "; nr_maps 1000";  // the kernel bench's default
   if (std::string why = refused(*n, a, b2b); !why.empty()) return {"", why};
   std::string report = n->report == KernelReport::LocalStorage ? "hits, important_hits" : "hits";
@@ -103,6 +125,7 @@ CLI::App *add_kbench_command(CLI::App &app, KbenchArgs &a) {
   b->add_option("--cons-affinity", a.cons_cpus, "CPUs for consumers; implies --affinity")->check(cpuset);
   for (const auto &o : kOptions) {
     std::string name = o.name;
+    if (b->get_option_no_throw(name)) continue;  // a second row of the same option
     if (o.flag)
       b->add_flag_function(
           name, [&a, name](int64_t) { a.options.emplace_back(name, ""); }, "Benchmark option");

@@ -38,6 +38,19 @@ constexpr KbenchName kNames[] = {
     {"local-storage-cache-int-get", "local_storage", "prog int_get", O::LocalStorage, R::LocalStorage, 0},
     {"local-storage-cache-hashmap-control", "local_storage", "prog hashmap", O::LocalStorage, R::LocalStorage, 0},
     {"bpf-hashmap-full-update", "hashmap_full_update", "prog full_update", O::HashmapFullUpdate, R::PerCpu, 0},
+    // Bloom filter, hash map lookup and LPM trie benches (issue 16).
+    {"bloom-lookup", "bloom_filter", "prog lookup", O::Bloom, R::HitsDrops, 0},
+    {"bloom-update", "bloom_filter", "prog update", O::Bloom, R::HitsDrops, 0},
+    {"bloom-false-positive", "bloom_filter", "prog hashmap-with-bloom", O::Bloom, R::FalseHits, 0},
+    {"hashmap-without-bloom", "bloom_filter", "prog hashmap-without-bloom", O::Bloom, R::HitsDrops, 0},
+    {"hashmap-with-bloom", "bloom_filter", "prog hashmap-with-bloom", O::Bloom, R::HitsDrops, 0},
+    {"bpf-hashmap-lookup", "hashmap_lookup", "prog lookup", O::HashmapLookup, R::PerCpu, 0},
+    {"lpm-trie-noop", "lpm_trie", "prog noop", O::LpmTrie, R::Ops, 0},
+    {"lpm-trie-baseline", "lpm_trie", "prog baseline", O::LpmTrie, R::Ops, 0},
+    {"lpm-trie-lookup", "lpm_trie", "prog lookup", O::LpmTrie, R::Ops, 0},
+    {"lpm-trie-insert", "lpm_trie", "prog insert", O::LpmTrie, R::BpfTime, 0},
+    {"lpm-trie-update", "lpm_trie", "prog update", O::LpmTrie, R::Ops, 0},
+    {"lpm-trie-delete", "lpm_trie", "prog delete", O::LpmTrie, R::BpfTime, 0},
 };
 
 }  // namespace

@@ -49,6 +49,9 @@ constexpr KindInfo<SetupActionKind> kSetupActions[] = {
      "inner_maps() (runtime/setup_actions.cpp)"},
     {SetupActionKind::Prefill, "prefill", "insert keys 0..keys-1 into map `map`",
      "prefill() (runtime/setup_actions.cpp)"},
+    {SetupActionKind::RunProgram, "run_program",
+     "BPF_PROG_TEST_RUN of `program` once (it fills maps with any keys); its return value must be `expect`",
+     "run_setup_program() (runtime/setup_program.cpp)"},
 };
 
 constexpr KindInfo<MetricSourceKind> kMetricSources[] = {

@@ -12,7 +12,7 @@ namespace {
 
 using json = nlohmann::json;
 
-enum class Arg { Map, Count, Keys };  // what an argument holds
+enum class Arg { Map, Program, Count, Keys };  // what an argument holds
 
 struct ActionKeys {
   std::map<std::string, Arg> required, optional;
@@ -25,6 +25,7 @@ const std::map<SetupActionKind, ActionKeys> &actions() {
        {{{"outer", Arg::Map}, {"count", Arg::Count}}, {{"prefill", Arg::Keys}, {"max_entries", Arg::Count}}}},
       {SetupActionKind::Prefill, {{{"map", Arg::Map}, {"keys", Arg::Keys}}, {}}},
       {SetupActionKind::Fork, {{{"count", Arg::Count}}, {{"pause_max", Arg::Count}}}},
+      {SetupActionKind::RunProgram, {{{"program", Arg::Program}}, {{"expect", Arg::Count}}}},
   };
   return a;
 }
@@ -34,6 +35,19 @@ bool is_ident(const std::string &s) {
   return std::all_of(s.begin(), s.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   });
+}
+
+// `name(` as a whole word in the template text: a C function it defines (as the manifest
+// reader checks a program's `function`).
+bool template_defines(const std::string &text, const std::string &name) {
+  for (size_t pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
+    if (pos > 0 && is_ident_char(text[pos - 1], false)) continue;
+    size_t end = pos + name.size();
+    if (end < text.size() && is_ident_char(text[end], false)) continue;
+    while (end < text.size() && (text[end] == ' ' || text[end] == '\t' || text[end] == '\n')) ++end;
+    if (end < text.size() && text[end] == '(') return true;
+  }
+  return false;
 }
 
 // A number, or a param whose value the runtime reads at the point.
@@ -110,9 +124,13 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         continue;
       }
       std::string err, value;
-      if (kt->second == Arg::Map) {
+      if (kt->second == Arg::Map || kt->second == Arg::Program) {
         value = item.value().is_string() ? item.value().get<std::string>() : "";
-        if (!is_ident(value)) err = "must be a map name (a C identifier)";
+        if (!is_ident(value))
+          err = kt->second == Arg::Map ? "must be a map name (a C identifier)"
+                                       : "must be a program (a C function of the template)";
+        else if (kt->second == Arg::Program && !f.template_path.empty() && !template_defines(f.template_text, value))
+          err = "'" + value + "' is not defined in template " + f.template_path;
       } else {
         value = read_count(item.value(), kt->second, f, err);
       }

@@ -3,6 +3,7 @@
 #include <fmt/printf.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "results/report_text.hpp"
 
@@ -13,6 +14,37 @@ double rate_of(const Sample &s, const char *name) {
   auto it = s.deltas.find(name);
   if (it == s.deltas.end() || s.duration_s <= 0) return 0.0;
   return double(it->second) / 1e6 / s.duration_s;
+}
+
+uint64_t count_of(const Sample &s, const char *name) {
+  auto it = s.deltas.find(name);
+  return it == s.deltas.end() ? 0 : it->second;
+}
+
+// The kernel bench's false-hit line: its total counts a false hit twice (it is a drop too).
+std::string false_hits_line(uint64_t false_hits, uint64_t hits, uint64_t drops, const char *pct_sep) {
+  const uint64_t total = false_hits + hits + drops;
+  return fmt::sprintf("%ld false hits of %ld total operations. Percentage =%s%2.2f %%", false_hits, total, pct_sep,
+                      total ? double(false_hits) / double(total) * 100 : 0.0);
+}
+
+// Operations per second of BPF time (the lpm-trie bench leaves out its resets).
+double bpf_rate(const Sample &s) {
+  const uint64_t ns = count_of(s, "bpf_ns");
+  return ns ? double(count_of(s, "hits")) / 1e6 / (double(ns) / 1e9) : 0.0;
+}
+
+std::string bpf_time_summary(const PointResult &r, int prods) {
+  double mean = 0, stddev = 0, latency = 0;
+  const double n = double(r.samples.size());
+  for (const auto &s : r.samples) {
+    mean += bpf_rate(s) / n;
+    if (uint64_t hits = count_of(s, "hits")) latency += double(count_of(s, "bpf_ns")) / double(hits) / n;
+  }
+  for (const auto &s : r.samples)
+    if (n > 1) stddev += (mean - bpf_rate(s)) * (mean - bpf_rate(s)) / (n - 1);
+  return fmt::sprintf("Summary: throughput %8.3lf \u00b1 %5.3lf M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op", mean,
+                      std::sqrt(stddev), mean / prods, latency / prods);
 }
 
 MetricSummary summary_of(const PointResult &r, const char *name) {
@@ -37,6 +69,10 @@ std::string format_kernel_progress(KernelReport style, int iter, const Sample &s
   case KernelReport::LocalStorage:
     return out + fmt::sprintf("hits %8.3lfM/s important_hits %8.3lfM/s", hits, rate_of(s, "important_hits"));
   case KernelReport::PerCpu: return "";
+  case KernelReport::FalseHits:
+    return out + false_hits_line(count_of(s, "false_hits"), count_of(s, "hits"), count_of(s, "drops"), " ");
+  case KernelReport::BpfTime:
+    return out + fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod)", bpf_rate(s), bpf_rate(s) / std::max(producers, 1));
   }
   return out;
 }
@@ -63,6 +99,16 @@ std::string format_kernel_summary(KernelReport style, const PointResult &r) {
                         hits.mean, hits.stddev, 1000.0 / hits.mean, imp.mean, imp.stddev);
   }
   case KernelReport::PerCpu: return "";
+  case KernelReport::FalseHits: {
+    uint64_t f = 0, h = 0, d = 0;
+    for (const auto &s : r.samples) {
+      f += count_of(s, "false_hits");
+      h += count_of(s, "hits");
+      d += count_of(s, "drops");
+    }
+    return "Summary: " + false_hits_line(f, h, d, "  ");
+  }
+  case KernelReport::BpfTime: return bpf_time_summary(r, prods);
   }
   return format_summary(r);
 }

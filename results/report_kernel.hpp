@@ -15,6 +15,8 @@ enum class KernelReport {
   Ops,           // bpf-loop: "throughput … M ops/s (… M ops/prod), latency … ns/op"
   LocalStorage,  // local-storage-*: "hits throughput …, hits latency …, important_hits throughput …"
   PerCpu,        // bpf-hashmap-full-update: no Iter lines; the per-CPU lines are the summary
+  FalseHits,     // bloom-false-positive: "… false hits of … total operations. Percentage = … %"
+  BpfTime,       // lpm-trie-insert/delete: ops per second of BPF time (bpf_ns), "throughput … latency …"
 };
 
 std::string format_kernel_progress(KernelReport style, int iter, const Sample &s, int producers, int64_t interval_ns);

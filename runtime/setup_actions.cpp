@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "compiler/resource_limits.hpp"
+#include "runtime/setup_program.hpp"
 
 namespace bpfbench {
 namespace {
@@ -148,6 +149,18 @@ std::string prefill(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p
   return why;
 }
 
+// One test run of the action's program; its return-value check goes into `state`.
+std::string run_program(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p, SetupState &state) {
+  std::string err;
+  uint64_t expect = arg_value(a, "expect", p, 0, err).value_or(0);
+  if (!err.empty()) return err;
+  SelfCheck check{};
+  bool ran = false;
+  std::string why = run_setup_program(a, obj, expect, check, ran);
+  if (ran) state.checks.push_back(check);
+  return why;
+}
+
 // Async-signal-safe work only: the parent may have other threads.
 [[noreturn]] void child_loop(pid_t parent, int pause_max_s) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
@@ -194,6 +207,10 @@ std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const Pr
 
 Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj, SetupState &state) {
   for (const auto &a : actions) {
+    if (a.action == SetupActionKind::RunProgram) {
+      if (std::string why = prepare_setup_program(a, obj); !why.empty()) return Error(why);
+      continue;
+    }
     if (a.action != SetupActionKind::InnerMaps) continue;
     const std::string &name = a.args.at("outer");
     bpf_map *outer = obj.map(name);
@@ -220,6 +237,7 @@ Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObjec
     switch (a.action) {
     case SetupActionKind::InnerMaps: why = inner_maps(a, obj, p, state); break;
     case SetupActionKind::Prefill: why = prefill(a, obj, p, state); break;
+    case SetupActionKind::RunProgram: why = run_program(a, obj, p, state); break;
     case SetupActionKind::Fork: {
       std::string err;
       uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);

@@ -58,7 +58,8 @@ struct SetupState {
 std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const ProgramSpec &prog);
 
 // Before load: records what `actions` will need that libbpf drops at load (inner map
-// definitions), or why an action cannot work with this object.
+// definitions), turns autoload on for `run_program` programs, or says why an action
+// cannot work with this object.
 Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj, SetupState &state);
 
 // Runs `actions` on a loaded object, in order. Integer arguments are numbers or names of
@@ -73,6 +74,8 @@ Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, cons
 //     that does not hold exactly those keys and values fails the action.
 //   Every prefill (inner maps': one for all of them) leaves its check in `state.checks`.
 //   fork: see ChildProcesses::spawn.
+//   run_program: one BPF_PROG_TEST_RUN of `program` (runtime/setup_program.hpp); its
+//     return value must equal `expect` (default 0); the check goes into `state.checks`.
 Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj, const PlanPoint &p,
                            const StopSource &stop, SetupState &state);
 

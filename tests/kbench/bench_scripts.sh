@@ -46,6 +46,21 @@ summarize "bpf-loop --nr_loops 100" \
 summarize "local-storage-cache-seq-get --nr_maps 10" \
   "^Summary: hits throughput +$num ± +$num M ops/s, hits latency +$num ns/op, important_hits throughput +$num ± +$num M ops/s$" \
   "$($RUN_BENCH --nr_maps 10 local-storage-cache-seq-get 2>&1)"
+# Bloom filter, hash map lookup and LPM trie (issue 16), as run_bench_bloom_filter_map.sh
+# and the lpm-trie benches call them (small maps: the machine is shared).
+for b in bloom-lookup hashmap-with-bloom; do
+  summarize "$b --nr_entries 10000" "$hits_drops" \
+    "$($RUN_BENCH --nr_hash_funcs 3 --nr_entries 10000 --value_size 8 $b 2>&1)"
+done
+summarize "bloom-false-positive --value_size 2" \
+  "^Summary: [0-9]+ false hits of [0-9]+ total operations\. Percentage =  +[0-9]+\.[0-9]{2} %$" \
+  "$($RUN_BENCH --nr_entries 10000 --value_size 2 bloom-false-positive 2>&1)"
+per_cpu=$($RUN_BENCH --key_size 16 --nr_entries 500 --nr_loops 100000 bpf-hashmap-lookup 2>&1)
+grep -Eq '^[0-9]+: lookup [0-9]+ events/sec$' <<<"$per_cpu" || { echo "BAD bpf-hashmap-lookup: $per_cpu"; fails=$((fails + 1)); }
+ops="^Summary: throughput +$num ± +$num M ops/s \( *$num""M ops/prod\), latency +$num ns/op$"
+for b in lookup insert delete; do
+  summarize "lpm-trie-$b --nr_entries 1000" "$ops" "$($RUN_BENCH --nr_entries 1000 lpm-trie-$b 2>&1)"
+done
 
 # The kernel bench's argument errors: exit 2 (it exits 1), with its message's meaning.
 expect_refusal() {
@@ -61,6 +76,8 @@ expect_refusal "doesn't support consumer" -c1 trig-tp
 expect_refusal "single-producer" -c1 -p2 --rb-b2b rb-custom
 expect_refusal "not found" trig-nosuch
 expect_refusal "does not apply" --nr_maps 3 trig-tp
+expect_refusal "Missing --nr_entries parameter" lpm-trie-lookup
+expect_refusal "does not apply" --nr_hash_funcs 3 lpm-trie-lookup
 listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
 grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
 

@@ -39,12 +39,16 @@ TEST_CASE("setup actions and per_cpu load with their arguments", "[manifest][set
   std::string errors;
   auto f = load(R"(, "setup": [{"action": "inner_maps", "outer": "aom", "count": "n", "prefill": "max_entries"},
                                {"action": "prefill", "map": "h", "keys": 1000},
-                               {"action": "fork", "count": 2}],
+                               {"action": "fork", "count": 2},
+                               {"action": "run_program", "program": "bench_x", "expect": "n"}],
                     "per_cpu": {"ops": "a", "ns": "b", "line": "{cpu}: {rate}"})",
                 errors);
   INFO(errors);
   REQUIRE(f);
-  REQUIRE(f->setup.size() == 3);
+  REQUIRE(f->setup.size() == 4);
+  CHECK(f->setup[3].action == SetupActionKind::RunProgram);
+  CHECK(f->setup[3].args.at("program") == "bench_x");
+  CHECK(f->setup[3].args.at("expect") == "n");
   CHECK(f->setup[0].action == SetupActionKind::InnerMaps);
   CHECK(f->setup[0].args.at("count") == "n");
   CHECK(f->setup[0].args.at("prefill") == "max_entries");
@@ -69,6 +73,10 @@ TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
       {R"(, "setup": [{"action": "fork", "count": -1}])", "'count' must not be negative"},
       {R"(, "setup": [{"action": "prefill", "map": "not a map", "keys": 1}])", "'map' must be a map name"},
       {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "no rate"})", "per_cpu: 'line' must contain {rate}"},
+      {R"(, "setup": [{"action": "run_program", "program": "bench_y", "expect": "n"}])",
+       "setup[0] (run_program): 'program' 'bench_y' is not defined in template "},
+      {R"(, "setup": [{"action": "run_program", "program": "bench_x", "expects": 1}])",
+       "setup[0] (run_program): unknown key 'expects' (did you mean 'expect'?)"},
   };
   for (const auto &c : cases) {
     std::string errors;

@@ -1,0 +1,257 @@
+/* Bloom filter map lookups and updates, and a hash map looked up with and without a bloom
+ * filter in front of it, after the kernel's bloom filter bench (bench_bloom_filter_map.c).
+ * Setup runs one of the fill programs once (family.json `run_program`): it writes
+ * nr_entries random values of value_size bytes into the maps the program reads and
+ * returns how many it reads back, which must be nr_entries. Then every getpgid() of the
+ * bpfbench process runs the program (tracepoint; the kernel bench used fentry on
+ * sys_getpgid, which needs trampolines). Emitted around this text (docs/families.md): the
+ * shared header, bb_tgid and the BB_ macros of the template params. */
+
+char _license[] SEC("license") = "GPL";
+
+#define BB_EEXIST 17
+#define BB_ENOENT 2
+#define BB_RAND_WORDS 625000 /* 2.5 MB of random bytes, as the kernel bench's rand_vals */
+#define BB_RAND_MASK ((1U << 21) - 1)
+#define BB_HASH_LOOKUPS 1024 /* lookups per trigger of the hash map programs */
+
+struct bb_val {
+	__u8 b[BB_VALUE_SIZE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct bb_val);
+	__uint(max_entries, BB_NR_ENTRIES);
+} array_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
+	__type(value, struct bb_val);
+	__uint(max_entries, BB_NR_ENTRIES);
+	__uint(map_extra, BB_NR_HASH_FUNCS);
+} bloom_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct bb_val);
+	__type(value, struct bb_val);
+	__uint(max_entries, BB_NR_ENTRIES);
+} hashmap SEC(".maps");
+
+struct bb_counter bb_hits[BB_MAX_CPUS] = {};
+struct bb_counter bb_drops[BB_MAX_CPUS] = {};
+struct bb_counter bb_false_hits[BB_MAX_CPUS] = {};
+struct bb_counter bb_negatives[BB_MAX_CPUS] = {};
+struct bb_counter bb_expected[BB_MAX_CPUS] = {};
+struct bb_counter bb_errors[BB_MAX_CPUS] = {};
+
+/* Random bytes the hash map programs take their keys from (filled at setup). */
+__u32 rand_words[BB_RAND_WORDS] = {};
+/* The value being written at setup, as whole words (a byte loop is too much for the
+ * verifier at 256 bytes); the maps read value_size bytes of it. */
+__u32 fill_words[(BB_VALUE_SIZE + 3) / 4] = {};
+
+/* ---- setup: the fill programs ---- */
+
+enum { FILL_ARRAY = 1, FILL_BLOOM = 2, FILL_HASH = 4 };
+
+/* Progress of the fill in globals, not in the bpf_loop context: the verifier would track a
+ * context counter exactly and, since the callback branches on it, verify it once per
+ * iteration. */
+__u32 fill_added = 0, fill_found = 0;
+int fill_err = 0;
+
+static __always_inline void random_value(void)
+{
+	for (int j = 0; j < (BB_VALUE_SIZE + 3) / 4; j++)
+		fill_words[j] = bpf_get_prandom_u32();
+}
+
+static int fill_cb(__u32 i, __u32 *what)
+{
+	struct bb_val *v = (struct bb_val *)fill_words;
+	__u32 idx = fill_added;
+	int err;
+
+	random_value();
+	if (*what & FILL_HASH) {
+		err = bpf_map_update_elem(&hashmap, v, v, BPF_NOEXIST);
+		if (err == -BB_EEXIST)
+			return 0; /* a value drawn twice: draw another, as the kernel bench does */
+		if (err)
+			goto fail;
+	}
+	if (*what & FILL_ARRAY) {
+		err = bpf_map_update_elem(&array_map, &idx, v, BPF_ANY);
+		if (err)
+			goto fail;
+	}
+	if (*what & FILL_BLOOM) {
+		err = bpf_map_push_elem(&bloom_map, v, BPF_ANY);
+		if (err)
+			goto fail;
+	}
+	fill_added = idx + 1;
+	return idx + 1 >= BB_NR_ENTRIES;
+fail:
+	fill_err = err;
+	return 1;
+}
+
+static int rand_cb(__u32 i, void *unused)
+{
+	if (i < BB_RAND_WORDS)
+		rand_words[i] = bpf_get_prandom_u32();
+	return 0;
+}
+
+/* Read-back: every stored value must be found (in the bloom filter when there is one). */
+static __u64 count_cb(struct bpf_map *map, void *key, struct bb_val *val, __u32 *what)
+{
+	if (!(*what & FILL_BLOOM) || bpf_map_peek_elem(&bloom_map, val) == 0)
+		fill_found++;
+	return 0;
+}
+
+/* Returns the values read back (nr_entries when all went well) or the first error. */
+static __always_inline int fill(__u32 what)
+{
+	bpf_loop(1 << 23, fill_cb, &what, 0);
+	if (fill_err)
+		return fill_err;
+	bpf_loop(BB_RAND_WORDS, rand_cb, NULL, 0);
+	if (what & FILL_HASH)
+		bpf_for_each_map_elem(&hashmap, count_cb, &what, 0);
+	else
+		bpf_for_each_map_elem(&array_map, count_cb, &what, 0);
+	return fill_found;
+}
+
+SEC("?raw_tp")
+int fill_array_bloom(void *ctx)
+{
+	return fill(FILL_ARRAY | FILL_BLOOM);
+}
+
+SEC("?raw_tp")
+int fill_hash_bloom(void *ctx)
+{
+	return fill(FILL_HASH | FILL_BLOOM);
+}
+
+SEC("?raw_tp")
+int fill_hash(void *ctx)
+{
+	return fill(FILL_HASH);
+}
+
+/* ---- the measured programs ---- */
+
+static __always_inline int ours(void)
+{
+	return (__u32)(bpf_get_current_pid_tgid() >> 32) == bb_tgid;
+}
+
+struct walk_ctx {
+	__u64 hits, errors;
+	int update;
+};
+
+static __u64 walk_cb(struct bpf_map *map, __u32 *key, struct bb_val *val, struct walk_ctx *w)
+{
+	int err = w->update ? bpf_map_push_elem(&bloom_map, val, BPF_ANY) : bpf_map_peek_elem(&bloom_map, val);
+
+	if (err) {
+		w->errors++;
+		return 1; /* stop, as the kernel bench does */
+	}
+	w->hits++;
+	return 0;
+}
+
+static __always_inline void walk(int update)
+{
+	struct walk_ctx w = { .update = update };
+
+	bpf_for_each_map_elem(&array_map, walk_cb, &w, 0);
+	bb_add(bb_hits, w.hits);
+	bb_add(bb_expected, BB_NR_ENTRIES);
+	bb_add(bb_errors, w.errors);
+}
+
+SEC("?tp/syscalls/sys_enter_getpgid")
+int bloom_lookup(void *ctx)
+{
+	if (ours())
+		walk(0);
+	return 0;
+}
+
+SEC("?tp/syscalls/sys_enter_getpgid")
+int bloom_update(void *ctx)
+{
+	if (ours())
+		walk(1);
+	return 0;
+}
+
+/* 1024 lookups of value_size random bytes at a random offset of rand_words, through the
+ * bloom filter first when use_bloom. hits: the bloom filter said no, or the hash map has
+ * the key; drops: the hash map has not; false_hits: the bloom filter said maybe and the
+ * hash map has not; negatives: lookups of keys the hash map has not (the bloom filter's
+ * no, and its false hits). The counts are the kernel bench's; negatives is ours. */
+static __always_inline void hash_lookups(int use_bloom)
+{
+	__u32 index = bpf_get_prandom_u32();
+	__u64 hits = 0, drops = 0, false_hits = 0, negatives = 0, errors = 0;
+	__u8 *bytes = (__u8 *)rand_words;
+
+	for (int i = 0; i < BB_HASH_LOOKUPS; i++, index += BB_VALUE_SIZE) {
+		index &= BB_RAND_MASK;
+		if (use_bloom) {
+			int err = bpf_map_peek_elem(&bloom_map, bytes + index);
+
+			if (err) {
+				if (err != -BB_ENOENT) {
+					errors++;
+					break;
+				}
+				hits++;
+				negatives++;
+				continue;
+			}
+		}
+		if (bpf_map_lookup_elem(&hashmap, bytes + index)) {
+			hits++;
+		} else {
+			drops++;
+			negatives++;
+			if (use_bloom)
+				false_hits++;
+		}
+	}
+	bb_add(bb_hits, hits);
+	bb_add(bb_drops, drops);
+	bb_add(bb_false_hits, false_hits);
+	bb_add(bb_negatives, negatives);
+	bb_add(bb_expected, BB_HASH_LOOKUPS);
+	bb_add(bb_errors, errors);
+}
+
+SEC("?tp/syscalls/sys_enter_getpgid")
+int hashmap_with_bloom(void *ctx)
+{
+	if (ours())
+		hash_lookups(1);
+	return 0;
+}
+
+SEC("?tp/syscalls/sys_enter_getpgid")
+int hashmap_without_bloom(void *ctx)
+{
+	if (ours())
+		hash_lookups(0);
+	return 0;
+}

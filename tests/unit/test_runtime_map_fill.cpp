@@ -1,0 +1,152 @@
+// Maps filled at setup by a program (the setup action run_program, issue 16) and the
+// families that rely on it: bloom_filter, hashmap_lookup, lpm_trie. Short real points
+// (no warmup, two 500 ms intervals); they need root and BPF.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "runtime/probe.hpp"
+#include "runtime/run_point.hpp"
+#include "test_runtime_support.hpp"
+
+using namespace bpfbench;
+
+namespace {
+
+struct Runner {
+  test::Families fams{{test::fixtures_dir()}};
+  FeatureProber prober;
+  RunOptions opts;
+  Runner() {
+    opts.prober = &prober;
+    opts.interval_ns = 500'000'000;
+  }
+  PointResult run(PlanPoint p) {
+    std::string err;
+    auto obj = test::compile_point(p, fams, err);
+    INFO(err);
+    REQUIRE(!obj.empty());
+    StopSource stop;
+    return run_point(p, fams.get(p.family), obj, opts, stop);
+  }
+  PlanPoint point(const std::string &family, const std::string &prog) {
+    return test::make_point(fams.get(family), prog, 0, 1'000'000'000);
+  }
+};
+
+const SelfCheck *find_check(const PointResult &r, const std::string &name) {
+  for (const auto &c : r.self_checks)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+// The run_program check passed with `n` read back.
+void require_filled(const PointResult &r, double n) {
+  const SelfCheck *c = find_check(r, "run_program");
+  REQUIRE(c);
+  CHECK(c->ok);
+  CHECK(c->expected == n);
+  CHECK(c->observed == n);
+}
+
+uint64_t total(const PointResult &r, const std::string &m) { return test::sampled_total(r, m); }
+
+}  // namespace
+
+TEST_CASE("run_program runs once at setup and checks its return value", "[runtime][setup][run_program]") {
+  BB_REQUIRE_ROOT();
+  Runner t;
+  PlanPoint p = t.point("setup_run", "count");
+  PointResult r = t.run(p);
+  INFO(r.reason);
+  REQUIRE(r.status == PointResult::Status::Ok);
+  require_filled(r, 5);
+  CHECK(total(r, "hits") > 0);
+  CHECK(total(r, "bad") == 0);  // it ran before attach
+
+  test::set_param(p, "ret", test::num(4));
+  r = t.run(p);
+  CHECK(r.status == PointResult::Status::Failed);
+  CHECK(r.reason == "setup: run_program 'setup_prog' returned 4, expected 5");
+  const SelfCheck *c = find_check(r, "run_program");
+  REQUIRE(c);
+  CHECK_FALSE(c->ok);
+  CHECK(c->observed == 4);
+  CHECK(c->detail == "program 'setup_prog' return value: returned 4, expected 5");
+
+  test::set_param(p, "ret", test::num(-7));
+  r = t.run(p);
+  CHECK(r.reason == "setup: run_program 'setup_prog' returned -7 (E2BIG), expected 5");
+}
+
+TEST_CASE("bloom_filter: every value found, false-positive rate in [0, 1]", "[runtime][families][bloom]") {
+  BB_REQUIRE_ROOT();
+  Runner t;
+  PlanPoint p = t.point("bloom_filter", "lookup");
+  PointResult r = t.run(p);
+  INFO(r.reason);
+  REQUIRE(r.status == PointResult::Status::Ok);
+  require_filled(r, 1000);
+  CHECK(total(r, "hits") > 0);
+  REQUIRE(find_check(r, "every_value_found"));
+  CHECK(find_check(r, "every_value_found")->ok);
+
+  // 2-byte values: 10000 of the 65536 are in the set, so lookups both hit and miss.
+  p = t.point("bloom_filter", "hashmap-with-bloom");
+  test::set_param(p, "value_size", test::num(2));
+  test::set_param(p, "nr_entries", test::num(10000));
+  r = t.run(p);
+  INFO(r.reason);
+  REQUIRE(r.status == PointResult::Status::Ok);
+  require_filled(r, 10000);
+  const uint64_t hits = total(r, "hits"), drops = total(r, "drops"), fh = total(r, "false_hits"),
+                 neg = total(r, "negatives");
+  CHECK(hits > 0);
+  CHECK(drops > 0);
+  CHECK(fh <= neg);
+  CHECK(fh == drops);  // with a bloom filter in front, every hash map miss was a false hit
+  REQUIRE(neg > 0);
+  const double rate = double(fh) / double(neg);
+  CHECK(rate >= 0.0);
+  CHECK(rate <= 1.0);
+  const MetricSummary *m = r.summary.find("false_positive_rate");
+  REQUIRE(m);
+  CHECK(m->mean >= 0.0);
+  CHECK(m->mean <= 1.0);
+  CHECK(find_check(r, "every_lookup_counted")->ok);
+}
+
+TEST_CASE("hashmap_lookup: struct keys filled in BPF, every lookup hits", "[runtime][families][hashmap_lookup]") {
+  BB_REQUIRE_ROOT();
+  Runner t;
+  PlanPoint p = t.point("hashmap_lookup", "lookup");
+  test::set_param(p, "key_size", test::num(16));
+  test::set_param(p, "nr_loops", test::num(100000));
+  PointResult r = t.run(p);
+  INFO(r.reason);
+  REQUIRE(r.status == PointResult::Status::Ok);
+  require_filled(r, 500);
+  CHECK(total(r, "hits") > 0);
+  CHECK(find_check(r, "every_lookup_hit")->ok);
+  const MetricSummary *lat = r.summary.find("latency");
+  REQUIRE(lat);
+  CHECK(lat->mean > 0);
+  CHECK_FALSE(r.per_cpu.empty());
+}
+
+TEST_CASE("lpm_trie: lookup on a filled trie, insert and delete reset it", "[runtime][families][lpm]") {
+  BB_REQUIRE_ROOT();
+  Runner t;
+  for (const char *prog : {"lookup", "insert", "delete"}) {
+    INFO(prog);
+    PlanPoint p = t.point("lpm_trie", prog);
+    test::set_param(p, "nr_entries", test::num(1000));
+    PointResult r = t.run(p);
+    INFO(r.reason);
+    REQUIRE(r.status == PointResult::Status::Ok);
+    if (std::string(prog) != "insert") require_filled(r, 1000);
+    // Insert and delete pass nr_entries - 1 many times in a second: their resets worked.
+    CHECK(total(r, "hits") > 1000);
+    CHECK(find_check(r, "every_op_succeeded")->ok);
+  }
+}
