@@ -26,6 +26,9 @@ struct RunOptions {
   // Progress: called after each interval (warmup ones included) on the sampling thread.
   std::function<void(const PlanPoint &, int iter, const Sample &, bool warmup)> on_sample;
   std::string uprobe_binary = "/proc/self/exe";  // where uprobe targets live
+  // BPF run-time stats of the point's programs while the harness runs (prog_* metrics);
+  // `run --no-prog-stats` turns them off (runtime/prog_stats.hpp).
+  bool prog_stats = true;
 };
 
 // The point's sampling interval, unless the caller (a test) asks for another one.
