@@ -26,34 +26,6 @@ std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const Program
 
 namespace {
 
-// libbpf names internal maps "<first 8 chars of the object name>.bss": keep it readable.
-std::string object_name_for(const FamilyManifest &f) {
-  std::string n = "bb_" + f.name;
-  for (char &c : n)
-    if (!isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
-  return n.substr(0, 15);
-}
-
-// Writes the point's rodata and map-size params, the builtin bb_tgid, and autoload.
-Result<> configure(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
-                   const std::vector<std::string> &functions) {
-  BB_TRY(obj.set_rodata("bb_tgid", getpid(), /*optional=*/true));
-  for (const auto &[name, value] : p.params) {
-    const ParamSpec *spec = f.param(name);
-    if (!spec) continue;
-    int64_t v = value.i;
-    if (spec->type == ParamType::Enum) {
-      // An enum in .rodata is the index of its choice.
-      v = 0;
-      for (size_t i = 0; i < spec->choices.size(); ++i)
-        if (spec->choices[i] == value.s) v = static_cast<int64_t>(i);
-    }
-    if (spec->dest == ParamDest::Rodata) BB_TRY(obj.set_rodata(name, v));
-    else if (spec->dest == ParamDest::MapSize) BB_TRY(obj.set_map_size(spec->map, static_cast<uint32_t>(v)));
-  }
-  return obj.set_autoload_only(functions);
-}
-
 // Attaches one program from its SEC(), mounting tracefs first when the section needs it.
 Result<> attach_program(BpfObject &obj, const std::string &function, const std::string &section, const AttachSpec &as) {
   if (section_needs_tracefs(section)) BB_TRY(ensure_tracefs());
@@ -225,7 +197,7 @@ void PointRunner::choose_counters() {
 Result<> PointRunner::open_and_load(const std::vector<uint8_t> &object, const std::vector<SetupActionSpec> &actions,
                                     bool stats_log) {
   BB_TRY(obj_.open(object, object_name_for(f_)));
-  BB_TRY(configure(obj_, p_, f_, functions_));
+  BB_TRY(configure_object(obj_, p_, f_, functions_));
   // Setup actions (family.json `setup`): prepared before load (libbpf forgets inner
   // map definitions at load), run after it (maps exist), before attach.
   if (auto prepared = prepare_setup_actions(actions, obj_, setup_); !prepared)
@@ -423,6 +395,34 @@ Result<> PointRunner::self_check() {
 }
 
 }  // namespace
+
+// libbpf names internal maps "<first 8 chars of the object name>.bss": keep it readable.
+std::string object_name_for(const FamilyManifest &f) {
+  std::string n = "bb_" + f.name;
+  for (char &c : n)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  return n.substr(0, 15);
+}
+
+// Writes the point's rodata and map-size params, the builtin bb_tgid, and autoload.
+Result<> configure_object(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
+                          const std::vector<std::string> &functions) {
+  BB_TRY(obj.set_rodata("bb_tgid", getpid(), /*optional=*/true));
+  for (const auto &[name, value] : p.params) {
+    const ParamSpec *spec = f.param(name);
+    if (!spec) continue;
+    int64_t v = value.i;
+    if (spec->type == ParamType::Enum) {
+      // An enum in .rodata is the index of its choice.
+      v = 0;
+      for (size_t i = 0; i < spec->choices.size(); ++i)
+        if (spec->choices[i] == value.s) v = static_cast<int64_t>(i);
+    }
+    if (spec->dest == ParamDest::Rodata) BB_TRY(obj.set_rodata(name, v));
+    else if (spec->dest == ParamDest::MapSize) BB_TRY(obj.set_map_size(spec->map, static_cast<uint32_t>(v)));
+  }
+  return obj.set_autoload_only(functions);
+}
 
 int64_t effective_interval_ns(const PlanPoint &p, const RunOptions &opts) {
   if (opts.interval_ns > 0) return opts.interval_ns;

@@ -47,6 +47,13 @@ std::string test_run_driver(const FamilyManifest &f, const ProgramSpec &prog);
 // every entry but the test_run driver. All of them are loaded.
 std::vector<std::string> attached_extra_programs(const FamilyManifest &f, const ProgramSpec &prog);
 
+// The object name run_point opens the point's ELF as ("bb_<family>", at most 15 chars).
+std::string object_name_for(const FamilyManifest &f);
+// Before load: the point's rodata and map-size params, the builtin bb_tgid, and autoload
+// of exactly `functions`.
+Result<> configure_object(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
+                          const std::vector<std::string> &functions);
+
 // The metric -> source map a program uses (family metrics with the program's overrides).
 std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const ProgramSpec &prog);
 
