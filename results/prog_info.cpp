@@ -51,7 +51,8 @@ bool parse_verifier_stats(const std::string &log, ProgFacts &f) {
   if (line.find(" insns") == std::string::npos) return false;
   f.peak_states = number_after(line, "peak_states");
   f.total_states = number_after(line, "total_states");
-  if (size_t t = log.find("verification time ", at); t != std::string::npos)
+  // The kernel prints it before the "processed" line (older ones after it).
+  if (size_t t = log.rfind("verification time "); t != std::string::npos)
     f.verification_time_us = number_after(log.substr(t, log.find('\n', t) - t), "verification time");
   return true;
 }

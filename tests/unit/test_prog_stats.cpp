@@ -58,8 +58,9 @@ ResultSet set_of(const nlohmann::json &point) {
 
 TEST_CASE("verifier stats line: peak states and verification time", "[prog_stats]") {
   ProgFacts f;
-  const std::string log = "func#0 @0\nprocessed 27 insns (limit 1000000) max_states_per_insn 0 total_states 2 "
-                          "peak_states 2 mark_read 1\nverification time 41 usec\nstack depth 0\n";
+  // As kernel 6.18 prints it at log level 4: the time first.
+  const std::string log = "verification time 41 usec\nstack depth 0\nprocessed 27 insns (limit 1000000) "
+                          "max_states_per_insn 0 total_states 2 peak_states 2 mark_read 1\n";
   REQUIRE(parse_verifier_stats(log, f));
   CHECK(f.peak_states == 2);
   CHECK(f.total_states == 2);
