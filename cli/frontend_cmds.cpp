@@ -90,7 +90,9 @@ int emit_loaded_dump(const EmitArgs &a, Frontend &fe) {
 
 int cmd_emit(const EmitArgs &a) {
   Frontend fe;
-  if (!load_frontend(a.in, fe)) return kExitBadInput;
+  FileArgs in = a.in;
+  in.loaded_dumps = true;  // emit loads for --dump xlated|jited; the other commands refuse it
+  if (!load_frontend(in, fe)) return kExitBadInput;
   if (a.in.dump == "xlated" || a.in.dump == "jited") return emit_loaded_dump(a, fe);
   const RunPlan &plan = *fe.plan;
   if (a.point) {
