@@ -143,7 +143,7 @@ TEST_CASE("prog stats: twice the loop per run is about twice prog_ns", "[runtime
   }
 }
 
-TEST_CASE("emit --dump=xlated and jited print bpftool's dump of the loaded program", "[runtime][prog_stats][cli]") {
+TEST_CASE("emit --dump xlated and jited dump the loaded program", "[runtime][prog_stats][cli]") {
   BB_REQUIRE_ROOT();
   if (access(kBpftool, X_OK) != 0) {
     WARN("skipped: no " << kBpftool);
