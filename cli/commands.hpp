@@ -19,9 +19,10 @@ struct FileArgs {
   std::string file;
   std::vector<std::string> template_dirs;
   PlanOverrides overrides;
-  std::string dump;          // ast | plan | c ("" = none)
-  bool allow_large = false;  // points past this machine's limits (compiler/resource_limits.hpp)
-  std::vector<std::string> only;  // --only: label patterns (cli/point_select.hpp)
+  std::string dump;                 // ast | plan | c, and for emit xlated | jited ("" = none)
+  bool loaded_dumps = false;        // emit: --dump xlated|jited allowed (they load the program)
+  bool allow_large = false;         // points past this machine's limits (compiler/resource_limits.hpp)
+  std::vector<std::string> only;    // --only: label patterns (cli/point_select.hpp)
   std::optional<std::string> text;  // the .bdsl text itself (bpfbench bench); `file` names it
 };
 

@@ -31,6 +31,10 @@ bool load_frontend(const FileArgs &args, Frontend &fe) {
       return false;
     }
   }
+  if ((args.dump == "xlated" || args.dump == "jited") && !args.loaded_dumps) {
+    fmt::print(stderr, "bpfbench: error: --dump {} is for emit only (it loads the program)\n", args.dump);
+    return false;
+  }
   if (args.dump == "ast" && fe.ast) fmt::print("{}\n", json_text(ast_to_json(*fe.ast), 2));
   if (args.dump == "plan" && fe.plan)
     write_plan_text(*fe.plan, [](const std::string &s) { std::fwrite(s.data(), 1, s.size(), stdout); });

@@ -11,6 +11,8 @@
 #include "compiler/ast_dump.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/plan_dump.hpp"
+#include "compiler/pipeline.hpp"
+#include "runtime/prog_dump.hpp"
 #include "runtime/stop.hpp"
 
 namespace bpfbench::cli {
@@ -57,9 +59,41 @@ int cmd_plan(const PlanArgs &a) {
   return kExitOk;
 }
 
+namespace {
+
+// emit --dump xlated|jited: compile, load the point's programs (--point, else the first
+// point) and print bpftool's dump of its program.
+int emit_loaded_dump(const EmitArgs &a, Frontend &fe) {
+  const size_t index = a.point.value_or(0);
+  if (index >= fe.plan->points.size()) {
+    fmt::print(stderr, "bpfbench: error: --point {} is out of range (the plan has {} points)\n", index,
+               fe.plan->points.size());
+    return kExitBadInput;
+  }
+  CompiledPrograms compiled;
+  bool ok = compile_programs(fe, compiled);
+  print_diagnostics(fe);
+  if (!ok || fe.diags.has_errors()) return kExitBadInput;
+  const PlanPoint &p = fe.plan->points[index];
+  auto obj = compiled.objects.find(p.index);
+  Result<std::string> dump = dump_loaded_program(
+      p, *fe.families.find(p.family), obj == compiled.objects.end() ? std::vector<uint8_t>{} : obj->second, a.in.dump);
+  if (!dump) {
+    fmt::print(stderr, "bpfbench: error: {}: {}\n", p.label, dump.error().message);
+    return kExitBadInput;
+  }
+  fmt::print("{}", *dump);
+  return kExitOk;
+}
+
+}  // namespace
+
 int cmd_emit(const EmitArgs &a) {
   Frontend fe;
-  if (!load_frontend(a.in, fe)) return kExitBadInput;
+  FileArgs in = a.in;
+  in.loaded_dumps = true;  // emit loads for --dump xlated|jited; the other commands refuse it
+  if (!load_frontend(in, fe)) return kExitBadInput;
+  if (a.in.dump == "xlated" || a.in.dump == "jited") return emit_loaded_dump(a, fe);
   const RunPlan &plan = *fe.plan;
   if (a.point) {
     if (*a.point >= plan.points.size()) {

@@ -32,8 +32,10 @@ void add_file_options(CLI::App *cmd, FileArgs &a) {
       ->allow_extra_args(false)  // one folder per --templates: `--templates D FILE` keeps FILE
       ->check(checked(non_empty("a folder name"), "DIR"))
       ->type_name("DIR");
-  cmd->add_option("--dump", a.dump, "Print a stage's output: ast, plan or c")
-      ->check(CLI::IsMember({"ast", "plan", "c"}));
+  cmd->add_option("--dump", a.dump,
+                  "Print a stage's output: ast, plan or c; emit also xlated or jited (bpftool's dump of the "
+                  "loaded program; root)")
+      ->check(CLI::IsMember({"ast", "plan", "c", "xlated", "jited"}));
   cmd->add_option("--only", a.only, "Only the points with this label, or matching this glob (e.g. 'rb-*'; repeatable)")
       ->allow_extra_args(false)
       ->check(checked(non_empty("a point label or glob"), "LABEL"));

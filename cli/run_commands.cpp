@@ -11,6 +11,8 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
   add_file_options(rc.run_cmd, rc.run.in);
   rc.run_cmd->add_flag("-q,--quiet", rc.run.quiet, "Print only summaries, no per-interval lines");
   rc.run_cmd->add_flag("-v,--verbose", rc.run.verbose, "Also print libbpf/verifier details");
+  rc.run_cmd->add_flag("--no-prog-stats", rc.run.no_prog_stats,
+                       "Do not enable BPF run-time stats (no prog_runs/prog_ns/prog_time_share metrics)");
   add_export_options(rc.run_cmd, rc.run);
   rc.probe_cmd =
       app.add_subcommand("probe", "Show which program types, attach kinds, helpers and kfuncs this kernel supports");

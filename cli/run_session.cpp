@@ -68,6 +68,7 @@ std::vector<const PlanPoint *> RunSession::all_points(const RunPlan &plan) {
 RunOptions RunSession::make_options(const RunArgs &a) {
   RunOptions opts;
   opts.verbose = a.verbose;
+  opts.prog_stats = !a.no_prog_stats;
   opts.prober = &prober_;
   if (!a.quiet)
     // The point's metric specs, looked up when a new point starts sampling.
@@ -160,6 +161,7 @@ void RunSession::print_final_lines(const PlanPoint &p, const PointResult &r) {
                                                      : format_summary(r));
     }
     if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
+    if (args_.verbose) print_prog_facts(r);
     if (!all_passed(r.expectations)) {
       ++tally_.unmet;
       fmt::print(
@@ -176,6 +178,14 @@ void RunSession::print_final_lines(const PlanPoint &p, const PointResult &r) {
                r.error ? r.error->to_string() : r.reason);
     break;
   }
+}
+
+// `run -v`: the verifier's and JIT's facts of each loaded program, and whether the kernel's
+// run-time stats were on before bpfbench asked (then every BPF program paid for them).
+void RunSession::print_prog_facts(const PointResult &r) const {
+  for (const auto &f : r.prog_facts) fmt::print("  {}\n", format_prog_facts(f));
+  if (r.prog_stats.sysctl_was_enabled) fmt::print("  kernel.bpf_stats_enabled was already 1\n");
+  if (!r.prog_stats.enabled && !r.prog_stats.note.empty()) fmt::print("  prog stats: {}\n", r.prog_stats.note);
 }
 
 void RunSession::finish_unfinished() {

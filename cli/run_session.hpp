@@ -46,6 +46,7 @@ class RunSession {
   // A point's final lines: its summary (rounds combined), the tally, its suite row.
   void finish_point(const PlanPoint &p, const PointResult &r);
   void print_final_lines(const PlanPoint &p, const PointResult &r);
+  void print_prog_facts(const PointResult &r) const;
   std::string location(const SourceRange &r) const;
 
   const RunArgs &args_;

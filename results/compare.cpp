@@ -48,6 +48,9 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   c.metric = pick_metric(a, o);
   if (!a.program_sha256.empty() && !b.program_sha256.empty() && a.program_sha256 != b.program_sha256)
     c.notes.push_back("generated program changed");
+  // The verifier or the JIT saw another program: a change in speed may be that.
+  c.facts_changed = prog_facts_changes(a.prog_facts, b.prog_facts);
+  for (const auto &f : c.facts_changed) c.notes.push_back(f);
   if (!has_numbers(a)) c.notes.push_back(fmt::format("{} in A: {}", a.status, a.reason));
   if (!has_numbers(b)) c.notes.push_back(fmt::format("{} in B: {}", b.status, b.reason));
   const MetricSummary *ma = a.metric(c.metric), *mb = b.metric(c.metric);
@@ -255,7 +258,8 @@ nlohmann::json compare_to_json(const CompareReport &c) {
                    {"p_value", num(p.p_value)},
                    {"speed_change_pct", num(p.speed_change_pct)},
                    {"verdict", to_string(p.verdict)},
-                   {"notes", p.notes}});
+                   {"notes", p.notes},
+                   {"facts_changed", p.facts_changed}});
   for (const auto &g : c.geomeans)
     geo.push_back(
         {{"suite", g.suite}, {"points", g.n}, {"speed_change_pct", num(g.speed_change_pct)}, {"left_out", g.left_out}});

@@ -35,6 +35,8 @@ struct PointComparison {
   double speed_change_pct = 0;  // > 0 = B is faster, whatever the direction
   Verdict verdict = Verdict::NotComparable;
   std::vector<std::string> notes;  // "program changed", "skipped in B: ..."
+  // A program's verified insns or JITed size differ between A and B (also in `notes`).
+  std::vector<std::string> facts_changed;
 };
 
 struct SuiteGeomean {

@@ -9,6 +9,7 @@
 #include "compiler/manifest.hpp"
 #include "results/error.hpp"
 #include "results/expectations.hpp"
+#include "results/prog_info.hpp"
 #include "results/sample.hpp"
 #include "results/stats.hpp"
 
@@ -58,6 +59,10 @@ struct PointResult {
   std::vector<ExpectationResult> expectations;
   // The self-checks that ran (none when the point did not get to the end of its run).
   std::vector<SelfCheck> self_checks;
+  // BPF run-time stats of the point's programs (results/prog_info.hpp) and the verifier's
+  // and JIT's facts of every loaded program.
+  ProgStatsInfo prog_stats;
+  std::vector<ProgFacts> prog_facts;
 };
 const char *to_string(PointResult::Status s);
 

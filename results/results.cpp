@@ -92,6 +92,9 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
   j["expectations_failed"] = !all_passed(r.expectations);
   // Two counts of the same events that must agree (a failed one fails the point).
   j["self_checks"] = self_checks_to_json(r.self_checks);
+  // What the programs cost in the kernel, and the verifier's and JIT's facts of each.
+  j["prog_stats"] = prog_stats_to_json(r.prog_stats);
+  j["prog_facts"] = prog_facts_to_json(r.prog_facts);
   if (r.error)
     j["error"] = {{"phase", to_string(r.error->phase)},
                   {"errno", r.error->err},

@@ -52,6 +52,7 @@ struct ResultPoint {
   std::vector<MetricSummary> metrics;
   std::vector<std::string> warnings;
   std::vector<SelfCheck> self_checks;  // absent in files of older versions: none
+  std::vector<ProgFacts> prog_facts;   // the loaded programs' verifier/JIT facts (older files: none)
   const MetricSummary *metric(const std::string &name) const;
   std::string key() const;  // label + canonical params: what compare matches on
 };

@@ -187,6 +187,22 @@ std::vector<SelfCheck> read_self_checks(const Obj &o) {
   return out;
 }
 
+// prog_facts[i]: name and the two facts compare looks at; the rest is not read back.
+std::vector<ProgFacts> read_prog_facts(const Obj &o) {
+  std::vector<ProgFacts> out;
+  const nlohmann::json *a = array_of(o, "prog_facts", false);
+  for (size_t i = 0; a && i < a->size(); ++i) {
+    Obj f((*a)[i], index_path(o.at("prog_facts"), i));
+    ProgFacts x;
+    x.name = f.str("name", true);
+    x.verified_insns = static_cast<uint32_t>(f.count("verified_insns", 0, UINT32_MAX));
+    x.jited_len = static_cast<uint32_t>(f.count("jited_len", 0, UINT32_MAX));
+    x.xlated_len = static_cast<uint32_t>(f.count("xlated_len", 0, UINT32_MAX));
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
 ResultPoint read_point(const Obj &o) {
   static const std::set<std::string> kStatuses = {"ok", "skipped", "failed", "interrupted"};
   ResultPoint p;
@@ -205,6 +221,7 @@ ResultPoint read_point(const Obj &o) {
   p.primary = o.str("primary");
   p.warnings = strings(o, "warnings");
   p.self_checks = read_self_checks(o);
+  p.prog_facts = read_prog_facts(o);
   if (const nlohmann::json *a = o.find("adaptive", false); a && !a->is_null()) {
     Obj ad(*a, o.at("adaptive"));
     p.precision_pct = ad.number("ci_target_pct", false);

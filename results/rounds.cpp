@@ -70,7 +70,14 @@ PointResult combine_rounds(const std::vector<PointResult> &runs, const std::vect
   }
   c.per_cpu = sum_per_cpu(measured);
   c.self_checks = sum_self_checks(measured);
-  c.summary = summarize(c.samples, metrics, c.producers, c.report);
+  // The prog_* metrics of the run-time stats, when the rounds collected them.
+  const bool stats = !c.samples.empty() && c.samples.front().deltas.count(kProgRunsKey);
+  for (size_t i = 1; i < measured.size(); ++i)
+    for (size_t k = 0; k < c.prog_stats.programs.size() && k < measured[i]->prog_stats.programs.size(); ++k) {
+      c.prog_stats.programs[k].run_cnt += measured[i]->prog_stats.programs[k].run_cnt;
+      c.prog_stats.programs[k].run_time_ns += measured[i]->prog_stats.programs[k].run_time_ns;
+    }
+  c.summary = summarize(c.samples, with_prog_stat_metrics(metrics, stats), c.producers, c.report);
   if (measured.size() >= 2)
     for (auto &m : c.summary.metrics) {
       if (!m.has_value()) continue;

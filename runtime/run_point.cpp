@@ -10,6 +10,8 @@
 #include "runtime/counters.hpp"
 #include "runtime/cpuset.hpp"
 #include "runtime/kthread_stat.hpp"
+#include "runtime/prog_facts.hpp"
+#include "runtime/prog_stats.hpp"
 #include "runtime/self_checks.hpp"
 #include "runtime/setup_actions.hpp"
 
@@ -23,34 +25,6 @@ std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const Program
 }
 
 namespace {
-
-// libbpf names internal maps "<first 8 chars of the object name>.bss": keep it readable.
-std::string object_name_for(const FamilyManifest &f) {
-  std::string n = "bb_" + f.name;
-  for (char &c : n)
-    if (!isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
-  return n.substr(0, 15);
-}
-
-// Writes the point's rodata and map-size params, the builtin bb_tgid, and autoload.
-Result<> configure(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
-                   const std::vector<std::string> &functions) {
-  BB_TRY(obj.set_rodata("bb_tgid", getpid(), /*optional=*/true));
-  for (const auto &[name, value] : p.params) {
-    const ParamSpec *spec = f.param(name);
-    if (!spec) continue;
-    int64_t v = value.i;
-    if (spec->type == ParamType::Enum) {
-      // An enum in .rodata is the index of its choice.
-      v = 0;
-      for (size_t i = 0; i < spec->choices.size(); ++i)
-        if (spec->choices[i] == value.s) v = static_cast<int64_t>(i);
-    }
-    if (spec->dest == ParamDest::Rodata) BB_TRY(obj.set_rodata(name, v));
-    else if (spec->dest == ParamDest::MapSize) BB_TRY(obj.set_map_size(spec->map, static_cast<uint32_t>(v)));
-  }
-  return obj.set_autoload_only(functions);
-}
 
 // Attaches one program from its SEC(), mounting tracefs first when the section needs it.
 Result<> attach_program(BpfObject &obj, const std::string &function, const std::string &section, const AttachSpec &as) {
@@ -110,6 +84,11 @@ class PointRunner {
   Result<> harness_options();
   void choose_counters();
   Result<> load_and_attach(const std::vector<uint8_t> &object);
+  Result<> open_and_load(const std::vector<uint8_t> &object, const std::vector<SetupActionSpec> &actions,
+                         bool stats_log);
+  void read_prog_facts_after_load();
+  void watch_prog_stats();
+  void start_prog_stats();
   Result<> make_components();
   Result<> watch_kernel_threads();
   void measure();
@@ -142,6 +121,9 @@ class PointRunner {
   std::vector<ResolvedSelfCheck> checks_;         // family.json `self_checks` that apply
   SourceTotals totals_;                           // what the checks add up
   uint64_t late_producer_ops_ = 0;                // the harness's count after the last sample
+  VerifierStatsLog vlog_;                         // log_level 4 buffers (outlive the load)
+  ProgStatsReader prog_reader_;                   // run_cnt / run_time_ns per program
+  BpfStatsSwitch stats_switch_;                   // bpf_enable_stats while the harness runs
 };
 
 // Kernel features, before anything is loaded. A missing one skips the point; one the
@@ -210,18 +192,34 @@ void PointRunner::choose_counters() {
   for (const auto &x : prog_->extra_programs) functions_.push_back(x);
 }
 
+// Opens and configures the object, prepares the setup actions and loads it; with
+// `stats_log` the verifier writes its stats line into our buffers (log_level 4).
+Result<> PointRunner::open_and_load(const std::vector<uint8_t> &object, const std::vector<SetupActionSpec> &actions,
+                                    bool stats_log) {
+  BB_TRY(obj_.open(object, object_name_for(f_)));
+  BB_TRY(configure_object(obj_, p_, f_, functions_));
+  // Setup actions (family.json `setup`): prepared before load (libbpf forgets inner
+  // map definitions at load), run after it (maps exist), before attach.
+  if (auto prepared = prepare_setup_actions(actions, obj_, setup_); !prepared)
+    return Error("setup: " + prepared.error().message);
+  if (stats_log) vlog_.arm(obj_, functions_);
+  return obj_.load(opts_.verbose);
+}
+
 // Open, configure, run the setup actions, load, attach. A stop during setup leaves the
 // point interrupted.
 Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
   if (functions_.empty() && counter_vars_.empty()) return {};
-  BB_TRY(obj_.open(object, object_name_for(f_)));
-  BB_TRY(configure(obj_, p_, f_, functions_));
-  // Setup actions (family.json `setup`): prepared before load (libbpf forgets inner
-  // map definitions at load), run after it (maps exist), before attach.
   const std::vector<SetupActionSpec> actions = setup_actions_for(f_, *prog_);
-  if (auto prepared = prepare_setup_actions(actions, obj_, setup_); !prepared)
-    return Error("setup: " + prepared.error().message);
-  BB_TRY(obj_.load(opts_.verbose));
+  if (Result<> loaded = open_and_load(object, actions, true); !loaded) {
+    // A log_level 4 log holds only the stats: load again for the verifier's complaint.
+    if (!loaded.error().bpf || loaded.error().bpf->phase != BpfPhase::Load) return loaded;
+    obj_.reset();
+    vlog_ = VerifierStatsLog{};
+    setup_.inner.clear();
+    BB_TRY(open_and_load(object, actions, false));
+  }
+  read_prog_facts_after_load();
   Result<> ran = run_setup_actions(actions, obj_, p_, stop_, setup_);
   r_.setup_s = setup_.seconds;
   r_.self_checks = setup_.checks;
@@ -239,7 +237,32 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
     const char *sec = obj_.program(x) ? bpf_program__section_name(obj_.program(x)) : nullptr;
     BB_TRY(attach_program(obj_, x, sec ? sec : "", AttachSpec{}));
   }
-  return counters_.init(obj_, counter_vars_);
+  BB_TRY(counters_.init(obj_, counter_vars_));
+  watch_prog_stats();
+  return {};
+}
+
+// The facts of every loaded program, the point's own first.
+void PointRunner::read_prog_facts_after_load() {
+  for (const auto &fn : functions_)
+    if (int fd = obj_.program_fd(fn); fd >= 0)
+      if (auto facts = read_prog_facts(fd, fn, vlog_.log(fn))) r_.prog_facts.push_back(*facts);
+}
+
+// Which programs' run-time stats are read: the point's program is "the program" (its
+// counts are the prog_* metrics), whether attached or run by BPF_PROG_TEST_RUN; the
+// test_run driver and attached extras are reported beside it in the JSON.
+void PointRunner::watch_prog_stats() {
+  r_.prog_stats.sysctl_was_enabled = read_bpf_stats_sysctl().value_or(false);
+  if (!opts_.prog_stats) {
+    r_.prog_stats.note = "off (--no-prog-stats)";
+    return;
+  }
+  const std::string driver = test_run_driver(f_, *prog_);
+  if (!prog_->function.empty()) prog_reader_.add(prog_->function, "measured", obj_.program_fd(prog_->function));
+  if (!driver.empty() && driver != prog_->function) prog_reader_.add(driver, "driver", obj_.program_fd(driver));
+  for (const auto &x : attached_extra_programs(f_, *prog_)) prog_reader_.add(x, "attached", obj_.program_fd(x));
+  if (prog_reader_.empty()) r_.prog_stats.note = "no BPF program loaded";
 }
 
 // The producer, the consumer and, back-to-back, the consumer's trigger.
@@ -302,8 +325,17 @@ std::map<std::string, uint64_t> PointRunner::read_interval(uint64_t producer_ops
     case MetricSourceKind::Sum: break;    // added from the others below
     }
   }
+  if (stats_switch_.is_on()) prog_reader_.take(d);
   add_sum_counts(metrics_, d);
   return d;
+}
+
+// Switches the kernel's run-time stats on for the harness run (an fd; closing it puts the
+// switch back as it was). A kernel that refuses leaves the point without prog_* metrics.
+void PointRunner::start_prog_stats() {
+  if (prog_reader_.empty()) return;
+  if (Result<> on = stats_switch_.on(); !on) r_.prog_stats.note = on.error().message;
+  r_.prog_stats.enabled = stats_switch_.is_on();
 }
 
 // The harness run and the summary of its measured intervals.
@@ -312,18 +344,27 @@ void PointRunner::measure() {
   SampleFn on_sample = [&](int iter, const Sample &s, bool warm) {
     // Per-CPU rates cover the measured intervals: mark where warmup ends.
     if (warm && iter + 1 == warm_n && f_.per_cpu.enabled()) per_cpu_.snapshot();
+    if (warm && iter + 1 == warm_n) prog_reader_.mark_start();
     if (opts_.on_sample) opts_.on_sample(p_, iter, s, warm);
   };
   MeasureFn read = [this](uint64_t producer_ops) { return read_interval(producer_ops); };
   // The self-checks count from here: what setup or attach counted is no producer's doing.
   if (!checks_.empty())
     for (size_t i = 0; i < counter_vars_.size(); ++i) counters_.take(i);
+  start_prog_stats();
   HarnessResult hr = run_harness(h_, *producer_, consumer_.get(), read, stop_, on_sample);
   late_producer_ops_ = hr.late_producer_ops;
+  const bool with_stats = stats_switch_.is_on() && prog_reader_.has_measured();
+  prog_reader_.mark_end();
+  stats_switch_.off();
+  if (with_stats) {
+    r_.prog_stats.programs = prog_reader_.totals();
+    r_.report.push_back("prog_ns");  // a column; prog_runs and prog_time_share are in the stats
+  }
 
   r_.warmup = std::move(hr.warmup);
   r_.samples = std::move(hr.samples);
-  r_.summary = summarize(r_.samples, metrics_, p_.producers, r_.report);
+  r_.summary = summarize(r_.samples, with_prog_stat_metrics(metrics_, with_stats), p_.producers, r_.report);
   // `enough` also ends a run whose target is undefined (a zero mean): not reached, and why.
   if (const MetricSummary *m = r_.summary.find(r_.summary.primary); m && hr.enough && p_.precision_pct > 0)
     r_.precision_note = precision_undefined(*m);
@@ -354,6 +395,34 @@ Result<> PointRunner::self_check() {
 }
 
 }  // namespace
+
+// libbpf names internal maps "<first 8 chars of the object name>.bss": keep it readable.
+std::string object_name_for(const FamilyManifest &f) {
+  std::string n = "bb_" + f.name;
+  for (char &c : n)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  return n.substr(0, 15);
+}
+
+// Writes the point's rodata and map-size params, the builtin bb_tgid, and autoload.
+Result<> configure_object(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
+                          const std::vector<std::string> &functions) {
+  BB_TRY(obj.set_rodata("bb_tgid", getpid(), /*optional=*/true));
+  for (const auto &[name, value] : p.params) {
+    const ParamSpec *spec = f.param(name);
+    if (!spec) continue;
+    int64_t v = value.i;
+    if (spec->type == ParamType::Enum) {
+      // An enum in .rodata is the index of its choice.
+      v = 0;
+      for (size_t i = 0; i < spec->choices.size(); ++i)
+        if (spec->choices[i] == value.s) v = static_cast<int64_t>(i);
+    }
+    if (spec->dest == ParamDest::Rodata) BB_TRY(obj.set_rodata(name, v));
+    else if (spec->dest == ParamDest::MapSize) BB_TRY(obj.set_map_size(spec->map, static_cast<uint32_t>(v)));
+  }
+  return obj.set_autoload_only(functions);
+}
 
 int64_t effective_interval_ns(const PlanPoint &p, const RunOptions &opts) {
   if (opts.interval_ns > 0) return opts.interval_ns;

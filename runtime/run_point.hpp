@@ -26,6 +26,9 @@ struct RunOptions {
   // Progress: called after each interval (warmup ones included) on the sampling thread.
   std::function<void(const PlanPoint &, int iter, const Sample &, bool warmup)> on_sample;
   std::string uprobe_binary = "/proc/self/exe";  // where uprobe targets live
+  // BPF run-time stats of the point's programs while the harness runs (prog_* metrics);
+  // `run --no-prog-stats` turns them off (runtime/prog_stats.hpp).
+  bool prog_stats = true;
 };
 
 // The point's sampling interval, unless the caller (a test) asks for another one.
@@ -43,6 +46,13 @@ std::string test_run_driver(const FamilyManifest &f, const ProgramSpec &prog);
 // The `extra_programs` the runtime attaches (auto, from their SEC) next to the program:
 // every entry but the test_run driver. All of them are loaded.
 std::vector<std::string> attached_extra_programs(const FamilyManifest &f, const ProgramSpec &prog);
+
+// The object name run_point opens the point's ELF as ("bb_<family>", at most 15 chars).
+std::string object_name_for(const FamilyManifest &f);
+// Before load: the point's rodata and map-size params, the builtin bb_tgid, and autoload
+// of exactly `functions`.
+Result<> configure_object(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
+                          const std::vector<std::string> &functions);
 
 // The metric -> source map a program uses (family metrics with the program's overrides).
 std::vector<MetricSpec> effective_metrics(const FamilyManifest &f, const ProgramSpec &prog);

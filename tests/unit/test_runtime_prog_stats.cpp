@@ -1,0 +1,168 @@
+// Runtime tests (root + BPF) of the run-time stats and verifier facts: counters against
+// bpftool, prog_ns that follows the work per run, --no-prog-stats, the sysctl untouched.
+#include <catch2/catch.hpp>
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/bpf_object.hpp"
+#include "runtime/prog_stats.hpp"
+#include "runtime/run_point.hpp"
+#include "run_process.hpp"
+#include "test_runtime_support.hpp"
+
+using namespace bpfbench;
+using Catch::Detail::Approx;
+
+namespace {
+
+const char *kBpftool = "/usr/sbin/bpftool";
+
+PointResult run_trigger(const test::Families &fams, const std::string &prog, bool stats, int64_t batch = 0) {
+  const FamilyManifest &f = fams.get("trigger");
+  PlanPoint p = test::make_point(f, prog, 0, 1'000'000'000);
+  if (batch > 0) test::set_param(p, "batch_iters", test::num(batch));
+  std::string err;
+  auto obj = test::compile_point(p, fams, err);
+  INFO(err);
+  REQUIRE(!obj.empty());
+  RunOptions opts;
+  opts.prog_stats = stats;
+  StopSource stop;
+  return run_point(p, f, obj, opts, stop);
+}
+
+}  // namespace
+
+TEST_CASE("prog stats: run_cnt agrees with bpftool prog show", "[runtime][prog_stats]") {
+  BB_REQUIRE_ROOT();
+  if (access(kBpftool, X_OK) != 0) {
+    WARN("skipped: no " << kBpftool);
+    return;
+  }
+  REQUIRE(ensure_tracefs());
+  test::Families fams;
+  const FamilyManifest &f = fams.get("trigger");
+  PlanPoint p = test::make_point(f, "tp");
+  std::string err;
+  auto elf = test::compile_point(p, fams, err);
+  INFO(err);
+  REQUIRE(!elf.empty());
+  BpfObject obj;
+  REQUIRE(obj.open(elf, "bb_trigger"));
+  REQUIRE(obj.set_rodata("bb_tgid", getpid(), true));
+  REQUIRE(obj.set_autoload_only({"bench_tp"}));
+  REQUIRE(obj.load());
+  REQUIRE(obj.attach("bench_tp", AttachSpec{}));
+  const bool sysctl_before = read_bpf_stats_sysctl().value_or(false);
+  BpfStatsSwitch on;
+  REQUIRE(on.on());
+  for (int i = 0; i < 1000; ++i) syscall(__NR_getpgid, -1);
+  auto before = read_prog_counters(obj.program_fd("bench_tp"));
+  REQUIRE(before);
+  test::ProcessResult show = test::run_process({kBpftool, "prog", "show", "id", std::to_string(before->id), "--json"});
+  auto after = read_prog_counters(obj.program_fd("bench_tp"));
+  REQUIRE(after);
+  INFO(show.out << show.err);
+  REQUIRE(show.exit_code == 0);
+  nlohmann::json j = nlohmann::json::parse(show.out);
+  CHECK(before->run_cnt >= 1000);  // every getpgid in the system runs it: ours at least
+  CHECK(before->run_time_ns > 0);
+  REQUIRE(j.contains("run_cnt"));
+  CHECK(j["run_cnt"].get<uint64_t>() >= before->run_cnt);
+  CHECK(j["run_cnt"].get<uint64_t>() <= after->run_cnt);
+  on.off();
+  CHECK(read_bpf_stats_sysctl().value_or(false) == sysctl_before);
+}
+
+TEST_CASE("prog stats: metrics, facts and the sysctl as found", "[runtime][prog_stats]") {
+  BB_REQUIRE_ROOT();
+  test::Families fams;
+  const std::optional<bool> sysctl_before = read_bpf_stats_sysctl();
+  PointResult r = run_trigger(fams, "tp", true);
+  INFO(r.reason);
+  REQUIRE(r.status == PointResult::Status::Ok);
+  CHECK(read_bpf_stats_sysctl() == sysctl_before);
+  CHECK(r.prog_stats.enabled);
+  const MetricSummary *ns = r.summary.find("prog_ns"), *runs = r.summary.find("prog_runs");
+  REQUIRE(ns);
+  REQUIRE(runs);
+  CHECK(ns->mean > 0);
+  CHECK(ns->mean < 100'000);  // a counting tracepoint program: far below 100 us
+  // The program runs for every getpgid in the system; it counts ours only.
+  CHECK(test::sampled_total(r, kProgRunsKey) >= test::sampled_total(r, "hits"));
+  CHECK(r.summary.find("prog_time_share")->mean > 0);
+  CHECK(std::find(r.report.begin(), r.report.end(), "prog_ns") != r.report.end());
+  REQUIRE(r.prog_stats.programs.size() == 1);
+  CHECK(r.prog_stats.programs[0].role == "measured");
+  CHECK(r.prog_stats.programs[0].run_cnt == test::sampled_total(r, kProgRunsKey));
+  REQUIRE(r.prog_facts.size() == 1);
+  const ProgFacts &facts = r.prog_facts[0];
+  CHECK(facts.name == "bench_tp");
+  CHECK(facts.verified_insns > 0);
+  CHECK(facts.xlated_len > 0);
+  CHECK(facts.jited_len > 0);
+  CHECK(facts.peak_states.has_value());
+  CHECK(facts.verification_time_us.has_value());
+
+  PointResult off = run_trigger(fams, "tp", false);
+  REQUIRE(off.status == PointResult::Status::Ok);
+  CHECK_FALSE(off.prog_stats.enabled);
+  CHECK(off.prog_stats.note.find("--no-prog-stats") != std::string::npos);
+  CHECK(off.prog_stats.programs.empty());
+  CHECK_FALSE(off.summary.find("prog_ns"));
+  CHECK(std::find(off.report.begin(), off.report.end(), "prog_ns") == off.report.end());
+  for (const auto &s : off.samples) CHECK_FALSE(s.deltas.count(kProgRunsKey));
+  CHECK(off.prog_facts.size() == 1);  // facts come from the load, not from the stats
+  CHECK(read_bpf_stats_sysctl() == sysctl_before);
+}
+
+TEST_CASE("prog stats: twice the loop per run is about twice prog_ns", "[runtime][prog_stats]") {
+  BB_REQUIRE_ROOT();
+  test::Families fams;
+  PointResult one = run_trigger(fams, "kernel-count", true, 250);
+  PointResult two = run_trigger(fams, "kernel-count", true, 500);
+  INFO(one.reason << " / " << two.reason);
+  REQUIRE(one.status == PointResult::Status::Ok);
+  REQUIRE(two.status == PointResult::Status::Ok);
+  const MetricSummary *a = one.summary.find("prog_ns"), *b = two.summary.find("prog_ns");
+  REQUIRE(a);
+  REQUIRE(b);
+  INFO("prog_ns " << a->mean << " -> " << b->mean);
+  REQUIRE(a->mean > 0);
+  // An invariant of the work, not a speed: wide enough for a loaded machine.
+  CHECK(b->mean / a->mean > 1.3);
+  CHECK(b->mean / a->mean < 3.0);
+  // The driver counts itself: each run is batch_iters hits.
+  for (const auto *r : {&one, &two}) {
+    double runs = double(test::sampled_total(*r, kProgRunsKey)), hits = double(test::sampled_total(*r, "hits"));
+    double batch = r == &one ? 250 : 500;
+    CHECK(hits == Approx(runs * batch).epsilon(0.02));
+  }
+}
+
+TEST_CASE("emit --dump xlated and jited dump the loaded program", "[runtime][prog_stats][cli]") {
+  BB_REQUIRE_ROOT();
+  if (access(kBpftool, X_OK) != 0) {
+    WARN("skipped: no " << kBpftool);
+    return;
+  }
+  const std::string file = std::string(BPFBENCH_SOURCE_DIR) + "/examples/trigger.bdsl";
+  test::ProcessResult x = test::run_process({BPFBENCH_BINARY, "emit", file, "--only", "tp", "--dump=xlated"});
+  INFO(x.out << x.err);
+  REQUIRE(x.exit_code == 0);
+  CHECK(x.out.rfind("// bench_tp (id ", 0) == 0);
+  CHECK(x.out.find("exit") != std::string::npos);  // the program's last instruction
+  test::ProcessResult j = test::run_process({BPFBENCH_BINARY, "emit", file, "--only", "tp", "--dump=jited"});
+  INFO(j.out << j.err);
+  REQUIRE(j.exit_code == 0);
+  // Debian's bpftool has no disassembler: then the JITed bytes themselves.
+  CHECK((j.out.find("bpftool prog dump jited") != std::string::npos || j.out.find("JITed bytes") != std::string::npos));
+  CHECK(j.out.find("     0:") != std::string::npos);
+  // Loading is emit's business only.
+  test::ProcessResult plan = test::run_process({BPFBENCH_BINARY, "plan", file, "--dump=xlated"});
+  CHECK(plan.exit_code == 2);
+  CHECK(plan.err.find("for emit only") != std::string::npos);
+}
