@@ -92,6 +92,10 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
   j["expectations_failed"] = !all_passed(r.expectations);
   // Two counts of the same events that must agree (a failed one fails the point).
   j["self_checks"] = self_checks_to_json(r.self_checks);
+  // Written only when there is one: a template's latency histogram, --profile, --hw-counters.
+  if (r.latency_hist) j["latency_hist"] = histogram_to_json(*r.latency_hist);
+  if (r.profile) j["profile"] = profile_to_json(*r.profile);
+  if (r.hw_counters) j["hw_counters"] = hw_to_json(*r.hw_counters);
   if (r.error)
     j["error"] = {{"phase", to_string(r.error->phase)},
                   {"errno", r.error->err},

@@ -18,6 +18,8 @@
 
 namespace bpfbench {
 
+struct ProfileOptions;  // runtime/profiler.hpp
+
 struct RunOptions {
   // 0 = the point's own interval (PlanPoint::interval_ns); tests set shorter ones.
   int64_t interval_ns = 0;
@@ -26,6 +28,11 @@ struct RunOptions {
   // Progress: called after each interval (warmup ones included) on the sampling thread.
   std::function<void(const PlanPoint &, int iter, const Sample &, bool warmup)> on_sample;
   std::string uprobe_binary = "/proc/self/exe";  // where uprobe targets live
+  // `run --profile`: perf record over each measured part (runtime/profiler.hpp); null = off.
+  const ProfileOptions *profile = nullptr;
+  // `run --hw-counters`: count cycles/instructions/cache misses (only where the probe
+  // found a PMU; the caller says so once otherwise).
+  bool hw_counters = false;
 };
 
 // The point's sampling interval, unless the caller (a test) asks for another one.

@@ -1,0 +1,45 @@
+// `run --profile`: `perf record` of bpfbench's own threads over each point's measured
+// part, then `perf script` read while the point's programs are still loaded (so their
+// bpf_prog_<tag>_<name> symbols resolve), the top symbols and optionally folded stacks.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "results/profile.hpp"
+#include "runtime/perf_child.hpp"
+
+namespace bpfbench {
+
+struct ProfileOptions {
+  std::string dir;                             // profiles/ beside the results (exists)
+  std::map<std::string, std::string> stem_of;  // point label -> file stem (unique)
+  bool folded = false;                         // also <stem>.folded
+  std::string event = "cpu-clock";             // "cycles" where the machine has a PMU
+  int frequency = 999;                         // samples per second per thread
+  std::string perf = "perf";                   // the program (tests point it elsewhere)
+};
+
+// "" when `perf` runs here, else why not (not installed, not runnable).
+std::string probe_perf(const std::string &perf = "perf");
+
+// One point's recording. begin() and end() run on the sampling thread (the harness's
+// on_measure_begin/end); finish() after the harness, before the object is closed.
+class PointProfiler {
+ public:
+  PointProfiler(const ProfileOptions &opts, const std::string &label);
+  void begin();
+  void end();
+  // Reads the recording, renames it to <stem>.perf.data, writes the folded stacks.
+  ProfileSummary finish(const std::atomic<bool> *stop);
+
+ private:
+  const ProfileOptions &opts_;
+  std::string stem_, tmp_path_;
+  std::unique_ptr<PerfChild> record_;
+  ProfileSummary sum_;
+};
+
+}  // namespace bpfbench
