@@ -18,7 +18,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // In the child, between fork and exec: async-signal-safe calls only.
-[[noreturn]] void exec_child(int out_fd, pid_t parent, char *const *argv) {
+[[noreturn]] void exec_child(int out_fd, pid_t parent, char *const *argv, const int *pass, size_t npass) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // dies with the thread that forked it
   if (::getppid() != parent) ::_exit(126);
   // bpfbench holds the stop signals blocked (runtime/stop.hpp) and a blocked mask
@@ -32,7 +32,11 @@ using Clock = std::chrono::steady_clock;
   ::dup2(in, STDIN_FILENO);
   ::dup2(out_fd, STDOUT_FILENO);
   ::dup2(out_fd, STDERR_FILENO);
-  ::close_range(STDERR_FILENO + 1, ~0U, 0);
+  // Passed fds to 3, 4, ...: first above every target, so no dup2 clobbers one not yet moved.
+  int high[8];
+  for (size_t i = 0; i < npass && i < 8; ++i) high[i] = ::fcntl(pass[i], F_DUPFD, 64);
+  for (size_t i = 0; i < npass && i < 8; ++i) ::dup2(high[i], int(STDERR_FILENO + 1 + i));
+  ::close_range(static_cast<unsigned>(STDERR_FILENO + 1 + npass), ~0U, 0);
   ::execvp(argv[0], argv);
   ::_exit(127);
 }
@@ -46,7 +50,7 @@ PerfChild::~PerfChild() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Result<> PerfChild::start(const std::vector<std::string> &argv) {
+Result<> PerfChild::start(const std::vector<std::string> &argv, const std::vector<int> &pass) {
   std::vector<char *> args;
   for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
@@ -60,7 +64,7 @@ Result<> PerfChild::start(const std::vector<std::string> &argv) {
     ::close(fds[1]);
     return Error("cannot fork " + argv[0] + ": " + std::strerror(e));
   }
-  if (pid == 0) exec_child(fds[1], parent, args.data());
+  if (pid == 0) exec_child(fds[1], parent, args.data(), pass.data(), pass.size());
   ::close(fds[1]);
   ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
   pid_ = pid;

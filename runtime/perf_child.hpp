@@ -23,7 +23,8 @@ class PerfChild {
   PerfChild &operator=(const PerfChild &) = delete;
 
   // Forks and execs argv[0] (searched on PATH). An exec failure shows as exit 127.
-  Result<> start(const std::vector<std::string> &argv);
+  // `pass` are fds the child gets as 3, 4, ... (perf's --control fd:3,4).
+  Result<> start(const std::vector<std::string> &argv, const std::vector<int> &pass = {});
   bool running() const { return pid_ > 0; }
   // Sends `sig`, then waits up to `timeout_ms` for the exit (reading the output all the
   // while); SIGKILL after that. The wait status, or nullopt when it had to be killed.

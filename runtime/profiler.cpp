@@ -1,11 +1,16 @@
 #include "runtime/profiler.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "compiler/atomic_file.hpp"
 
@@ -16,6 +21,7 @@ namespace {
 constexpr size_t kMaxScriptBytes = size_t(512) << 20;  // perf script text of a long point
 constexpr int kStopTimeoutMs = 20'000;                 // perf record writes its header
 constexpr int kScriptTimeoutMs = 120'000;
+constexpr int kReadyTimeoutMs = 15'000;  // perf record's start-up, loaded machine
 
 std::string last_line(const std::string &text) {
   size_t end = text.find_last_not_of("\n ");
@@ -52,21 +58,66 @@ PointProfiler::PointProfiler(const ProfileOptions &opts, const std::string &labe
   tmp_path_ = opts.dir + "/." + stem_ + ".perf.data." + std::to_string(::getpid());
 }
 
-void PointProfiler::begin() {
+PointProfiler::~PointProfiler() {
+  for (int fd : {ctl_w_, ack_r_})
+    if (fd >= 0) ::close(fd);
+}
+
+// Writes a control command; with `wait_ack`, reads perf's "ack" (up to `timeout_ms`).
+bool PointProfiler::command(const char *cmd, bool wait_ack, int timeout_ms) {
+  const size_t len = std::strlen(cmd);
+  // A socket, not a pipe: MSG_NOSIGNAL, so a perf that died is an error, not a SIGPIPE.
+  if (ctl_w_ < 0 || ::send(ctl_w_, cmd, len, MSG_NOSIGNAL) != static_cast<ssize_t>(len)) return false;
+  if (!wait_ack) return true;
+  std::string got;
+  for (int waited = 0; waited < timeout_ms && got.find("ack") == std::string::npos; waited += 50) {
+    pollfd p{ack_r_, POLLIN, 0};
+    if (::poll(&p, 1, 50) <= 0) continue;
+    char buf[64];
+    ssize_t n = ::read(ack_r_, buf, sizeof buf);
+    if (n <= 0) return false;
+    got.append(buf, static_cast<size_t>(n));
+  }
+  return got.find("ack") != std::string::npos;
+}
+
+void PointProfiler::prepare() {
   ::unlink(tmp_path_.c_str());
+  int ctl[2], ack[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl) != 0 || ::pipe2(ack, O_CLOEXEC) != 0) {
+    sum_.error = std::string("cannot create perf's control pipes: ") + std::strerror(errno);
+    return;
+  }
   record_ = std::make_unique<PerfChild>();
-  // -p: every thread of bpfbench (the producers run the BPF programs in their syscalls),
-  // -g: call graphs for the folded stacks and the kernel frames around the program.
-  auto started = record_->start({opts_.perf, "record", "-e", opts_.event, "-F", std::to_string(opts_.frequency), "-g",
-                                 "-p", std::to_string(::getpid()), "-o", tmp_path_, "--no-buildid"});
+  // -p: every thread of bpfbench (the producers run the BPF programs in their syscalls;
+  // threads created later inherit the events), -g: call graphs for the folded stacks,
+  // -D -1: events off until "enable" on the control fd.
+  auto started =
+      record_->start({opts_.perf, "record", "-e", opts_.event, "-F", std::to_string(opts_.frequency), "-g", "-p",
+                      std::to_string(::getpid()), "-o", tmp_path_, "--no-buildid", "-D", "-1", "--control", "fd:3,4"},
+                     {ctl[0], ack[1]});
+  ::close(ctl[0]);
+  ::close(ack[1]);
+  ctl_w_ = ctl[1];
+  ack_r_ = ack[0];
   if (!started) {
     sum_.error = "perf record: " + started.error().message;
     record_.reset();
+    return;
   }
+  if (!command("ping\n", true, kReadyTimeoutMs)) {
+    end();
+    if (sum_.error.empty()) sum_.error = "perf record did not answer on its control fd";
+  }
+}
+
+void PointProfiler::begin() {
+  if (record_) command("enable\n", false, 0);
 }
 
 void PointProfiler::end() {
   if (!record_) return;
+  command("disable\n", false, 0);
   std::optional<int> status = record_->stop(SIGINT, kStopTimeoutMs);
   // perf ends on SIGINT by raising it again once its file is complete.
   bool clean = status && ((WIFEXITED(*status) && WEXITSTATUS(*status) == 0) ||

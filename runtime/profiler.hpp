@@ -25,11 +25,19 @@ struct ProfileOptions {
 // "" when `perf` runs here, else why not (not installed, not runnable).
 std::string probe_perf(const std::string &perf = "perf");
 
-// One point's recording. begin() and end() run on the sampling thread (the harness's
-// on_measure_begin/end); finish() after the harness, before the object is closed.
+// One point's recording. prepare() starts perf with its events disabled before the
+// harness and waits until it answers (its start-up, which takes up to a second on a
+// loaded machine, stays out of the measured part); begin() and end() enable and disable
+// the events through perf's control pipe from the sampling thread (the harness's
+// on_measure_begin/end) and end() stops perf; finish() after the harness, before the
+// object is closed.
 class PointProfiler {
  public:
   PointProfiler(const ProfileOptions &opts, const std::string &label);
+  ~PointProfiler();
+  PointProfiler(const PointProfiler &) = delete;
+  PointProfiler &operator=(const PointProfiler &) = delete;
+  void prepare();
   void begin();
   void end();
   // Reads the recording, renames it to <stem>.perf.data, writes the folded stacks.
@@ -38,7 +46,9 @@ class PointProfiler {
  private:
   const ProfileOptions &opts_;
   std::string stem_, tmp_path_;
+  bool command(const char *cmd, bool wait_ack, int timeout_ms);
   std::unique_ptr<PerfChild> record_;
+  int ctl_w_ = -1, ack_r_ = -1;  // perf's --control fd:3,4, our ends
   ProfileSummary sum_;
 };
 

@@ -355,7 +355,10 @@ void PointRunner::measure() {
 // record (--profile) and the hardware counters (--hw-counters, opened here so the
 // producer threads the harness creates inherit them), started and stopped with it.
 void PointRunner::bracket_measured_part() {
-  if (opts_.profile) profiler_ = std::make_unique<PointProfiler>(*opts_.profile, p_.label);
+  if (opts_.profile) {
+    profiler_ = std::make_unique<PointProfiler>(*opts_.profile, p_.label);
+    profiler_->prepare();  // perf's start-up before the harness, events off
+  }
   if (opts_.hw_counters) {
     hw_ = std::make_unique<HwCounters>();
     if (!hw_->open()) hw_.reset();

@@ -19,7 +19,7 @@ using namespace bpfbench;
 
 namespace {
 
-// Three samples as perf script -F comm,tid,ip,sym,dso prints them with call graphs.
+// Four samples as perf script -F comm,tid,ip,sym,dso prints them with call graphs.
 const char *kScript = "bpfbench 100 \n"
                       "\tffffffffc0001234 bpf_prog_6deef7357e7b4530_bench_ktime ([kernel.kallsyms])\n"
                       "\tffffffff81234567 bpf_trace_run2 ([kernel.kallsyms])\n"
@@ -31,7 +31,11 @@ const char *kScript = "bpfbench 100 \n"
                       "\n"
                       "bpfbench 101 \n"
                       "\t            9e80 [unknown] (/usr/bin/bpfbench)\n"
-                      "\n";
+                      "\n"
+                      "bpfbench 100 \n"
+                      "\tffffffffc0001234 bpf_prog_6deef7357e7b4530_bench_ktime ([kernel.kallsyms])\n"
+                      "\tffffffff81234567 bpf_trace_run2 ([kernel.kallsyms])\n"
+                      "\t    7f0012345678 syscall (/usr/lib/x86_64-linux-gnu/libc.so.6)\n";  // no blank line at the end
 
 bool exists(const std::string &p) {
   struct stat st {};
@@ -49,12 +53,13 @@ std::string slurp(const std::string &p) {
 
 TEST_CASE("profile: perf script samples become top symbols", "[profile]") {
   ParsedProfile p = parse_perf_script(kScript);
-  CHECK(p.samples == 3);
+  CHECK(p.samples == 4);
   auto top = top_symbols(p, 10);
   REQUIRE(top.size() == 3);
   CHECK(top[0].name == "bpf_prog_6deef7357e7b4530_bench_ktime");
   CHECK(top[0].kind == SymbolKind::Bpf);
-  CHECK(top[0].share == Approx(1.0 / 3));
+  CHECK(top[0].samples == 2);
+  CHECK(top[0].share == Approx(0.5));
   bool kernel = false, user = false;
   for (const auto &s : top) {
     kernel |= s.name == "ktime_get" && s.kind == SymbolKind::Kernel;
@@ -68,7 +73,7 @@ TEST_CASE("profile: folded stacks, outermost first", "[profile]") {
   std::string folded = folded_text(parse_perf_script(kScript));
   CHECK(folded == "bpfbench;[bpfbench] 1\n"
                   "bpfbench;bpf_prog_6deef7357e7b4530_bench_ktime_[k];ktime_get_[k] 1\n"
-                  "bpfbench;syscall;bpf_trace_run2_[k];bpf_prog_6deef7357e7b4530_bench_ktime_[k] 1\n");
+                  "bpfbench;syscall;bpf_trace_run2_[k];bpf_prog_6deef7357e7b4530_bench_ktime_[k] 2\n");
 }
 
 TEST_CASE("profile: labels become safe file stems", "[profile]") {
