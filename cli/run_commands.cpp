@@ -12,12 +12,15 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
   rc.run_cmd->add_flag("-q,--quiet", rc.run.quiet, "Print only summaries, no per-interval lines");
   rc.run_cmd->add_flag("-v,--verbose", rc.run.verbose, "Also print libbpf/verifier details");
   add_export_options(rc.run_cmd, rc.run);
-  // A flag, so `--profile FILE.bdsl` keeps the file; `--profile=folded` gives the value.
+  // A flag, so `--profile FILE.bdsl` keeps the file; `--profile=folded` gives the value
+  // (a bare flag stores "true").
   rc.run_cmd
-      ->add_flag("--profile{top}", rc.run.profile,
+      ->add_flag("--profile", rc.run.profile,
                  "perf record each point's measured part into profiles/<label>.perf.data (beside --json) and "
                  "print its top symbols; --profile=folded also writes collapsed stacks (<label>.folded)")
-      ->check(CLI::IsMember({"top", "folded"}));
+      ->check([](const std::string &v) {
+        return v == "true" || v == "folded" ? std::string() : "--profile takes no value or =folded, not '" + v + "'";
+      });
   rc.run_cmd->add_flag("--hw-counters", rc.run.hw_counters,
                        "Count cycles, instructions and cache misses per op where the machine has a PMU");
   rc.probe_cmd =
