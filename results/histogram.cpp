@@ -60,14 +60,31 @@ std::string format_histogram(const LatencyHistogram &h) {
   std::string out = fmt::format("latency p50 {} p90 {} p99 {} max <{} ({} ops, log2 buckets)",
                                 format_ns(*h.quantile(0.5)), format_ns(*h.quantile(0.9)), format_ns(*h.quantile(0.99)),
                                 format_ns(LatencyHistogram::bucket_high(top)), n);
+  // One cell per bucket with at least 1% of the counts; neighbouring smaller ones (a
+  // long tail of stragglers) share one cell with their summed share.
   std::vector<std::string> cells;
+  auto share = [](double pct) { return pct < 1 ? std::string("<1%") : fmt::format("{:.0f}%", pct); };
+  std::optional<size_t> run_lo;
+  size_t run_hi = 0;
+  uint64_t run_n = 0;
+  auto close_run = [&] {
+    if (!run_lo) return;
+    cells.push_back(fmt::format("{}-{} {}", format_ns(LatencyHistogram::bucket_low(*run_lo)),
+                                format_ns(LatencyHistogram::bucket_high(run_hi)),
+                                share(100.0 * double(run_n) / double(n))));
+    run_lo.reset();
+    run_n = 0;
+  };
   for (size_t k = 0; k < h.buckets.size(); ++k) {
     if (!h.buckets[k]) continue;
     const double pct = 100.0 * double(h.buckets[k]) / double(n);
-    std::string share = pct < 1 ? "<1%" : fmt::format("{:.0f}%", pct);
-    cells.push_back(fmt::format("{}-{} {}", format_ns(LatencyHistogram::bucket_low(k)),
-                                format_ns(LatencyHistogram::bucket_high(k)), share));
+    if (pct >= 1) close_run();
+    if (!run_lo) run_lo = k;
+    run_hi = k;
+    run_n += h.buckets[k];
+    if (pct >= 1) close_run();
   }
+  close_run();
   return out + "\nhist " + fmt::format("{}", fmt::join(cells, ", "));
 }
 

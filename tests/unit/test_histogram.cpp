@@ -79,6 +79,12 @@ TEST_CASE("histogram: text line and JSON round trip", "[histogram]") {
   CHECK(back->buckets == h.buckets);
   CHECK_FALSE(histogram_from_json(nlohmann::json{{"buckets", {-1}}}));
   CHECK(format_histogram(LatencyHistogram{}) == "latency histogram: no timed operations");
+  // A tail of buckets under 1% each shares one cell.
+  h.buckets[bucket_of(5000)] = 0;
+  for (uint64_t v : {5000, 20000, 100000}) h.buckets[bucket_of(v)] = 1;
+  h.buckets[bucket_of(600)] = 9700;
+  h.buckets[bucket_of(1500)] = 297;
+  CHECK_THAT(format_histogram(h), Catch::EndsWith("\nhist 512ns-1.02us 97%, 1.02us-2.05us 3%, 4.1us-131us <1%"));
 }
 
 TEST_CASE("hw counters: per-op figures from synthetic counts", "[histogram][hw]") {
