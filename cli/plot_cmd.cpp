@@ -13,10 +13,21 @@
 #include "compiler/atomic_file.hpp"
 #include "compiler/escape.hpp"
 #include "results/plot.hpp"
+#include "results/plot_hist.hpp"
 
 namespace bpfbench::cli {
 
 namespace {
+
+// The sweep charts, then the latency histograms' own (alone with --metric latency_hist).
+std::vector<PlotChart> all_charts(const std::vector<const ResultSet *> &sets, const std::vector<std::string> &names,
+                                  const std::string &metric) {
+  std::vector<PlotChart> charts;
+  if (metric != kLatencyHistMetric) charts = plot_charts(sets, names, metric);
+  if (metric.empty() || metric == kLatencyHistMetric)
+    for (auto &c : latency_charts(sets, names)) charts.push_back(std::move(c));
+  return charts;
+}
 
 // gnuplot is optional: find it on $PATH instead of failing at exec time.
 std::string find_gnuplot() {
@@ -66,6 +77,7 @@ int cmd_plot(const PlotArgs &a) {
   for (const auto &s : sets) ptrs.push_back(&s);
   if (!a.metric.empty()) {
     std::vector<std::string> names = plot_metric_names(ptrs);
+    if (has_latency_hist(ptrs)) names.push_back(kLatencyHistMetric);
     if (std::find(names.begin(), names.end(), a.metric) == names.end()) {
       fmt::print(stderr, "bpfbench: error: unknown metric '{}' for --metric (the results have: {})\n",
                  printable_text(a.metric),
@@ -80,7 +92,7 @@ int cmd_plot(const PlotArgs &a) {
     return kExitBadInput;
   }
   std::vector<std::string> names = sets.size() > 1 ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{""};
-  auto charts = plot_charts(ptrs, names, a.metric);
+  std::vector<PlotChart> charts = all_charts(ptrs, names, a.metric);
   if (charts.empty()) {
     fmt::print(stderr, "bpfbench: error: nothing to plot (no point with numbers)\n");
     return kExitBadInput;

@@ -6,8 +6,10 @@
 #include "cli/front.hpp"
 #include "compiler/escape.hpp"
 #include "cli/run_commands.hpp"
+#include "cli/run_observers.hpp"
 #include "cli/run_session.hpp"
 #include "cli/text_output.hpp"
+#include "runtime/hw_counters.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/stop.hpp"
@@ -29,12 +31,14 @@ int cmd_run(const RunArgs &a) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return kExitBadInput;
   }
+  RunObservers observers;  // --profile, --hw-counters: probed once, said once when missing
+  if (!prepare_observers(a, fe, observers)) return kExitBadInput;
   CompiledPrograms programs;
   bool compiled = compile_programs(fe, programs, &stop.flag());
   print_diagnostics(fe);
   if (!compiled) return kExitBadInput;
 
-  RunSession session(a, fe, std::move(programs), stop);
+  RunSession session(a, fe, std::move(programs), stop, std::move(observers));
   session.measure();
   session.finish_unfinished();
   return session.conclude();
@@ -47,6 +51,10 @@ int cmd_probe(const ProbeArgs &a) {
   }
   FeatureProber prober;
   auto rows = prober.probe_all();
+  // Not a kernel feature but the machine's: a VM often has no PMU (then no --hw-counters,
+  // and --profile samples the software cpu-clock event).
+  HwProbe hw = probe_hw_counters();
+  rows.push_back({"hardware counters", "cycles/instructions (PMU)", hw.available, hw.reason});
   if (a.json) fmt::print("{}\n", json_text(probe_to_json(rows), 2));
   else fmt::print("{}", render_probe_text(rows));
   return kExitOk;

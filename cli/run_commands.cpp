@@ -14,6 +14,17 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
   rc.run_cmd->add_flag("--no-prog-stats", rc.run.no_prog_stats,
                        "Do not enable BPF run-time stats (no prog_runs/prog_ns/prog_time_share metrics)");
   add_export_options(rc.run_cmd, rc.run);
+  // A flag, so `--profile FILE.bdsl` keeps the file; `--profile=folded` gives the value
+  // (a bare flag stores "true").
+  rc.run_cmd
+      ->add_flag("--profile", rc.run.profile,
+                 "perf record each point's measured part into profiles/<label>.perf.data (beside --json) and "
+                 "print its top symbols; --profile=folded also writes collapsed stacks (<label>.folded)")
+      ->check([](const std::string &v) {
+        return v == "true" || v == "folded" ? std::string() : "--profile takes no value or =folded, not '" + v + "'";
+      });
+  rc.run_cmd->add_flag("--hw-counters", rc.run.hw_counters,
+                       "Count cycles, instructions and cache misses per op where the machine has a PMU");
   rc.probe_cmd =
       app.add_subcommand("probe", "Show which program types, attach kinds, helpers and kfuncs this kernel supports");
   rc.probe_cmd->add_flag("--json", rc.probe.json, "Print as JSON");

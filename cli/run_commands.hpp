@@ -17,7 +17,9 @@ struct RunArgs {
   std::string json_out, csv_out, markdown_out;  // --json/--csv/--markdown FILE
   // bpfbench bench: the kernel bench's Iter/Summary lines, no suite table.
   std::optional<KernelReport> kernel_report;
-  bool setup_lines = true;  // "Setting up benchmark …" / "Benchmark … started."
+  bool setup_lines = true;   // "Setting up benchmark …" / "Benchmark … started."
+  std::string profile;       // --profile[=folded]: "" off, "top" or "folded"
+  bool hw_counters = false;  // --hw-counters
 };
 
 struct ProbeArgs {

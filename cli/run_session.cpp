@@ -45,7 +45,8 @@ const char *plural(int n) { return n == 1 ? "" : "s"; }
 
 }  // namespace
 
-RunSession::RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms programs, StopSource &stop)
+RunSession::RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms programs, StopSource &stop,
+                       RunObservers observers)
     : args_(a),
       fe_(fe),
       stop_(stop),
@@ -53,6 +54,7 @@ RunSession::RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms pr
       points_(all_points(*fe.plan)),
       outputs_({a.json_out, a.csv_out, a.markdown_out}, a.quiet || a.kernel_report.has_value(), fe,
                std::move(programs.programs)),
+      observers_(std::move(observers)),
       opts_(make_options(a)),
       tables_(points_) {
   for (const auto &p : fe.plan->points) producers_of_[p.bench_index].insert(p.producers);
@@ -70,6 +72,8 @@ RunOptions RunSession::make_options(const RunArgs &a) {
   opts.verbose = a.verbose;
   opts.prog_stats = !a.no_prog_stats;
   opts.prober = &prober_;
+  opts.profile = observers_.profile ? &*observers_.profile : nullptr;
+  opts.hw_counters = observers_.hw_counters;
   if (!a.quiet)
     // The point's metric specs, looked up when a new point starts sampling.
     opts.on_sample = [&fe = fe_, kernel = a.kernel_report, point = std::optional<size_t>(),
@@ -162,6 +166,7 @@ void RunSession::print_final_lines(const PlanPoint &p, const PointResult &r) {
     }
     if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
     if (args_.verbose) print_prog_facts(r);
+    print_observations(r);
     if (!all_passed(r.expectations)) {
       ++tally_.unmet;
       fmt::print(
@@ -186,6 +191,18 @@ void RunSession::print_prog_facts(const PointResult &r) const {
   for (const auto &f : r.prog_facts) fmt::print("  {}\n", format_prog_facts(f));
   if (r.prog_stats.sysctl_was_enabled) fmt::print("  kernel.bpf_stats_enabled was already 1\n");
   if (!r.prog_stats.enabled && !r.prog_stats.note.empty()) fmt::print("  prog stats: {}\n", r.prog_stats.note);
+}
+
+void RunSession::print_observations(const PointResult &r) {
+  if (r.latency_hist) fmt::print("{}\n", format_histogram(*r.latency_hist));
+  if (r.hw_counters) fmt::print("{}\n", format_hw(*r.hw_counters));
+  if (!r.profile || !opts_.profile) return;
+  if (r.profile->error.empty()) {
+    fmt::print("{}\n", format_profile(*r.profile));
+    return;
+  }
+  fmt::print(stderr, "bpfbench: warning: --profile: {}; the run goes on unprofiled\n", r.profile->error);
+  opts_.profile = nullptr;
 }
 
 void RunSession::finish_unfinished() {

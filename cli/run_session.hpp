@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/run_commands.hpp"
+#include "cli/run_observers.hpp"
 #include "cli/run_outputs.hpp"
 #include "cli/suite_tables.hpp"
 #include "compiler/pipeline.hpp"
@@ -20,7 +21,8 @@ namespace bpfbench::cli {
 
 class RunSession {
  public:
-  RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms programs, StopSource &stop);
+  RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms programs, StopSource &stop,
+             RunObservers observers = {});
 
   // Round-robin over the selected points; one round unless `rounds`/--rounds. A point is
   // final after its last round (or its first skip, failure or interruption).
@@ -47,6 +49,9 @@ class RunSession {
   void finish_point(const PlanPoint &p, const PointResult &r);
   void print_final_lines(const PlanPoint &p, const PointResult &r);
   void print_prog_facts(const PointResult &r) const;
+  // The latency histogram, profile and hardware-counter lines of a measured point; a
+  // profile that failed is said once and profiling ends for the run.
+  void print_observations(const PointResult &r);
   std::string location(const SourceRange &r) const;
 
   const RunArgs &args_;
@@ -59,6 +64,7 @@ class RunSession {
   // Benches that sweep producers: their rows add the per-producer rate (the seed's M/s/cpu).
   std::map<size_t, std::set<int>> producers_of_;  // bench index -> producer counts
   RunOutputs outputs_;
+  RunObservers observers_;  // before opts_: make_options points into it
   RunOptions opts_;
   Tally tally_;
   SuiteTables tables_;

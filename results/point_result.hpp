@@ -10,6 +10,9 @@
 #include "results/error.hpp"
 #include "results/expectations.hpp"
 #include "results/prog_info.hpp"
+#include "results/histogram.hpp"
+#include "results/hw_counts.hpp"
+#include "results/profile.hpp"
 #include "results/sample.hpp"
 #include "results/stats.hpp"
 
@@ -63,6 +66,13 @@ struct PointResult {
   // and JIT's facts of every loaded program.
   ProgStatsInfo prog_stats;
   std::vector<ProgFacts> prog_facts;
+  // The measured part's latency histogram, for templates that keep one (`bb_lat_hist`,
+  // a family's `latency_hist` param); rounds add theirs up.
+  std::optional<LatencyHistogram> latency_hist;
+  // `run --profile`: perf's top symbols of the measured part, or why there are none.
+  std::optional<ProfileSummary> profile;
+  // `run --hw-counters` where the machine has a PMU: cycles, instructions, cache misses.
+  std::optional<HwCounts> hw_counters;
 };
 const char *to_string(PointResult::Status s);
 

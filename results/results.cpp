@@ -95,6 +95,10 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
   // What the programs cost in the kernel, and the verifier's and JIT's facts of each.
   j["prog_stats"] = prog_stats_to_json(r.prog_stats);
   j["prog_facts"] = prog_facts_to_json(r.prog_facts);
+  // Written only when there is one: a template's latency histogram, --profile, --hw-counters.
+  if (r.latency_hist) j["latency_hist"] = histogram_to_json(*r.latency_hist);
+  if (r.profile) j["profile"] = profile_to_json(*r.profile);
+  if (r.hw_counters) j["hw_counters"] = hw_to_json(*r.hw_counters);
   if (r.error)
     j["error"] = {{"phase", to_string(r.error->phase)},
                   {"errno", r.error->err},

@@ -12,6 +12,7 @@
 #include "compiler/plan.hpp"
 #include "compiler/source.hpp"
 #include "results/environment.hpp"
+#include "results/histogram.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench {
@@ -51,8 +52,9 @@ struct ResultPoint {
   size_t rounds = 1;  // `run --rounds`: runs combined into this point
   std::vector<MetricSummary> metrics;
   std::vector<std::string> warnings;
-  std::vector<SelfCheck> self_checks;  // absent in files of older versions: none
-  std::vector<ProgFacts> prog_facts;   // the loaded programs' verifier/JIT facts (older files: none)
+  std::vector<SelfCheck> self_checks;            // absent in files of older versions: none
+  std::vector<ProgFacts> prog_facts;             // the loaded programs' verifier/JIT facts (older files: none)
+  std::optional<LatencyHistogram> latency_hist;  // a template's BB_TIME_BEGIN/END buckets
   const MetricSummary *metric(const std::string &name) const;
   std::string key() const;  // label + canonical params: what compare matches on
 };

@@ -222,6 +222,10 @@ ResultPoint read_point(const Obj &o) {
   p.warnings = strings(o, "warnings");
   p.self_checks = read_self_checks(o);
   p.prog_facts = read_prog_facts(o);
+  if (const nlohmann::json *h = o.find("latency_hist", false); h && !h->is_null()) {
+    p.latency_hist = histogram_from_json(*h);
+    if (!p.latency_hist) bad(o.at("latency_hist"), "expected a latency histogram (buckets: at most 64 counts)");
+  }
   if (const nlohmann::json *a = o.find("adaptive", false); a && !a->is_null()) {
     Obj ad(*a, o.at("adaptive"));
     p.precision_pct = ad.number("ci_target_pct", false);

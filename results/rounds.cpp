@@ -77,6 +77,26 @@ PointResult combine_rounds(const std::vector<PointResult> &runs, const std::vect
       c.prog_stats.programs[k].run_cnt += measured[i]->prog_stats.programs[k].run_cnt;
       c.prog_stats.programs[k].run_time_ns += measured[i]->prog_stats.programs[k].run_time_ns;
     }
+  // Histograms add up; hardware counts too; the profile is the last round's (its file
+  // was overwritten by each round).
+  c.latency_hist.reset();
+  c.hw_counters.reset();
+  for (const auto *r : measured) {
+    if (r->latency_hist) {
+      if (!c.latency_hist) c.latency_hist = LatencyHistogram{};
+      c.latency_hist->add(*r->latency_hist);
+    }
+    if (r->hw_counters) {
+      HwCounts &h = c.hw_counters ? *c.hw_counters : c.hw_counters.emplace();
+      h.cycles += r->hw_counters->cycles;
+      h.instructions += r->hw_counters->instructions;
+      h.cache_misses += r->hw_counters->cache_misses;
+      h.has_cache_misses = r->hw_counters->has_cache_misses;
+      h.ops += r->hw_counters->ops;
+      h.scale = std::max(h.scale, r->hw_counters->scale);
+    }
+  }
+  c.profile = measured.back()->profile;
   c.summary = summarize(c.samples, with_prog_stat_metrics(metrics, stats), c.producers, c.report);
   if (measured.size() >= 2)
     for (auto &m : c.summary.metrics) {

@@ -59,6 +59,17 @@ void start_thread(std::vector<std::thread> &threads, const char *what, int i, in
   }
 }
 
+// jthread-like guard: stops and joins the threads when the harness returns, on every path.
+struct Joiner {
+  std::atomic<bool> &stop;
+  std::vector<std::thread> &threads;
+  ~Joiner() {
+    stop.store(true);
+    for (auto &t : threads)
+      if (t.joinable()) t.join();
+  }
+};
+
 int intervals(int64_t ns, int64_t interval) {
   if (interval <= 0) interval = 1'000'000'000;
   return static_cast<int>((std::max<int64_t>(ns, 0) + interval - 1) / interval);
@@ -92,16 +103,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
 
   ProducerCounters counters(static_cast<size_t>(std::max(opts.producers, 0)));
   std::vector<std::thread> threads;
-  // jthread-like guard: whatever happens below, threads are stopped and joined.
-  struct Joiner {
-    std::atomic<bool> &stop;
-    std::vector<std::thread> &threads;
-    ~Joiner() {
-      stop.store(true);
-      for (auto &t : threads)
-        if (t.joinable()) t.join();
-    }
-  } joiner{stop, threads};
+  Joiner joiner{stop, threads};  // whatever happens below, threads are stopped and joined
 
   // Starting many threads takes long when the started ones already compete for the CPUs
   // (1024 uprobe producers on 2 CPUs): a stop or a failure is checked before each one.
@@ -127,6 +129,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
   measure(counters.take());  // drop whatever happened while threads started
   int64_t prev = t0;
   for (int iter = 0; iter < nwarm + nmeas; ++iter) {
+    if (iter == nwarm && opts.on_measure_begin) opts.on_measure_begin();  // right after the last warmup read
     sleep_until(t0 + (iter + 1) * interval, stop, external.flag());
     if (stop.load() || external.stop_requested()) break;
     int64_t now = now_ns();
@@ -142,6 +145,8 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
       break;
     }
   }
+  // The measured part began iff every warmup sample was taken (the loop then reached iter nwarm).
+  if (res.warmup.size() == size_t(nwarm) && opts.on_measure_end) opts.on_measure_end();
   bool complete = res.enough || int(res.warmup.size() + res.samples.size()) == nwarm + nmeas;
   res.interrupted = !complete && external.stop_requested();
   stop.store(true);

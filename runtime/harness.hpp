@@ -28,6 +28,10 @@ struct HarnessOptions {
   // (duration_ns is ignored) and end as soon as `enough(measured samples so far)` is true.
   std::function<bool(const std::vector<Sample> &)> enough;
   int64_t max_duration_ns = 30'000'000'000;
+  // Called on the sampling thread when the measured part begins (after the last warmup
+  // sample, or once every thread started when there is no warmup) and when it ends (after
+  // its last sample, before the threads stop): profilers and counters bracket it.
+  std::function<void()> on_measure_begin, on_measure_end;
 };
 
 // Number of warmup / measured intervals for the options (each at least the rounding

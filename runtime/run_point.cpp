@@ -9,7 +9,10 @@
 #include "runtime/consumer_setup.hpp"
 #include "runtime/counters.hpp"
 #include "runtime/cpuset.hpp"
+#include "runtime/hw_counters.hpp"
 #include "runtime/kthread_stat.hpp"
+#include "runtime/latency_hist.hpp"
+#include "runtime/profiler.hpp"
 #include "runtime/prog_facts.hpp"
 #include "runtime/prog_stats.hpp"
 #include "runtime/self_checks.hpp"
@@ -92,6 +95,8 @@ class PointRunner {
   Result<> make_components();
   Result<> watch_kernel_threads();
   void measure();
+  void bracket_measured_part();
+  void finish_observers();
   Result<> self_check();
   std::map<std::string, uint64_t> read_interval(uint64_t producer_ops);
 
@@ -111,6 +116,9 @@ class PointRunner {
   SetupState setup_;
   BpfObject obj_;
   BssCounters counters_;
+  LatencyHistReader hist_;                   // bb_lat_hist, when the template keeps one
+  std::unique_ptr<PointProfiler> profiler_;  // run --profile
+  std::unique_ptr<HwCounters> hw_;           // run --hw-counters
   PerCpuReader per_cpu_;
   ProducerConfig pc_;
   ProducerCounters consumed_{1};  // records consumers took: the `consumer` metric source
@@ -238,6 +246,8 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
     BB_TRY(attach_program(obj_, x, sec ? sec : "", AttachSpec{}));
   }
   BB_TRY(counters_.init(obj_, counter_vars_));
+  auto hist = hist_.init(obj_);
+  if (!hist) return hist.error();
   watch_prog_stats();
   return {};
 }
@@ -308,6 +318,7 @@ Result<> PointRunner::watch_kernel_threads() {
 std::map<std::string, uint64_t> PointRunner::read_interval(uint64_t producer_ops) {
   std::vector<uint64_t> vals(counter_vars_.size());
   for (size_t i = 0; i < vals.size(); ++i) vals[i] = counters_.take(i);
+  if (hist_.active()) hist_.sample();
   uint64_t consumer_ops = consumed_.take();
   if (!checks_.empty()) {
     totals_["producer"] += producer_ops;
@@ -352,6 +363,7 @@ void PointRunner::measure() {
   if (!checks_.empty())
     for (size_t i = 0; i < counter_vars_.size(); ++i) counters_.take(i);
   start_prog_stats();
+  bracket_measured_part();
   HarnessResult hr = run_harness(h_, *producer_, consumer_.get(), read, stop_, on_sample);
   late_producer_ops_ = hr.late_producer_ops;
   const bool with_stats = stats_switch_.is_on() && prog_reader_.has_measured();
@@ -370,12 +382,50 @@ void PointRunner::measure() {
     r_.precision_note = precision_undefined(*m);
   r_.precision_reached = hr.enough && r_.precision_note.empty();
   if (f_.per_cpu.enabled()) r_.per_cpu = per_cpu_.rates();
+  finish_observers();
   if (hr.error) {
     fail(*hr.error);
   } else if (hr.interrupted) {
     r_.status = PointResult::Status::Interrupted;
     r_.reason = "interrupted";
   }
+}
+
+// What watches the measured part besides the counters: the latency histogram, perf
+// record (--profile) and the hardware counters (--hw-counters, opened here so the
+// producer threads the harness creates inherit them), started and stopped with it.
+void PointRunner::bracket_measured_part() {
+  if (opts_.profile) {
+    profiler_ = std::make_unique<PointProfiler>(*opts_.profile, p_.label);
+    profiler_->prepare();  // perf's start-up before the harness, events off
+  }
+  if (opts_.hw_counters) {
+    hw_ = std::make_unique<HwCounters>();
+    if (!hw_->open()) hw_.reset();
+  }
+  h_.on_measure_begin = [this] {
+    if (profiler_) profiler_->begin();
+    if (hist_.active()) hist_.begin();
+    if (hw_) hw_->enable();
+  };
+  h_.on_measure_end = [this] {
+    if (hw_) hw_->disable();
+    if (hist_.active()) r_.latency_hist = hist_.since_begin();
+    if (profiler_) profiler_->end();
+  };
+}
+
+// After the harness (threads joined, so inherited counters are summed), while the
+// programs are still loaded (perf script resolves their symbols from the kernel).
+void PointRunner::finish_observers() {
+  if (profiler_) r_.profile = profiler_->finish(&stop_.flag());
+  if (!hw_) return;
+  auto counts = hw_->read();
+  if (!counts) return;
+  const std::string &primary = r_.summary.primary.empty() ? std::string("hits") : r_.summary.primary;
+  for (const auto &s : r_.samples)
+    if (auto it = s.deltas.find(primary); it != s.deltas.end()) counts->ops += it->second;
+  r_.hw_counters = *counts;
 }
 
 // Every thread has stopped: drain the buffer, read what came after the last sample, and

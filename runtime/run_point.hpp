@@ -18,6 +18,8 @@
 
 namespace bpfbench {
 
+struct ProfileOptions;  // runtime/profiler.hpp
+
 struct RunOptions {
   // 0 = the point's own interval (PlanPoint::interval_ns); tests set shorter ones.
   int64_t interval_ns = 0;
@@ -29,6 +31,11 @@ struct RunOptions {
   // BPF run-time stats of the point's programs while the harness runs (prog_* metrics);
   // `run --no-prog-stats` turns them off (runtime/prog_stats.hpp).
   bool prog_stats = true;
+  // `run --profile`: perf record over each measured part (runtime/profiler.hpp); null = off.
+  const ProfileOptions *profile = nullptr;
+  // `run --hw-counters`: count cycles/instructions/cache misses (only where the probe
+  // found a PMU; the caller says so once otherwise).
+  bool hw_counters = false;
 };
 
 // The point's sampling interval, unless the caller (a test) asks for another one.

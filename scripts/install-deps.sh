@@ -18,6 +18,9 @@ packages=(
   qemu-system-x86 busybox-static xz-utils zstd
   # optional at run time (`bpfbench plot`); installed so the plot tests run in CI
   gnuplot-nox
+  # optional at run time (`bpfbench run --profile`: perf record/script); installed so the
+  # profile test runs in CI
+  linux-perf
   # the Debian package (scripts/build-deb.sh: dpkg-shlibdeps) and its test (man -w, python3
   # for the man page test)
   dpkg-dev man-db python3

@@ -20,6 +20,14 @@ struct bb_counter bb_hits[BB_MAX_CPUS] = {};
 /* Per-CPU update attempts and the BPF time they took: never reset by the sampler. */
 struct bb_counter bb_cpu_ops[BB_MAX_CPUS] = {};
 struct bb_counter bb_cpu_ns[BB_MAX_CPUS] = {};
+/* `latency_hist`: each trigger's bpf_loop of nr_loops updates in a log2 histogram. */
+{{#latency_hist}}
+struct bb_hist bb_lat_hist[BB_MAX_CPUS] = {};
+#define BB_LAT_HIST bb_lat_hist
+{{/latency_hist}}
+{{^latency_hist}}
+#define BB_LAT_HIST BB_NO_HIST
+{{/latency_hist}}
 
 static int update_callback(__u32 index, __u32 *key)
 {
@@ -33,14 +41,14 @@ SEC("?tp/syscalls/sys_enter_getpgid")
 int bench_full_update(void *ctx)
 {
 	__u32 key;
-	__u64 start, ns;
+	__u64 ns;
 
 	if ((__u32)(bpf_get_current_pid_tgid() >> 32) != bb_tgid)
 		return 0;
 	key = bpf_get_smp_processor_id() + BB_MAX_ENTRIES;
-	start = bpf_ktime_get_ns();
+	BB_TIME_BEGIN(start);
 	bpf_loop(nr_loops, update_callback, &key, 0);
-	ns = bpf_ktime_get_ns() - start;
+	ns = BB_TIME_END(start);
 	bb_add(bb_hits, nr_loops);
 	bb_add(bb_cpu_ops, nr_loops);
 	bb_add(bb_cpu_ns, ns);

@@ -23,6 +23,14 @@ struct bb_counter bb_gp[BB_MAX_CPUS] = {};
 struct bb_counter bb_gp_us[BB_MAX_CPUS] = {};
 
 __u64 gp_start_ns = 0;
+/* `latency_hist`: each grace period, pregp_step to postgp, in a log2 histogram (ns). */
+{{#latency_hist}}
+struct bb_hist bb_lat_hist[BB_MAX_CPUS] = {};
+#define BB_LAT_HIST bb_lat_hist
+{{/latency_hist}}
+{{^latency_hist}}
+#define BB_LAT_HIST BB_NO_HIST
+{{/latency_hist}}
 
 SEC("?tp/syscalls/sys_enter_getpgid")
 int bench_churn(void *ctx)
@@ -50,7 +58,8 @@ int bench_postgp(void *ctx)
 
 	if (!start)
 		return 0;
-	bb_add(bb_gp_us, (bpf_ktime_get_ns() - start) / 1000);
+	/* BB_TIME_BEGIN ran in bench_pregp (one kthread runs both): the end half here. */
+	bb_add(bb_gp_us, BB_TIME_END(start) / 1000);
 	bb_inc(bb_gp);
 	gp_start_ns = 0;
 	return 0;

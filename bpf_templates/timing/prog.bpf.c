@@ -8,6 +8,14 @@
 char _license[] SEC("license") = "GPL";
 
 struct bb_counter bb_hits[BB_MAX_CPUS] = {};
+/* `latency_hist`: every pair's difference in a log2 histogram (bpfbench_shared.h). */
+{{#latency_hist}}
+struct bb_hist bb_lat_hist[BB_MAX_CPUS] = {};
+#define BB_LAT_HIST bb_lat_hist
+{{/latency_hist}}
+{{^latency_hist}}
+#define BB_LAT_HIST BB_NO_HIST
+{{/latency_hist}}
 
 extern __u64 bpf_get_cpu_cycles(void) __ksym __weak;
 extern __u64 bpf_cpu_cycles_to_ns(__u64 cycles) __ksym __weak;
@@ -28,10 +36,9 @@ int bench_ktime(struct bpf_raw_tracepoint_args *ctx)
 	if (!bb_triggered(ctx))
 		return 0;
 	for (__u32 i = 0; i < batch_iters; i++) {
-		__u64 start = bpf_ktime_get_ns();
-		__u64 end = bpf_ktime_get_ns();
+		BB_TIME_BEGIN(start);
 
-		total += end - start;
+		total += BB_TIME_END(start);
 	}
 	bb_add(bb_hits, batch_iters);
 	return 0;
@@ -48,7 +55,10 @@ int bench_cycles(struct bpf_raw_tracepoint_args *ctx)
 		__u64 start = bpf_get_cpu_cycles();
 		__u64 end = bpf_get_cpu_cycles();
 
-		total += bpf_cpu_cycles_to_ns(end - start);
+		__u64 ns = bpf_cpu_cycles_to_ns(end - start);
+
+		total += ns;
+		BB_HIST_ADD(ns);
 	}
 	bb_add(bb_hits, batch_iters);
 	return 0;
@@ -65,7 +75,10 @@ int bench_time_counter(struct bpf_raw_tracepoint_args *ctx)
 		__u64 start = bpf_get_cpu_time_counter();
 		__u64 end = bpf_get_cpu_time_counter();
 
-		total += bpf_cpu_time_counter_to_ns(end - start);
+		__u64 ns = bpf_cpu_time_counter_to_ns(end - start);
+
+		total += ns;
+		BB_HIST_ADD(ns);
 	}
 	bb_add(bb_hits, batch_iters);
 	return 0;

@@ -1,0 +1,87 @@
+#include "cli/run_observers.hpp"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+#include "compiler/atomic_file.hpp"
+#include "runtime/hw_counters.hpp"
+
+namespace bpfbench::cli {
+
+namespace {
+
+std::string dir_of(const std::string &path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Unique file stems per label: a second label that escapes to the same stem gets "-<index>".
+std::map<std::string, std::string> stems_for(const RunPlan &plan) {
+  std::map<std::string, std::string> out;
+  std::set<std::string> used;
+  for (const auto &p : plan.points) {
+    if (out.count(p.label)) continue;
+    std::string stem = profile_file_stem(p.label);
+    if (!used.insert(stem).second) {
+      stem += "-" + std::to_string(p.index);
+      used.insert(stem);
+    }
+    out[p.label] = stem;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string profiles_dir(const RunArgs &a) {
+  for (const std::string *f : {&a.json_out, &a.csv_out, &a.markdown_out})
+    if (!f->empty()) return dir_of(*f) + "/profiles";
+  return "profiles";
+}
+
+bool prepare_observers(const RunArgs &a, const Frontend &fe, RunObservers &out) {
+  HwProbe hw;
+  if (!a.profile.empty() || a.hw_counters) hw = probe_hw_counters();
+  if (a.hw_counters) {
+    out.hw_counters = hw.available;
+    if (!hw.available)
+      fmt::print(stderr, "bpfbench: note: --hw-counters: {}; no cycles or instructions per op in this run\n",
+                 hw.reason);
+  }
+  if (a.profile.empty()) return true;
+  if (std::string why = probe_perf(); !why.empty()) {
+    fmt::print(stderr, "bpfbench: warning: --profile: {}; the run goes on unprofiled\n", why);
+    return true;
+  }
+  ProfileOptions po;
+  po.dir = profiles_dir(a);
+  po.folded = a.profile == "folded";
+  po.event = hw.available ? "cycles" : "cpu-clock";  // no PMU: the software clock event
+  po.stem_of = stems_for(*fe.plan);
+  if (::mkdir(po.dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    fmt::print(stderr, "bpfbench: error: --profile: cannot create {}: {}\n", po.dir, std::strerror(errno));
+    return false;
+  }
+  std::vector<OutputRequest> outputs;
+  for (const std::string *f : {&a.json_out, &a.csv_out, &a.markdown_out})
+    if (!f->empty()) outputs.push_back({"--json/--csv/--markdown", *f});
+  for (const auto &[label, stem] : po.stem_of) {
+    outputs.push_back({"--profile", po.dir + "/" + stem + ".perf.data"});
+    if (po.folded) outputs.push_back({"--profile", po.dir + "/" + stem + ".folded"});
+  }
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < fe.sources.size(); ++i) inputs.push_back(fe.sources.file(static_cast<uint32_t>(i)).path);
+  if (std::string why = check_output_paths(outputs, inputs); !why.empty()) {
+    fmt::print(stderr, "bpfbench: error: {}\n", why);
+    return false;
+  }
+  out.profile = std::move(po);
+  return true;
+}
+
+}  // namespace bpfbench::cli
