@@ -135,6 +135,7 @@ int cmd_kbench(const KbenchArgs &a) {
   r.verbose = a.verbose;
   r.kernel_report = find_kbench_name(a.name)->report;
   r.setup_lines = !a.quiet;
+  r.calibration_ns = 0;  // the kernel bench's output, nothing else
   return cmd_run(r);
 }
 

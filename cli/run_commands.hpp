@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/kernel_cmd.hpp"
+#include "cli/values.hpp"
 #include "results/report_kernel.hpp"
 
 namespace bpfbench::cli {
@@ -17,7 +18,12 @@ struct RunArgs {
   // bpfbench bench: the kernel bench's Iter/Summary lines, no suite table.
   std::optional<KernelReport> kernel_report;
   bool setup_lines = true;  // "Setting up benchmark …" / "Benchmark … started."
+  // --calibration: 0 = off; unset = $BPFBENCH_CALIBRATION, else 1 s (cli/calibration.hpp).
+  std::optional<int64_t> calibration_ns;
 };
+
+// "off" (0) or a duration of kMinCalibrationNs..kMaxCalibrationNs.
+ValueParser<int64_t> calibration_value();
 
 struct ProbeArgs {
   bool json = false;

@@ -12,6 +12,7 @@
 #include "compiler/plan.hpp"
 #include "compiler/source.hpp"
 #include "results/environment.hpp"
+#include "results/noise_facts.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench {
@@ -29,7 +30,8 @@ struct ResultsDoc {
   std::string file, file_sha256, started;
   Environment env;
   nlohmann::json doctor;  // doctor_to_json (results/doctor.hpp) of the untimed probes; null: not written
-  nlohmann::json plan;    // plan_to_json
+  std::optional<Calibration> calibration;  // run --calibration: the start/end base-loop points
+  nlohmann::json plan;                     // plan_to_json
   std::vector<ProgramHash> programs;
   nlohmann::json points = nlohmann::json::array();
   bool complete = false, interrupted = false;
@@ -52,6 +54,7 @@ struct ResultPoint {
   std::vector<MetricSummary> metrics;
   std::vector<std::string> warnings;
   std::vector<SelfCheck> self_checks;  // absent in files of older versions: none
+  std::optional<NoiseFacts> noise;     // machine noise while it ran; absent in older files
   const MetricSummary *metric(const std::string &name) const;
   std::string key() const;  // label + canonical params: what compare matches on
 };
@@ -62,6 +65,7 @@ struct ResultSet {
   nlohmann::json plan;
   std::vector<ResultPoint> points;
   bool complete = false;
+  std::optional<Calibration> calibration;  // absent: --calibration off, or an older file
 };
 
 // Reading back (results/results_read.cpp): the schema tag and every field compare and plot
