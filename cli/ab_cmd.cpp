@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -54,7 +55,18 @@ bool load_variant(const AbArgs &a, const std::string &file, const std::vector<st
                   const std::string &templates, Variant &v) {
   FileArgs in = a.in;
   in.file = file;
-  if (!templates.empty()) in.only_template_dirs = {templates};
+  if (!templates.empty()) {
+    // The side's families compile against its own include/ (the shipped one is not searched).
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::path(templates) / "include/bpfbench_shared.h", ec)) {
+      fmt::print(stderr,
+                 "bpfbench: error: {}-templates {}: no include/bpfbench_shared.h in it (copy bpf_templates/include "
+                 "there with the families)\n",
+                 opt, printable_text(templates));
+      return false;
+    }
+    in.only_template_dirs = {templates};
+  }
   for (const auto &s : sets) {
     ParamOverride o;
     if (std::string why = parse_param_override(s, opt, o); !why.empty()) {
