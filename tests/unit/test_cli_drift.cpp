@@ -91,6 +91,12 @@ TEST_CASE("run: a 1 s calibration at start and end, noise per point", "[drift][c
   INFO(c.out << c.err);
   CHECK(c.exit_code == 0);
   CHECK(c.out.find("calibration B/A 1.0000") != std::string::npos);
+  // --normalize needs both calibrations: a file without one is bad input, not a ratio of 1.
+  j.erase("calibration");
+  std::string bare = write(d.path / "bare.json", j.dump());
+  auto n = run_process({kBin, "compare", json, bare, "--normalize"}, 30);
+  CHECK(n.exit_code == 2);
+  CHECK(n.err.find("--normalize: " + bare + " has no calibration") != std::string::npos);
 }
 
 TEST_CASE("ab: --a-templates/--b-templates, B's folder is the one used", "[drift][ab][cli]") {
