@@ -17,6 +17,7 @@ struct AbArgs {
   std::vector<std::string> files;           // two: before after; one: with --a/--b or --control
   FileArgs in;                              // --templates, --allow-large and the harness overrides (file unused)
   std::vector<std::string> a_sets, b_sets;  // --a/--b NAME=VALUE
+  std::string a_templates, b_templates;     // --a-templates/--b-templates DIR: the side's family folder
   bool control = false;
   std::string floor_from;       // a control run's JSON
   std::string format = "text";  // text | markdown | json
@@ -35,6 +36,9 @@ struct AbCommand {
 void add_ab_command(CLI::App &app, AbCommand &ab);
 // The combinations of options that make no sense, as one message ("" = fine).
 std::string ab_usage_error(const AbArgs &a);
+// Whether A's and B's points are matched by plan position (one file, --a/--b settings
+// that may change the labels) rather than by suite and label.
+bool ab_match_by_position(const AbArgs &a);
 int cmd_ab(const AbArgs &a);
 
 }  // namespace bpfbench::cli

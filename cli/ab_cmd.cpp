@@ -2,8 +2,10 @@
 // point's turns in ABBA order until the stop rule, report.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -40,17 +42,31 @@ struct MatchedPoint {
   const PlanPoint *a = nullptr, *b = nullptr;
 };
 
-std::string variant_name(const std::string &file, const std::vector<std::string> &sets, const char *opt) {
+std::string variant_name(const std::string &file, const std::vector<std::string> &sets, const char *opt,
+                         const std::string &templates) {
   std::string out = file;
+  if (!templates.empty()) out += fmt::format(" {}-templates {}", opt, templates);
   for (const auto &s : sets) out += fmt::format(" {} {}", opt, s);
   return out;
 }
 
 // Front end with the side's settings; false (diagnostics printed) when it has no plan.
 bool load_variant(const AbArgs &a, const std::string &file, const std::vector<std::string> &sets, const char *opt,
-                  Variant &v) {
+                  const std::string &templates, Variant &v) {
   FileArgs in = a.in;
   in.file = file;
+  if (!templates.empty()) {
+    // The side's families compile against its own include/ (the shipped one is not searched).
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::path(templates) / "include/bpfbench_shared.h", ec)) {
+      fmt::print(stderr,
+                 "bpfbench: error: {}-templates {}: no include/bpfbench_shared.h in it (copy bpf_templates/include "
+                 "there with the families)\n",
+                 opt, printable_text(templates));
+      return false;
+    }
+    in.only_template_dirs = {templates};
+  }
   for (const auto &s : sets) {
     ParamOverride o;
     if (std::string why = parse_param_override(s, opt, o); !why.empty()) {
@@ -59,8 +75,25 @@ bool load_variant(const AbArgs &a, const std::string &file, const std::vector<st
     }
     in.overrides.params.push_back(o);
   }
-  v.name = variant_name(file, sets, opt);
+  v.name = variant_name(file, sets, opt, templates);
   return load_frontend(in, *v.fe);
+}
+
+// SHA-256 of the C the point's program was generated from ("" when it loads none).
+std::string program_sha(const Variant &v, size_t point) {
+  for (const auto &p : v.programs.programs)
+    if (std::find(p.points.begin(), p.points.end(), point) != p.points.end()) return p.sha256;
+  return "";
+}
+
+// --a-templates/--b-templates: a point whose two programs are the same C measures A
+// against itself; said, not refused (the other points may differ).
+void warn_same_programs(const Variant &va, const Variant &vb, const std::vector<MatchedPoint> &matched) {
+  for (const auto &m : matched)
+    if (program_sha(va, m.a->index) == program_sha(vb, m.b->index))
+      fmt::print(stderr,
+                 "bpfbench: warning: {}: A and B generate the same program (the template folders agree on it)\n",
+                 printable_text(point_name({m.a->suite, m.a->label})));
 }
 
 bool selected(const PlanPoint &p, const std::string &only) {
@@ -215,8 +248,9 @@ int ab_exit_code(const AbArgs &a, const AbReport &rep, const StopSource &stop) {
 // Both variants loaded and compiled (B is A in a control run); false when one is not.
 bool prepare(const AbArgs &a, Variant &va, Variant &vb, StopSource &stop) {
   bool two_files = a.files.size() == 2;
-  if (!load_variant(a, a.files[0], a.a_sets, "--a", va)) return false;
-  if (!a.control && !load_variant(a, two_files ? a.files[1] : a.files[0], a.b_sets, "--b", vb)) return false;
+  if (!load_variant(a, a.files[0], a.a_sets, "--a", a.a_templates, va)) return false;
+  if (!a.control && !load_variant(a, two_files ? a.files[1] : a.files[0], a.b_sets, "--b", a.b_templates, vb))
+    return false;
   if (std::string why = check_privileges(); !why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return false;
@@ -252,11 +286,12 @@ int cmd_ab(const AbArgs &a) {
   rep.b = a.control ? va.name : vb.name;
   rep.control = a.control;
   rep.rule = a.rule;
-  std::vector<MatchedPoint> matched = match_points(va, b, a.files.size() == 1, a.only, rep);
+  std::vector<MatchedPoint> matched = match_points(va, b, ab_match_by_position(a) || a.control, a.only, rep);
   if (matched.empty()) {
     fmt::print(stderr, "bpfbench: error: no point of A matches a point of B (by suite and label)\n");
     return kExitBadInput;
   }
+  if (!a.a_templates.empty() || !a.b_templates.empty()) warn_same_programs(va, b, matched);
   AbRunner runner(a, va, b, stop);
   for (size_t i = 0; i < matched.size() && !stop.stop_requested(); ++i) {
     AbPointReport p = runner.run(matched[i], i, matched.size());

@@ -32,6 +32,11 @@ void add_ab_command(CLI::App &app, AbCommand &ab) {
   ab.cmd->add_option("--b", a.b_sets, "B's setting NAME=VALUE (repeatable)")
       ->allow_extra_args(false)
       ->check(assignment);
+  auto dir = checked(non_empty("a folder name"), "DIR");
+  ab.cmd->add_option("--a-templates", a.a_templates, "A's families come from this folder only (and --templates)")
+      ->check(dir);
+  ab.cmd->add_option("--b-templates", a.b_templates, "B's families come from this folder only (and --templates)")
+      ->check(dir);
   ab.cmd->add_flag("--control", a.control, "Run A against itself: the noise floor of each point");
   ab.cmd->add_option("--floor-from", a.floor_from, "A control run's JSON: changes within its noise floor are no change")
       ->check(checked(non_empty("a file name"), "FILE"));
@@ -58,14 +63,21 @@ void add_ab_command(CLI::App &app, AbCommand &ab) {
   ab.cmd->add_flag("-v,--verbose", a.verbose, "Also print libbpf/verifier details");
 }
 
+bool ab_match_by_position(const AbArgs &a) { return a.files.size() == 1 && (!a.a_sets.empty() || !a.b_sets.empty()); }
+
 std::string ab_usage_error(const AbArgs &a) {
   bool sets = !a.a_sets.empty() || !a.b_sets.empty();
+  bool templates = !a.a_templates.empty() || !a.b_templates.empty();
+  if (a.control && templates) return "--control runs A against itself: --a-templates/--b-templates have no place in it";
+  if (templates && a.a_templates == a.b_templates)
+    return "--a-templates and --b-templates name the same folder: A and B would be the same programs";
   if (a.files.size() == 2 && sets) return "--a/--b set the two variants of one file: give one file with them";
   if (a.files.size() == 2 && a.control) return "--control runs one file against itself: give one file";
   if (a.control && !a.b_sets.empty()) return "--control runs A against itself: --b has no place in it";
   if (a.control && !a.floor_from.empty()) return "--floor-from applies a control run's floor: not to a control run";
-  if (a.files.size() == 1 && !sets && !a.control)
-    return "one file needs --a/--b settings (or --control); to compare two files give both";
+  if (a.files.size() == 1 && !sets && !templates && !a.control)
+    return "one file needs --a/--b settings, --a-templates/--b-templates (or --control); to compare two files give "
+           "both";
   if (a.rule.max_pairs < a.rule.min_pairs)
     return fmt::format("--max-pairs {} is below the minimum of {} pairs (a CI needs them)", a.rule.max_pairs,
                        a.rule.min_pairs);

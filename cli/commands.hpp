@@ -24,6 +24,9 @@ struct FileArgs {
   bool allow_large = false;         // points past this machine's limits (compiler/resource_limits.hpp)
   std::vector<std::string> only;    // --only: label patterns (cli/point_select.hpp)
   std::optional<std::string> text;  // the .bdsl text itself (bpfbench bench); `file` names it
+  // Non-empty: the families come from exactly these folders (`ab --a-templates`), not the
+  // search path; `template_dirs` (--templates) are searched with them.
+  std::vector<std::string> only_template_dirs;
 };
 
 struct CheckArgs {

@@ -40,10 +40,20 @@ int cmd_compare(const CompareArgs &a) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return kExitBadInput;
   }
+  if (a.normalize)
+    for (const ResultSet *rs : {&*ra, &*rb})
+      if (!rs->calibration || rs->calibration->points.empty()) {
+        fmt::print(stderr, "bpfbench: error: --normalize: {} has no calibration (it ran with --calibration off?)\n",
+                   rs->path);
+        return kExitBadInput;
+      }
   CompareOptions o;
   o.metric = a.metric;
   o.alpha = a.alpha;
   o.min_change_pct = a.threshold_pct;
+  o.normalize = a.normalize;
+  o.drift_threshold_pct = a.drift_threshold_pct;
+  o.noise_threshold_pct = a.noise_threshold_pct;
   CompareReport c = compare_results(*ra, *rb, o);
   if (a.format == "json") fmt::print("{}\n", json_text(compare_to_json(c), 2));
   else if (a.format == "markdown") fmt::print("{}", compare_to_markdown(c));
@@ -53,6 +63,11 @@ int cmd_compare(const CompareArgs &a) {
                a.b);
     return kExitBadInput;
   }
+  size_t unjudged = 0;
+  for (const auto &p : c.points) unjudged += p.verdict == Verdict::Drift || p.verdict == Verdict::Noisy;
+  if (unjudged > 0)
+    fmt::print(stderr, "bpfbench: warning: {} point{} not judged (drift or noisy: see the notes)\n", unjudged,
+               unjudged == 1 ? "" : "s");
   if (a.fail_on_regression_pct && c.worst_regression_pct() >= *a.fail_on_regression_pct) {
     fmt::print(stderr, "bpfbench: regression: a point is {:.2f}% slower (limit {}%)\n", c.worst_regression_pct(),
                *a.fail_on_regression_pct);

@@ -21,6 +21,10 @@ void print_diagnostics(Frontend &fe) {
 bool load_frontend(const FileArgs &args, Frontend &fe) {
   FrontendOptions opts;
   opts.extra_template_dirs = args.template_dirs;
+  if (!args.only_template_dirs.empty()) {
+    opts.template_dirs = args.only_template_dirs;
+    opts.template_dirs.insert(opts.template_dirs.end(), args.template_dirs.begin(), args.template_dirs.end());
+  }
   opts.overrides = args.overrides;
   opts.allow_large = args.allow_large;
   bool ok = args.text ? run_frontend_text(args.file, *args.text, opts, fe) : run_frontend(args.file, opts, fe);

@@ -161,6 +161,7 @@ int cmd_kbench(const KbenchArgs &a) {
   // The kernel bench runs without BPF run-time stats: two clock reads per program run
   // would be in bpfbench's numbers only.
   r.no_prog_stats = true;
+  r.calibration_ns = 0;  // the kernel bench's output, nothing else
   return cmd_run(r);
 }
 

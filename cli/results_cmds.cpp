@@ -82,6 +82,14 @@ void add_results_commands(CLI::App &app, ResultsCommands &rc) {
       "PCT");
   rc.compare_cmd->add_option("--metric", c.metric, "Metric to compare (default: each point's first reported)")
       ->check(checked(non_empty("a metric name"), "METRIC"));
+  rc.compare_cmd->add_flag("--normalize", c.normalize,
+                           "Divide B's numbers by the calibration ratio B/A (both runs need a calibration)");
+  add_value<double>(
+      rc.compare_cmd, "--drift-threshold", number_in(0, 1000), [&c](double v) { c.drift_threshold_pct = v; },
+      "A calibration move above this percent is drift even within its CI (default 5)", "PCT");
+  add_value<double>(
+      rc.compare_cmd, "--noise-threshold", number_in(0, 100), [&c](double v) { c.noise_threshold_pct = v; },
+      "A point during which other processes took more than this percent of the CPUs is noisy (default 10)", "PCT");
 
   rc.plot_cmd = app.add_subcommand("plot", "Plot sweeps of result files with gnuplot (svg or png)");
   rc.plot_cmd->add_option("RESULTS", rc.plot.inputs, "One result file, or two to overlay before/after")

@@ -21,6 +21,9 @@ struct CompareArgs {
   double threshold_pct = 1.0;
   double alpha = 0.05;
   std::optional<double> fail_on_regression_pct;
+  bool normalize = false;          // divide B by the calibration ratio
+  double drift_threshold_pct = 5;  // results/drift.hpp
+  double noise_threshold_pct = 10;
 };
 
 struct PlotArgs {

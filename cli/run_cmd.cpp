@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "cli/front.hpp"
 #include "compiler/escape.hpp"
@@ -16,6 +17,22 @@
 
 namespace bpfbench::cli {
 
+namespace {
+
+// --calibration, else $BPFBENCH_CALIBRATION (tests set it off), else 1 s; nullopt (after
+// saying why) for a bad environment value.
+std::optional<int64_t> calibration_ns(const RunArgs &a) {
+  if (a.calibration_ns) return a.calibration_ns;
+  const char *env = std::getenv("BPFBENCH_CALIBRATION");
+  if (!env || !*env) return int64_t{1'000'000'000};
+  std::string why;
+  std::optional<int64_t> ns = calibration_value()(env, &why);
+  if (!ns) fmt::print(stderr, "bpfbench: error: BPFBENCH_CALIBRATION={}: {}\n", printable_text(env), why);
+  return ns;
+}
+
+}  // namespace
+
 int cmd_run(const RunArgs &a) {
   // First, before any thread exists: SIGINT/SIGTERM become a stop request, not a kill,
   // and stay blocked after the watcher is gone (a late signal must not kill a finished run).
@@ -24,6 +41,8 @@ int cmd_run(const RunArgs &a) {
   SignalWatcher signals(stop);
   TextOutputGuard text_output(stop);  // `| head`: EPIPE is a stop, the results are kept
 
+  std::optional<int64_t> calibration = calibration_ns(a);
+  if (!calibration) return kExitBadInput;
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
   if (!export_paths_ok({a.json_out, a.csv_out, a.markdown_out}, fe)) return kExitBadInput;
@@ -38,7 +57,7 @@ int cmd_run(const RunArgs &a) {
   print_diagnostics(fe);
   if (!compiled) return kExitBadInput;
 
-  RunSession session(a, fe, std::move(programs), stop, std::move(observers));
+  RunSession session(a, fe, std::move(programs), stop, std::move(observers), *calibration);
   session.measure();
   session.finish_unfinished();
   return session.conclude();

@@ -1,10 +1,19 @@
 #include "cli/run_commands.hpp"
 
+#include "cli/calibration.hpp"
 #include "cli/options.hpp"
 #include "cli/results_cmds.hpp"
 #include "cli/values.hpp"
 
 namespace bpfbench::cli {
+
+ValueParser<int64_t> calibration_value() {
+  auto duration = duration_in(kMinCalibrationNs, kMaxCalibrationNs);
+  return [duration](const std::string &text, std::string *why) -> std::optional<int64_t> {
+    if (text == "off") return 0;
+    return duration(text, why);
+  };
+}
 
 void add_run_commands(CLI::App &app, RunCommand &rc) {
   rc.run_cmd = app.add_subcommand("run", "Compile, load and run every point; print the numbers");
@@ -25,6 +34,11 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
       });
   rc.run_cmd->add_flag("--hw-counters", rc.run.hw_counters,
                        "Count cycles, instructions and cache misses per op where the machine has a PMU");
+  add_value<int64_t>(
+      rc.run_cmd, "--calibration", calibration_value(), [&r = rc.run](int64_t ns) { r.calibration_ns = ns; },
+      "A base-loop point this long at the start and end of the run, for compare's drift check; off to skip "
+      "(default 1s)",
+      "off|DURATION");
   rc.probe_cmd =
       app.add_subcommand("probe", "Show which program types, attach kinds, helpers and kfuncs this kernel supports");
   rc.probe_cmd->add_flag("--json", rc.probe.json, "Print as JSON");

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/kernel_cmd.hpp"
+#include "cli/values.hpp"
 #include "results/report_kernel.hpp"
 
 namespace bpfbench::cli {
@@ -20,7 +21,12 @@ struct RunArgs {
   bool setup_lines = true;   // "Setting up benchmark …" / "Benchmark … started."
   std::string profile;       // --profile[=folded]: "" off, "top" or "folded"
   bool hw_counters = false;  // --hw-counters
+  // --calibration: 0 = off; unset = $BPFBENCH_CALIBRATION, else 1 s (cli/calibration.hpp).
+  std::optional<int64_t> calibration_ns;
 };
+
+// "off" (0) or a duration of kMinCalibrationNs..kMaxCalibrationNs.
+ValueParser<int64_t> calibration_value();
 
 struct ProbeArgs {
   bool json = false;

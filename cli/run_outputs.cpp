@@ -113,7 +113,12 @@ void RunOutputs::point_started(const PlanPoint &p) {
   }
 }
 
-void RunOutputs::point_done(const PlanPoint &p, const PointResult &r) {
+void RunOutputs::calibration_done(const Calibration &c) {
+  doc_.calibration = c;
+  write_all();
+}
+
+void RunOutputs::point_done(const PlanPoint &p, const PointResult &r, const std::optional<NoiseFacts> &noise) {
   clear_status();
   double took = since(point_start_);
   double nominal = nominal_seconds(p);
@@ -127,6 +132,7 @@ void RunOutputs::point_done(const PlanPoint &p, const PointResult &r) {
   if (r.status == PointResult::Status::Interrupted) return;  // not fully measured
   auto sha = program_sha_.find(p.index);
   nlohmann::json j = point_result_to_json(p, r, sha == program_sha_.end() ? "" : sha->second, took, p.interval_ns);
+  if (noise) j["noise"] = noise_to_json(*noise);
   auto same = std::find_if(doc_.points.begin(), doc_.points.end(),
                            [&](const nlohmann::json &x) { return x.value("index", size_t(-1)) == p.index; });
   if (same == doc_.points.end()) {

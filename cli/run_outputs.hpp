@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -40,7 +41,9 @@ class RunOutputs {
   // Records the result (replacing the point's earlier rounds) and rewrites every export
   // atomically; prints the point's warnings. A point cut short by a stop is not recorded:
   // the files hold only measured points (and rounds).
-  void point_done(const PlanPoint &p, const PointResult &r);
+  void point_done(const PlanPoint &p, const PointResult &r, const std::optional<NoiseFacts> &noise = std::nullopt);
+  // Records the run's calibration points so far and rewrites every export.
+  void calibration_done(const Calibration &c);
   // The last write: marks the document complete (or interrupted).
   void finish(bool complete, bool interrupted);
   // Whether some export could not be written (the message was printed): the run's

@@ -9,6 +9,7 @@
 #include "results/expectations.hpp"
 #include "results/report_text.hpp"
 #include "results/rounds.hpp"
+#include "runtime/noise_facts.hpp"
 #include "runtime/per_cpu.hpp"
 
 namespace bpfbench::cli {
@@ -46,7 +47,7 @@ const char *plural(int n) { return n == 1 ? "" : "s"; }
 }  // namespace
 
 RunSession::RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms programs, StopSource &stop,
-                       RunObservers observers)
+                       RunObservers observers, int64_t calibration_ns)
     : args_(a),
       fe_(fe),
       stop_(stop),
@@ -58,6 +59,10 @@ RunSession::RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms pr
       opts_(make_options(a)),
       tables_(points_) {
   for (const auto &p : fe.plan->points) producers_of_[p.bench_index].insert(p.producers);
+  if (calibration_ns > 0) {
+    calibrator_.emplace(calibration_ns);
+    calibration_.duration_s = calibrator_->duration_s();
+  }
 }
 
 // The plan holds only the selected points already (--only: cli/point_select.hpp).
@@ -94,7 +99,26 @@ RunOptions RunSession::make_options(const RunArgs &a) {
   return opts;
 }
 
+void RunSession::calibrate(const char *when) {
+  if (!calibrator_ || stop_.stop_requested()) return;
+  std::optional<CalibrationPoint> c = calibrator_->measure(when, &prober_, stop_);
+  if (!c) {
+    if (!stop_.stop_requested()) fmt::print(stderr, "bpfbench: warning: {}\n", calibrator_->error());
+    return;
+  }
+  if (!args_.quiet) fmt::print("{}\n", calibration_line(*c));
+  std::fflush(stdout);
+  calibration_.points.push_back(std::move(*c));
+  outputs_.calibration_done(calibration_);
+}
+
 void RunSession::measure() {
+  calibrate("start");
+  measure_points();
+  calibrate("end");
+}
+
+void RunSession::measure_points() {
   for (int round = 1; !stop_.stop_requested(); ++round) {
     bool any = false;
     for (const PlanPoint *p : points_) {
@@ -117,8 +141,10 @@ std::optional<PointResult> RunSession::run_round(const PlanPoint &p, int round) 
   std::fflush(stdout);
   outputs_.point_started(p);
   auto it = objects_.find(p.index);
+  NoiseSnapshot before = take_noise_snapshot();
   PointResult r = run_point(round_slice(p), *fe_.families.find(p.family),
                             it == objects_.end() ? no_object_ : it->second, opts_, stop_);
+  noise_[p.index].push_back(noise_between(before, take_noise_snapshot()));
   bool more = false;
   if (p.rounds > 1) {
     if (!args_.quiet && r.status == PointResult::Status::Ok) fmt::print("Round {}: {}\n", round, format_summary(r));
@@ -128,7 +154,7 @@ std::optional<PointResult> RunSession::run_round(const PlanPoint &p, int round) 
   }
   measured_[p.index] = std::move(r);
   PointResult shown = reported(p);
-  outputs_.point_done(p, shown);
+  outputs_.point_done(p, shown, combine_noise(noise_[p.index]));
   if (more) return std::nullopt;
   return shown;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/calibration.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/run_observers.hpp"
 #include "cli/run_outputs.hpp"
@@ -21,11 +22,13 @@ namespace bpfbench::cli {
 
 class RunSession {
  public:
+  // calibration_ns: the calibration point's length, 0 = none (cli/calibration.hpp).
   RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms programs, StopSource &stop,
-             RunObservers observers = {});
+             RunObservers observers = {}, int64_t calibration_ns = 0);
 
-  // Round-robin over the selected points; one round unless `rounds`/--rounds. A point is
-  // final after its last round (or its first skip, failure or interruption).
+  // The start calibration, then round-robin over the selected points (one round unless
+  // `rounds`/--rounds), then the end calibration unless stopped. A point is final after
+  // its last round (or its first skip, failure or interruption).
   void measure();
   // Stopped between rounds: the points with rounds behind them report those; then the
   // unfinished suite tables.
@@ -40,6 +43,7 @@ class RunSession {
   };
 
   static std::vector<const PlanPoint *> all_points(const RunPlan &plan);
+  void measure_points();
   RunOptions make_options(const RunArgs &a);
   // One round of one point: its reported result when that was its last round, else nullopt.
   std::optional<PointResult> run_round(const PlanPoint &p, int round);
@@ -53,6 +57,9 @@ class RunSession {
   // profile that failed is said once and profiling ends for the run.
   void print_observations(const PointResult &r);
   std::string location(const SourceRange &r) const;
+  // One calibration point ("start" / "end"), recorded in the results; a failed one is a
+  // warning (the run's own numbers do not depend on it).
+  void calibrate(const char *when);
 
   const RunArgs &args_;
   const Frontend &fe_;
@@ -71,6 +78,9 @@ class RunSession {
   std::map<size_t, std::vector<PointResult>> round_runs_;  // point index -> its rounds so far
   std::map<size_t, PointResult> measured_;                 // point index -> its result (rounds combined)
   std::set<size_t> finished_;
+  std::optional<Calibrator> calibrator_;
+  Calibration calibration_;
+  std::map<size_t, std::vector<NoiseFacts>> noise_;  // point index -> each round's noise facts
 };
 
 }  // namespace bpfbench::cli

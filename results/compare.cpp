@@ -19,6 +19,8 @@ const char *to_string(Verdict v) {
   case Verdict::Slower: return "slower";
   case Verdict::NoChange: return "no change";
   case Verdict::NotComparable: return "not comparable";
+  case Verdict::Drift: return "drift";
+  case Verdict::Noisy: return "noisy";
   }
   return "?";
 }
@@ -40,7 +42,9 @@ std::string pick_metric(const ResultPoint &a, const CompareOptions &o) {
   return a.report.empty() ? "hits" : a.report.front();
 }
 
-PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const CompareOptions &o) {
+// `drift` set: --normalize scales B's metric by the calibration ratio before it is judged.
+PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const CompareOptions &o,
+                              const DriftCheck *drift) {
   PointComparison c;
   c.suite = a.suite;
   c.label = a.label;
@@ -55,6 +59,13 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   if (!has_numbers(b)) c.notes.push_back(fmt::format("{} in B: {}", b.status, b.reason));
   const MetricSummary *ma = a.metric(c.metric), *mb = b.metric(c.metric);
   if (!has_numbers(a) || !has_numbers(b)) return c;
+  MetricSummary scaled;
+  if (drift && ma && mb && mb->has_value()) {
+    double f = normalize_factor(*drift, ma->higher_is_better);
+    scaled = scale_metric(*mb, f);
+    mb = &scaled;
+    c.notes.push_back(normalize_note(*drift, f));
+  }
   if (!ma || !mb || ma->n == 0 || mb->n == 0) {
     c.notes.push_back(fmt::format("metric '{}' missing", c.metric));
     return c;
@@ -95,6 +106,26 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   return c;
 }
 
+// The drift guard on a judged point: busy CPUs during A's or B's point, or a calibration
+// that moved more than the point's CI, replace faster / slower / no change.
+void guard_point(PointComparison &c, const ResultPoint &a, const ResultPoint &b, const CompareOptions &o,
+                 const DriftCheck &d) {
+  if (c.verdict == Verdict::NotComparable) return;
+  if (auto why = noise_note(a.noise, b.noise, o.noise_threshold_pct)) {
+    c.notes.push_back(*why);
+    c.verdict = Verdict::Noisy;
+    return;
+  }
+  if (o.normalize) return;
+  double half = c.absolute ? 0 : (c.change_ci_high - c.change_ci_low) / 2;
+  if (auto why = drift_note(d, half, !c.absolute)) {
+    c.notes.push_back(*why);
+    c.verdict = Verdict::Drift;
+  }
+}
+
+bool judged(Verdict v) { return v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoChange; }
+
 std::string fmt_pct(double v) { return std::isfinite(v) ? fmt::format("{:+.2f}%", v) : "n/a"; }
 std::string fmt_abs(double v) { return std::isfinite(v) ? fmt::format("{:+.3f}", v) : "n/a"; }
 
@@ -112,6 +143,8 @@ std::string geomean_text(const SuiteGeomean &g) {
                                            fmt_pct(g.speed_change_pct));
   if (g.left_out > 0)
     out += fmt::format(" ({} point{} left out: A's CI spans 0)", g.left_out, g.left_out == 1 ? "" : "s");
+  if (g.not_judged > 0)
+    out += fmt::format(" ({} drift/noisy point{} left out)", g.not_judged, g.not_judged == 1 ? "" : "s");
   return out;
 }
 
@@ -129,6 +162,8 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
   c.path_a = a.path;
   c.path_b = b.path;
   c.env_diffs = environment_differences(a.env, b.env);
+  c.drift = check_drift(a.calibration, b.calibration, o.drift_threshold_pct);
+  c.normalized = o.normalize && c.drift.known;
   if (a.file_sha256 != b.file_sha256)
     c.env_diffs.push_back(
         fmt::format(".bdsl sha256: {} -> {}", a.file_sha256.substr(0, 12), b.file_sha256.substr(0, 12)));
@@ -137,7 +172,7 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
   std::map<std::string, bool> matched;
   struct Acc {
     double logsum = 0;  // Σ log speed
-    size_t n = 0, left_out = 0;
+    size_t n = 0, left_out = 0, not_judged = 0;
   };
   std::map<std::string, Acc> acc;
   std::vector<std::string> suite_order;
@@ -148,11 +183,14 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
       continue;
     }
     matched[pa.key()] = true;
-    PointComparison pc = compare_point(pa, *it->second, o);
+    PointComparison pc = compare_point(pa, *it->second, o, c.normalized ? &c.drift : nullptr);
+    guard_point(pc, pa, *it->second, o, c.drift);
     if (pc.verdict != Verdict::NotComparable && (pc.absolute || pc.speed_change_pct > -100)) {
       auto [s, fresh] = acc.try_emplace(pc.suite);
       if (fresh) suite_order.push_back(pc.suite);
-      if (pc.absolute) {
+      if (!judged(pc.verdict)) {
+        s->second.not_judged += 1;
+      } else if (pc.absolute) {
         s->second.left_out += 1;
       } else {
         s->second.logsum += std::log1p(pc.speed_change_pct / 100);
@@ -166,7 +204,7 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
   for (const auto &s : suite_order) {
     const Acc &x = acc[s];
     double speed = x.n > 0 ? std::expm1(x.logsum / double(x.n)) * 100 : std::numeric_limits<double>::quiet_NaN();
-    c.geomeans.push_back(SuiteGeomean{s, x.n, speed, x.left_out});
+    c.geomeans.push_back(SuiteGeomean{s, x.n, speed, x.left_out, x.not_judged});
   }
   return c;
 }
@@ -177,6 +215,7 @@ std::string compare_to_text(const CompareReport &c) {
     out += "Environment differences (numbers may not be comparable):\n";
     for (const auto &d : c.env_diffs) out += "  ! " + d + "\n";
   }
+  for (const auto &l : c.drift.lines) out += l + "\n";
   std::string suite = "\x01";
   auto geomean_row = [&](const std::string &s) {
     for (const auto &g : c.geomeans)
@@ -213,6 +252,8 @@ std::string compare_to_markdown(const CompareReport &c) {
     out += "\n**Environment differences:**\n\n";
     for (const auto &d : c.env_diffs) out += "- " + md(d) + "\n";
   }
+  if (!c.drift.lines.empty()) out += "\n";
+  for (const auto &l : c.drift.lines) out += md(l) + "  \n";
   std::string suite = "\x01";
   for (const auto &p : c.points) {
     if (p.suite != suite) {
@@ -261,12 +302,21 @@ nlohmann::json compare_to_json(const CompareReport &c) {
                    {"notes", p.notes},
                    {"facts_changed", p.facts_changed}});
   for (const auto &g : c.geomeans)
-    geo.push_back(
-        {{"suite", g.suite}, {"points", g.n}, {"speed_change_pct", num(g.speed_change_pct)}, {"left_out", g.left_out}});
+    geo.push_back({{"suite", g.suite},
+                   {"points", g.n},
+                   {"speed_change_pct", num(g.speed_change_pct)},
+                   {"left_out", g.left_out},
+                   {"not_judged", g.not_judged}});
   return {{"schema", "bpfbench-compare/1"},
           {"a", c.path_a},
           {"b", c.path_b},
           {"environment_differences", c.env_diffs},
+          {"calibration", c.drift.known ? nlohmann::json{{"ratio", c.drift.ratio},
+                                                         {"ci95_pct", c.drift.ci_pct},
+                                                         {"drift", c.drift.drifted},
+                                                         {"normalized", c.normalized},
+                                                         {"notes", c.drift.lines}}
+                                        : nlohmann::json{{"notes", c.drift.lines}}},
           {"points", pts},
           {"geomeans", geo},
           {"only_in_a", c.only_a},

@@ -6,17 +6,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/drift.hpp"
 #include "results/results.hpp"
 
 namespace bpfbench {
 
-enum class Verdict { Faster, Slower, NoChange, NotComparable };
+// Drift / Noisy: the numbers are there, but the machine changed between the runs (the
+// calibration, results/drift.hpp) or was busy during the point: no faster/slower.
+enum class Verdict { Faster, Slower, NoChange, NotComparable, Drift, Noisy };
 const char *to_string(Verdict v);
 
 struct CompareOptions {
-  std::string metric;           // "" = each point's primary metric in A
-  double alpha = 0.05;          // significance level of the Welch t test
-  double min_change_pct = 1.0;  // smaller changes are "no change" even when significant
+  std::string metric;               // "" = each point's primary metric in A
+  double alpha = 0.05;              // significance level of the Welch t test
+  double min_change_pct = 1.0;      // smaller changes are "no change" even when significant
+  double drift_threshold_pct = 5;   // a calibration move beyond this is drift even inside its CI
+  double noise_threshold_pct = 10;  // other processes' (or steal) share of the CPUs beyond this: noisy
+  bool normalize = false;           // B's metric divided by the calibration ratio (both runs need one)
 };
 
 struct PointComparison {
@@ -44,6 +50,7 @@ struct SuiteGeomean {
   size_t n = 0;
   double speed_change_pct = 0;  // geometric mean of the points' speed ratios, minus 1 (NaN when n = 0)
   size_t left_out = 0;          // comparable points without a relative change (`absolute`)
+  size_t not_judged = 0;        // drift / noisy points: not in the mean
 };
 
 struct CompareReport {
@@ -52,6 +59,8 @@ struct CompareReport {
   std::vector<SuiteGeomean> geomeans;
   std::vector<std::string> env_diffs;  // environment fields that differ, and the .bdsl hash
   std::vector<std::string> only_a, only_b;
+  DriftCheck drift;  // the calibrations of both runs
+  bool normalized = false;
   double worst_regression_pct() const;  // largest relative slowdown among "slower" points, 0 if none
 };
 

@@ -126,6 +126,7 @@ nlohmann::json ResultsDoc::to_json() const {
                       {"programs", progs},
                       {"points", points}};
   if (!doctor.is_null()) j["doctor"] = doctor;
+  if (calibration) j["calibration"] = calibration_to_json(*calibration);
   return j;
 }
 

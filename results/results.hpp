@@ -13,6 +13,7 @@
 #include "compiler/source.hpp"
 #include "results/environment.hpp"
 #include "results/histogram.hpp"
+#include "results/noise_facts.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench {
@@ -30,7 +31,8 @@ struct ResultsDoc {
   std::string file, file_sha256, started;
   Environment env;
   nlohmann::json doctor;  // doctor_to_json (results/doctor.hpp) of the untimed probes; null: not written
-  nlohmann::json plan;    // plan_to_json
+  std::optional<Calibration> calibration;  // run --calibration: the start/end base-loop points
+  nlohmann::json plan;                     // plan_to_json
   std::vector<ProgramHash> programs;
   nlohmann::json points = nlohmann::json::array();
   bool complete = false, interrupted = false;
@@ -55,6 +57,7 @@ struct ResultPoint {
   std::vector<SelfCheck> self_checks;            // absent in files of older versions: none
   std::vector<ProgFacts> prog_facts;             // the loaded programs' verifier/JIT facts (older files: none)
   std::optional<LatencyHistogram> latency_hist;  // a template's BB_TIME_BEGIN/END buckets
+  std::optional<NoiseFacts> noise;               // machine noise while it ran; absent in older files
   const MetricSummary *metric(const std::string &name) const;
   std::string key() const;  // label + canonical params: what compare matches on
 };
@@ -65,6 +68,7 @@ struct ResultSet {
   nlohmann::json plan;
   std::vector<ResultPoint> points;
   bool complete = false;
+  std::optional<Calibration> calibration;  // absent: --calibration off, or an older file
 };
 
 // Reading back (results/results_read.cpp): the schema tag and every field compare and plot

@@ -203,6 +203,46 @@ std::vector<ProgFacts> read_prog_facts(const Obj &o) {
   return out;
 }
 
+// noise (results/noise_facts.hpp): every field present, a number or null (not readable);
+// shares are percentages, so a value outside 0..100 is a bad file, not a noisy machine.
+NoiseFacts read_noise(const Obj &o) {
+  NoiseFacts n;
+  auto field = [&](const char *key, double lo, double hi) {
+    double v = o.number(key, true, true);
+    if (!std::isnan(v) && !(v >= lo && v <= hi)) bad(o.at(key), fmt::format("expected a number from {} to {}", lo, hi));
+    return v;
+  };
+  n.wall_s = field("wall_s", 0, 1e9);
+  n.load1 = field("load1", 0, 1e9);
+  n.other_cpu_pct = field("other_cpu_pct", 0, 100);
+  n.steal_pct = field("steal_pct", 0, 100);
+  n.cpufreq_mhz = field("cpufreq_mhz", 0, 1e7);
+  return n;
+}
+
+// calibration: its points' numbers are what `compare` divides by, so all are required.
+Calibration read_calibration(const Obj &o) {
+  Calibration c;
+  c.duration_s = o.number("duration_s", true);
+  const nlohmann::json *a = array_of(o, "points", true);
+  for (size_t i = 0; i < a->size(); ++i) {
+    Obj p((*a)[i], index_path(o.at("points"), i));
+    CalibrationPoint cp;
+    cp.when = p.str("when", true);
+    if (cp.when != "start" && cp.when != "end") bad(p.at("when"), "expected \"start\" or \"end\"");
+    cp.metric = p.str("metric", true);
+    cp.unit = p.str("unit", true);
+    cp.mean = p.number("mean", true);
+    cp.ci95 = p.number("ci95", true);
+    if (!(cp.mean > 0)) bad(p.at("mean"), "expected a number > 0");
+    if (!(cp.ci95 >= 0)) bad(p.at("ci95"), "expected a number >= 0");
+    cp.n = p.count("n", 0);
+    cp.noise = read_noise(Obj(*p.find("noise", true), p.at("noise")));
+    c.points.push_back(std::move(cp));
+  }
+  return c;
+}
+
 ResultPoint read_point(const Obj &o) {
   static const std::set<std::string> kStatuses = {"ok", "skipped", "failed", "interrupted"};
   ResultPoint p;
@@ -235,6 +275,8 @@ ResultPoint read_point(const Obj &o) {
   if (const nlohmann::json *s = array_of(o, "samples", false)) p.nsamples = s->size();
   p.rounds = o.count("rounds", 1);
   p.is_baseline = o.boolean("is_baseline");
+  if (const nlohmann::json *n = o.find("noise", false); n && !n->is_null())
+    p.noise = read_noise(Obj(*n, o.at("noise")));
   if (const nlohmann::json *st = o.find("stats", false)) {
     Obj stats(*st, o.at("stats"));
     for (const auto &[name, mj] : st->items()) p.metrics.push_back(read_metric(name, Obj(mj, stats.at(name))));
@@ -284,6 +326,8 @@ ResultSet read_set(const nlohmann::json &j) {
   const nlohmann::json *pts = array_of(top, "points", true);
   for (size_t i = 0; i < pts->size(); ++i) rs.points.push_back(read_point(Obj((*pts)[i], index_path("points", i))));
   mark_baselines_from_plan(rs);
+  if (const nlohmann::json *c = top.find("calibration", false); c && !c->is_null())
+    rs.calibration = read_calibration(Obj(*c, "calibration"));
   return rs;
 }
 

@@ -1,6 +1,7 @@
 // `bpfbench doctor`: the timed probes (steal and background load over a short sleep, the
 // per-CPU spin test) and the one function that runs every probe in order.
 #include "runtime/doctor.hpp"
+#include "runtime/noise_facts.hpp"
 
 #include <pthread.h>
 #include <sched.h>
@@ -21,38 +22,9 @@ namespace bpfbench {
 
 namespace {
 
-// The aggregate "cpu" line of /proc/stat, in clock ticks.
-struct CpuTimes {
-  uint64_t total = 0, idle = 0, steal = 0;
-  bool has_steal = false;
-  int ncpus = 0;  // the cpuN lines
-};
+using CpuTimes = ProcStatCpu;  // runtime/noise_facts.hpp
 
-std::optional<CpuTimes> parse_proc_stat(const std::string &text) {
-  std::istringstream in(text);
-  std::string line;
-  std::optional<CpuTimes> t;
-  int ncpus = 0;
-  while (std::getline(in, line)) {
-    if (line.rfind("cpu", 0) != 0) continue;
-    if (line.size() > 3 && line[3] != ' ') {
-      ++ncpus;
-      continue;
-    }
-    std::istringstream fields(line.substr(3));
-    std::vector<uint64_t> v;
-    uint64_t x = 0;
-    while (v.size() < 8 && fields >> x) v.push_back(x);
-    if (v.size() < 4) return std::nullopt;
-    t = CpuTimes{};
-    for (uint64_t f : v) t->total += f;  // user nice system idle iowait irq softirq steal
-    t->idle = v[3] + (v.size() > 4 ? v[4] : 0);
-    t->has_steal = v.size() >= 8;
-    t->steal = t->has_steal ? v[7] : 0;
-  }
-  if (t) t->ncpus = ncpus;
-  return t;
-}
+std::optional<CpuTimes> parse_proc_stat(const std::string &text) { return parse_proc_stat_cpu(text); }
 
 Finding unknown(const char *id, const char *title, std::string why) {
   return Finding{id, DoctorSeverity::unknown, title, std::move(why), "", "", {}};

@@ -76,6 +76,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)c.worst_regression_pct();
     (void)compare_to_text(compare_results(*rs, empty, o));
   }
+  // The drift guard's two ways: normalized by the calibration, and judged with no limits.
+  for (bool normalize : {false, true}) {
+    CompareOptions o;
+    o.normalize = normalize;
+    o.drift_threshold_pct = normalize ? 0 : 5;
+    o.noise_threshold_pct = normalize ? 0 : 10;
+    CompareReport c = compare_results(*rs, *rs, o);
+    (void)compare_to_text(c);
+    (void)json_text(compare_to_json(c), 2);
+  }
   (void)metric_names(*rs);
   (void)results_to_csv(*rs);
   (void)results_to_markdown(*rs);

@@ -272,7 +272,9 @@ std::vector<std::string> as_user(const TestUser &u, const std::vector<std::strin
                                    "--regid=" + std::to_string(u.gid), "--clear-groups",
                                    "--inh-caps=-all" + (caps.empty() ? "" : "," + caps)};
   if (!caps.empty()) argv.push_back("--ambient-caps=" + caps);
-  argv.insert(argv.end(), {"--", "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=/nonexistent"});
+  // A clean environment but for PATH, HOME and the tests' calibration default (main.cpp).
+  argv.insert(argv.end(),
+              {"--", "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=/nonexistent", "BPFBENCH_CALIBRATION=off"});
   argv.insert(argv.end(), env.begin(), env.end());
   argv.insert(argv.end(), cmd.begin(), cmd.end());
   return argv;

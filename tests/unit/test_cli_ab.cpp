@@ -44,7 +44,7 @@ TEST_CASE("ab: argument errors exit 2 with a clear message", "[ab][cli]") {
     std::string message;
   };
   std::vector<Case> cases{
-      {{f}, "one file needs --a/--b settings (or --control)"},
+      {{f}, "one file needs --a/--b settings, --a-templates/--b-templates (or --control)"},
       {{f, g, "--a", "producers=2"}, "--a/--b set the two variants of one file"},
       {{f, g, "--control"}, "--control runs one file against itself"},
       {{f, "--control", "--b", "producers=2"}, "--control runs A against itself"},

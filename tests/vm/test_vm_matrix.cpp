@@ -80,7 +80,7 @@ std::map<std::string, bool> probe_rows(const std::string &json) {
 void check_trigger(const std::string &kernel, bool multi_works) {
   test::TempDir t;
   std::string json = (t.path / "r.json").string();
-  ProcResult r = bb({"run", kBdsl, "--kernel", kernel, "-q", "--json", json});
+  ProcResult r = bb({"run", kBdsl, "--kernel", kernel, "-q", "--calibration", "off", "--json", json});
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
   REQUIRE(r.exit_code == 0);
   // The guest's JSON export came back to the host path, marked with kernel and mode.
@@ -158,14 +158,14 @@ TEST_CASE("rcu_tasks_trace gp-latency attaches its extra programs and counts gra
   test::TempDir t;
   std::string json = (t.path / "gp.json").string();
   const std::string bdsl = std::string(BPFBENCH_SOURCE_DIR) + "/tests/vm/rcu_gp_matrix.bdsl";
-  ProcResult r = bb({"run", bdsl, "--kernel", "6.12", "-q", "--json", json});
+  ProcResult r = bb({"run", bdsl, "--kernel", "6.12", "-q", "--calibration", "off", "--json", json});
   // Debian's 6.12.117 guest under TCG oopsed in syscall_trace_enter and panicked in 2 of
   // 19 runs of this study here (the console tail showed it; bpfbench reported "the guest
   // stopped without a result", exit 2, as it should). That is the guest kernel's bug, not
   // what this test checks: one more boot, and a second panic fails the test.
   if (r.exit_code != 0 && r.err.find("Kernel panic") != std::string::npos) {
     WARN("the 6.12 guest kernel panicked; booting it once more. Console tail:\n" << r.err);
-    r = bb({"run", bdsl, "--kernel", "6.12", "-q", "--json", json});
+    r = bb({"run", bdsl, "--kernel", "6.12", "-q", "--calibration", "off", "--json", json});
   }
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
   REQUIRE(r.exit_code == 0);
