@@ -1,4 +1,5 @@
-// The Catch2 main for all unit, case and runtime tests.
+// The Catch2 main of both test executables: unit, case and runtime tests, and the
+// kernel-matrix tests (tests/vm).
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
