@@ -32,6 +32,18 @@ SEC("?fexit/bpf_get_numa_node_id") int p_fexit(void *ctx) { return 0; }
 SEC("?fmod_ret/bpf_modify_return_test_tp") int p_fmod_ret(void *ctx) { return 0; }
 SEC("?uprobe") int p_uprobe(void *ctx) { return 0; }
 SEC("?uretprobe") int p_uretprobe(void *ctx) { return 0; }
+SEC("?uprobe.multi") int p_uprobe_multi(void *ctx) { return 0; }
+SEC("?uretprobe.multi") int p_uretprobe_multi(void *ctx) { return 0; }
+)";
+
+// USDT programs need libbpf's usdt.bpf.h (its maps hold the probe specs): a source of its own.
+constexpr const char *kUsdtProbeSource = R"(#include <linux/bpf.h>
+#include <linux/ptrace.h>
+#include <bpf/bpf_helpers.h>
+#define bool _Bool
+#include <bpf/usdt.bpf.h>
+char LICENSE[] SEC("license") = "GPL";
+SEC("?usdt") int p_usdt(void *ctx) { return 0; }
 )";
 
 struct AttachProbe {
@@ -51,6 +63,9 @@ constexpr AttachProbe kAttachProbes[] = {
     {"fmod_ret", "p_fmod_ret", AttachKind::Auto},
     {"uprobe", "p_uprobe", AttachKind::Uprobe},
     {"uretprobe", "p_uretprobe", AttachKind::Uretprobe},
+    {"uprobe.multi", "p_uprobe_multi", AttachKind::UprobeMulti},
+    {"uretprobe.multi", "p_uretprobe_multi", AttachKind::UretprobeMulti},
+    {"usdt", "p_usdt", AttachKind::Usdt},
 };
 
 struct HelperId {
@@ -117,7 +132,8 @@ FeatureStatus probe_attach(const std::string &kind) {
   if (!ap) return {false, "unknown attach kind '" + kind + "'"};
   CompileOptions co;
   co.virtual_name = "bpfbench_probe.bpf.c";
-  CompileResult cr = compile_bpf(kProbeSource, co);
+  const bool usdt = ap->attach == AttachKind::Usdt;
+  CompileResult cr = compile_bpf(usdt ? kUsdtProbeSource : kProbeSource, co);
   if (!cr.ok) return {false, "cannot compile the probe program" + (cr.error.empty() ? "" : ": " + cr.error), true};
   BpfObject obj;
   Result<> e = obj.open(cr.object, "bb_probe");
@@ -127,8 +143,10 @@ FeatureStatus probe_attach(const std::string &kind) {
   if (e && (kind == "tracepoint")) {
     if (auto t = ensure_tracefs(); !t) return {false, t.error().message, true};
   }
-  if (e) e = obj.attach(ap->function, AttachSpec{ap->attach, kUprobeTargetNop, "/proc/self/exe"});
+  if (e)
+    e = obj.attach(ap->function, AttachSpec{ap->attach, usdt ? kUsdtTargetNop : kUprobeTargetNop, "/proc/self/exe"});
   if (e) return {true, ""};
+  if (usdt && !usdt_targets_built()) return {false, "this bpfbench was built without sys/sdt.h (no USDT probes)"};
   const BpfError &b = *e.error().bpf;  // every BpfObject failure carries its phase
   return {false, hint + to_string(b.phase) + " failed: " + errno_text(b.err)};
 }
@@ -173,6 +191,9 @@ const std::vector<std::string> &default_probe_list() {
       "attach:raw_tp",
       "attach:uprobe",
       "attach:uretprobe",
+      "attach:uprobe.multi",
+      "attach:uretprobe.multi",
+      "attach:usdt",
       "attach:kprobe",
       "attach:kretprobe",
       "attach:kprobe.multi",
