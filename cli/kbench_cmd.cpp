@@ -46,6 +46,7 @@ std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
   if (n.consumers == 0 && a.consumers != 0) return "benchmark doesn't support consumer!";
   if (n.consumers == 1 && a.consumers != 1) return fmt::format("{} benchmark needs one consumer!", n.name);
   if (b2b && a.producers > 1) return "back-to-back mode makes sense only for single-producer case!";
+  if (n.options == KbenchOptions::Rename && a.producers != 1) return "benchmark doesn't support multi-producer!";
   return "";
 }
 
