@@ -15,7 +15,8 @@ namespace {
 // count_global: every producer thread does a locked increment of one shared counter, so
 // the cache line bounces between the CPUs (the kernel bench's count-global). The thread
 // publishes what it did to its own slot once per kCountBatch increments (one plain store
-// per batch, off the contended line), and the rest when it stops, so the totals are exact.
+// per batch, off the contended line) and looks at the stop flag between batches, so the
+// totals are exact.
 class CountGlobalProducer final : public Producer {
  public:
   std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
