@@ -32,18 +32,20 @@ SEC("?fexit/bpf_get_numa_node_id") int p_fexit(void *ctx) { return 0; }
 SEC("?fmod_ret/bpf_modify_return_test_tp") int p_fmod_ret(void *ctx) { return 0; }
 SEC("?uprobe") int p_uprobe(void *ctx) { return 0; }
 SEC("?uretprobe") int p_uretprobe(void *ctx) { return 0; }
-SEC("?uprobe.multi") int p_uprobe_multi(void *ctx) { return 0; }
-SEC("?uretprobe.multi") int p_uretprobe_multi(void *ctx) { return 0; }
 )";
 
-// USDT programs need libbpf's usdt.bpf.h (its maps hold the probe specs): a source of its own.
-constexpr const char *kUsdtProbeSource = R"(#include <linux/bpf.h>
+// Kinds newer than libbpf 1.1 (uprobe.multi: runtime/uprobe_multi.hpp) or needing libbpf's
+// usdt.bpf.h (its maps hold the USDT specs): a source of their own, so a problem with them
+// cannot take the other probes down.
+constexpr const char *kNewerProbeSource = R"(#include <linux/bpf.h>
 #include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
 #define bool _Bool
 #include <bpf/usdt.bpf.h>
 char LICENSE[] SEC("license") = "GPL";
 SEC("?usdt") int p_usdt(void *ctx) { return 0; }
+SEC("?uprobe.multi") int p_uprobe_multi(void *ctx) { return 0; }
+SEC("?uprobe.multi") int p_uretprobe_multi(void *ctx) { return 0; }
 )";
 
 struct AttachProbe {
@@ -133,7 +135,8 @@ FeatureStatus probe_attach(const std::string &kind) {
   CompileOptions co;
   co.virtual_name = "bpfbench_probe.bpf.c";
   const bool usdt = ap->attach == AttachKind::Usdt;
-  CompileResult cr = compile_bpf(usdt ? kUsdtProbeSource : kProbeSource, co);
+  const bool newer = usdt || ap->attach == AttachKind::UprobeMulti || ap->attach == AttachKind::UretprobeMulti;
+  CompileResult cr = compile_bpf(newer ? kNewerProbeSource : kProbeSource, co);
   if (!cr.ok) return {false, "cannot compile the probe program" + (cr.error.empty() ? "" : ": " + cr.error), true};
   BpfObject obj;
   Result<> e = obj.open(cr.object, "bb_probe");
