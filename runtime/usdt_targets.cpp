@@ -24,7 +24,14 @@ __attribute__((noinline, used)) void bpfbench_usdt_target_nop(void) {
 #if BB_HAVE_SDT && defined(__x86_64__)
 // sys/sdt.h expands _SDT_NOP where a probe is used, so this one probe gets the 5-byte nop.
 #undef _SDT_NOP
-#define _SDT_NOP nopl 0x0(% rax, % rax, 1)
+// The bytes of `nopl 0x0(%rax,%rax,1)` (the assembler would shorten the mnemonic to 4
+// bytes), one `.byte` each: the macro argument may hold no comma.
+#define _SDT_NOP                                                                                                       \
+  .byte 0x0f;                                                                                                          \
+  .byte 0x1f;                                                                                                          \
+  .byte 0x44;                                                                                                          \
+  .byte 0x00;                                                                                                          \
+  .byte 0x00
 #endif
 __attribute__((noinline, used)) void bpfbench_usdt_target_nop5(void) {
 #if BB_HAVE_SDT
