@@ -97,7 +97,7 @@ TEST_CASE("count: global and local counting run with two producers", "[runtime][
   }
 }
 
-TEST_CASE("rename: rawtp counts every rename, names stay, kprobe/fentry say why not", "[runtime][rename]") {
+TEST_CASE("rename: rawtp counts every rename and the names stay", "[runtime][rename]") {
   BB_REQUIRE_ROOT();
   Runner run;
   REQUIRE_FALSE(run.fams.diags.has_errors());
@@ -109,7 +109,7 @@ TEST_CASE("rename: rawtp counts every rename, names stay, kprobe/fentry say why 
   CHECK(own_comm() == before);
 }
 
-TEST_CASE("uprobes: multi, nop5 and USDT programs count every call", "[runtime][uprobes]") {
+TEST_CASE("uprobes: the multi and nop5 and USDT programs count every call", "[runtime][uprobes]") {
   BB_REQUIRE_ROOT();
   Runner run;
   REQUIRE_FALSE(run.fams.diags.has_errors());
@@ -128,7 +128,7 @@ TEST_CASE("trigger: the kprobe.multi-all programs run or say why not", "[runtime
     }
 }
 
-TEST_CASE("kprobe.multi-all: vmlinux functions once, skip list and helper left out", "[kprobe_multi_all]") {
+TEST_CASE("kprobe.multi-all takes vmlinux functions once without the skip list", "[kprobe_multi_all]") {
   const std::string text = "do_sys_open\nrcu_note_context_switch\nbpf_get_numa_node_id\ndo_sys_open\n"
                            "arch_cpu_idle\nxfs_foo [xfs]\n__ftrace_invalid_address___123\nvfs_read\n";
   CHECK(kprobe_multi_all_functions(text) == std::vector<std::string>{"do_sys_open", "vfs_read"});
