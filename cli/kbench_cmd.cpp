@@ -69,6 +69,7 @@ std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
   if (n.consumers == 1 && a.consumers != 1) return fmt::format("{} benchmark needs one consumer!", n.name);
   if (b2b && a.producers > 1) return "back-to-back mode makes sense only for single-producer case!";
   if (n.options == KbenchOptions::LpmTrie && !given(a, "--nr_entries")) return "Missing --nr_entries parameter";
+  if (n.options == KbenchOptions::Rename && a.producers != 1) return "benchmark doesn't support multi-producer!";
   return "";
 }
 

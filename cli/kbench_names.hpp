@@ -23,6 +23,9 @@ enum class KbenchOptions {
   Bloom,
   HashmapLookup,
   LpmTrie,
+  // Issue 16 (families-a): no benchmark options; Rename refuses more than one producer.
+  Count,
+  Rename
 };
 
 struct KbenchName {

@@ -421,8 +421,13 @@ class Reader : public ManifestFields {
             "attach '" + attach + "' needs both 'function' and 'section'");
       good = false;
     }
-    if ((p.attach == AttachKind::Uprobe || p.attach == AttachKind::Uretprobe) && p.target.empty()) {
-      error(at(j["attach"]), where, "attach '" + attach + "' needs a 'target' function");
+    const bool needs_target = p.attach == AttachKind::Uprobe || p.attach == AttachKind::Uretprobe ||
+                              p.attach == AttachKind::UprobeMulti || p.attach == AttachKind::UretprobeMulti ||
+                              p.attach == AttachKind::Usdt;
+    if (needs_target && p.target.empty()) {
+      error(at(j["attach"]), where,
+            "attach '" + attach + "' needs a 'target' " +
+                (p.attach == AttachKind::Usdt ? "provider:name" : "function"));
       good = false;
     }
     good = check_functions(j, where, f, p) && good;

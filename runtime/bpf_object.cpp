@@ -4,12 +4,16 @@
 #include <bpf/libbpf.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <utility>
 
+#include "runtime/kprobe_multi_all.hpp"
 #include "runtime/libbpf_log.hpp"
+#include "runtime/uprobe_multi.hpp"
+#include "runtime/uprobe_targets.hpp"
 
 namespace bpfbench {
 
@@ -43,8 +47,10 @@ BpfObject::~BpfObject() { reset(); }
 BpfObject::BpfObject(BpfObject &&o) noexcept
     : elf_(std::move(o.elf_)),
       obj_(std::exchange(o.obj_, nullptr)),
-      links_(std::move(o.links_)) {
+      links_(std::move(o.links_)),
+      link_fds_(std::move(o.link_fds_)) {
   o.links_.clear();
+  o.link_fds_.clear();
 }
 
 BpfObject &BpfObject::operator=(BpfObject &&o) noexcept {
@@ -53,7 +59,9 @@ BpfObject &BpfObject::operator=(BpfObject &&o) noexcept {
     elf_ = std::move(o.elf_);
     obj_ = std::exchange(o.obj_, nullptr);
     links_ = std::move(o.links_);
+    link_fds_ = std::move(o.link_fds_);
     o.links_.clear();
+    o.link_fds_.clear();
   }
   return *this;
 }
@@ -63,6 +71,8 @@ void BpfObject::reset() {
   // keeps the kernel from running a half-torn-down program.
   for (auto it = links_.rbegin(); it != links_.rend(); ++it) bpf_link__destroy(*it);
   links_.clear();
+  for (int fd : link_fds_) close(fd);
+  link_fds_.clear();
   if (obj_) bpf_object__close(obj_);
   obj_ = nullptr;
 }
@@ -142,6 +152,7 @@ Result<> BpfObject::set_autoload_only(const std::vector<std::string> &functions)
 Result<> BpfObject::load(bool verbose) {
   if (!obj_) return make_error(BpfPhase::Load, EINVAL, "object not open");
   LibbpfLogCapture cap(verbose);
+  prepare_uprobe_multi_programs(obj_);
   int err = bpf_object__load(obj_);
   if (!err) return {};
   std::string vlog = extract_verifier_log(cap.text());
@@ -163,10 +174,28 @@ Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) 
   if (!prog || bpf_program__fd(prog) < 0)
     return make_error(BpfPhase::Attach, ENOENT, "program '" + function + "' is not loaded");
   if (spec.kind == AttachKind::None || spec.kind == AttachKind::TestRun) return {};
+  if (spec.kind == AttachKind::UprobeMulti || spec.kind == AttachKind::UretprobeMulti)
+    return attach_multi(function, prog, spec);
   LibbpfLogCapture cap;
   bpf_link *link = nullptr;
-  if (spec.kind == AttachKind::Auto) {
+  if (spec.kind == AttachKind::Auto && is_kprobe_multi_all_section(bpf_program__section_name(prog))) {
+    auto all = attach_kprobe_multi_all(prog, std::string(bpf_program__section_name(prog)).find("kretprobe") !=
+                                                 std::string::npos);
+    if (!all) return all.error();
+    link = *all;
+  } else if (spec.kind == AttachKind::Auto) {
     link = bpf_program__attach(prog);
+  } else if (spec.kind == AttachKind::Usdt) {
+    const size_t colon = spec.target.find(':');
+    const std::string provider = spec.target.substr(0, colon);
+    const std::string name = colon == std::string::npos ? "" : spec.target.substr(colon + 1);
+    if (!usdt_targets_built() && spec.binary == "/proc/self/exe")
+      return make_error(
+          BpfPhase::Attach, ENOENT,
+          "cannot attach program '" + function + "' (usdt on " + spec.target +
+              "): this bpfbench was built without sys/sdt.h (Debian: systemtap-sdt-dev), so it has no USDT "
+              "probes");
+    link = bpf_program__attach_usdt(prog, -1, spec.binary.c_str(), provider.c_str(), name.c_str(), nullptr);
   } else {  // uprobe | uretprobe
     LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == AttachKind::Uretprobe, .func_name = spec.target.c_str());
     // pid -1: every thread of every process running the binary; producers are threads
@@ -185,6 +214,23 @@ Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) 
     return make_error(BpfPhase::Attach, e, msg, last_lines(cap.text(), 5));
   }
   links_.push_back(link);
+  return {};
+}
+
+// uprobe.multi through the raw BPF_LINK_CREATE (libbpf 1.1 has no API for it). The target
+// is a function of this process, so its file offset comes from where it is mapped.
+Result<> BpfObject::attach_multi(const std::string &function, bpf_program *prog, const AttachSpec &spec) {
+  const std::string what =
+      "cannot attach program '" + function + "' (" + kind_name(spec.kind) + " on " + spec.target + ")";
+  void *addr = uprobe_target_address(spec.target.c_str());
+  if (!addr || spec.binary != "/proc/self/exe")
+    return make_error(BpfPhase::Attach, ENOENT,
+                      what + ": a uprobe.multi target is one of the bpfbench binary's uprobe targets");
+  auto off = file_offset_of(addr);
+  if (!off) return make_error(BpfPhase::Attach, EINVAL, what + ": " + off.error().message);
+  auto fd = create_uprobe_multi_link(bpf_program__fd(prog), spec.binary, *off, spec.kind == AttachKind::UretprobeMulti);
+  if (!fd) return make_error(BpfPhase::Attach, fd.error().bpf ? fd.error().bpf->err : EINVAL, what);
+  link_fds_.push_back(*fd);
   return {};
 }
 

@@ -18,8 +18,10 @@ struct bpf_link;
 namespace bpfbench {
 
 // How a program is attached: `auto` (bpf_program__attach, from SEC), `uprobe` and
-// `uretprobe` (on function `target` of `binary`, all processes), `none`/`test_run`
-// (loaded only).
+// `uretprobe` (on function `target` of `binary`, all processes), `uprobe_multi` and
+// `uretprobe_multi` (the same through a uprobe.multi link; `target` one of the bpfbench
+// binary's uprobe targets), `usdt` (`target` = "provider:name" in `binary`, all
+// processes), `none`/`test_run` (loaded only).
 struct AttachSpec {
   AttachKind kind = AttachKind::Auto;
   std::string target;
@@ -64,7 +66,7 @@ class BpfObject {
   bpf_map *map(const std::string &name) const;  // also finds ".bss"/".rodata"
   bpf_object *raw() const { return obj_; }
   std::optional<DatasecVar> datasec_var(const std::string &datasec, const std::string &var) const;
-  size_t link_count() const { return links_.size(); }
+  size_t link_count() const { return links_.size() + link_fds_.size(); }
 
   // Destroys links, then the object (idempotent; the destructor calls it).
   void reset();
@@ -73,6 +75,8 @@ class BpfObject {
   std::vector<uint8_t> elf_;
   bpf_object *obj_ = nullptr;
   std::vector<bpf_link *> links_;
+  std::vector<int> link_fds_;  // links libbpf 1.1 cannot make (uprobe.multi), by fd
+  Result<> attach_multi(const std::string &function, bpf_program *prog, const AttachSpec &spec);
 };
 
 // Mounts tracefs at /sys/kernel/tracing when it is not mounted yet (tracepoint and

@@ -9,6 +9,7 @@
 #include "runtime/bpf_object.hpp"
 #include "runtime/consumers/buffer_consumers.hpp"
 #include "runtime/uprobe_targets.hpp"
+#include "runtime/user_producers.hpp"
 
 namespace bpfbench {
 
@@ -87,6 +88,12 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   case ProducerKind::UprobeNop: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>());
   case ProducerKind::UprobePush: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>());
   case ProducerKind::UprobeRet: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>());
+  case ProducerKind::UprobeNop5: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop5>>());
+  case ProducerKind::UsdtNop: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop>>());
+  case ProducerKind::UsdtNop5: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop5>>());
+  case ProducerKind::CountGlobal:
+  case ProducerKind::CountLocal:
+  case ProducerKind::Rename: return P(make_user_producer(cfg.kind));
   case ProducerKind::None: return P(std::make_unique<IdleProducer>());
   }
   return Error("unknown producer kind");

@@ -34,6 +34,20 @@ SEC("?uprobe") int p_uprobe(void *ctx) { return 0; }
 SEC("?uretprobe") int p_uretprobe(void *ctx) { return 0; }
 )";
 
+// Kinds newer than libbpf 1.1 (uprobe.multi: runtime/uprobe_multi.hpp) or needing libbpf's
+// usdt.bpf.h (its maps hold the USDT specs): a source of their own, so a problem with them
+// cannot take the other probes down.
+constexpr const char *kNewerProbeSource = R"(#include <linux/bpf.h>
+#include <linux/ptrace.h>
+#include <bpf/bpf_helpers.h>
+#define bool _Bool
+#include <bpf/usdt.bpf.h>
+char LICENSE[] SEC("license") = "GPL";
+SEC("?usdt") int p_usdt(void *ctx) { return 0; }
+SEC("?uprobe.multi") int p_uprobe_multi(void *ctx) { return 0; }
+SEC("?uprobe.multi") int p_uretprobe_multi(void *ctx) { return 0; }
+)";
+
 struct AttachProbe {
   const char *kind;      // the `attach:` name
   const char *function;  // in kProbeSource
@@ -51,6 +65,9 @@ constexpr AttachProbe kAttachProbes[] = {
     {"fmod_ret", "p_fmod_ret", AttachKind::Auto},
     {"uprobe", "p_uprobe", AttachKind::Uprobe},
     {"uretprobe", "p_uretprobe", AttachKind::Uretprobe},
+    {"uprobe.multi", "p_uprobe_multi", AttachKind::UprobeMulti},
+    {"uretprobe.multi", "p_uretprobe_multi", AttachKind::UretprobeMulti},
+    {"usdt", "p_usdt", AttachKind::Usdt},
 };
 
 struct HelperId {
@@ -117,7 +134,9 @@ FeatureStatus probe_attach(const std::string &kind) {
   if (!ap) return {false, "unknown attach kind '" + kind + "'"};
   CompileOptions co;
   co.virtual_name = "bpfbench_probe.bpf.c";
-  CompileResult cr = compile_bpf(kProbeSource, co);
+  const bool usdt = ap->attach == AttachKind::Usdt;
+  const bool newer = usdt || ap->attach == AttachKind::UprobeMulti || ap->attach == AttachKind::UretprobeMulti;
+  CompileResult cr = compile_bpf(newer ? kNewerProbeSource : kProbeSource, co);
   if (!cr.ok) return {false, "cannot compile the probe program" + (cr.error.empty() ? "" : ": " + cr.error), true};
   BpfObject obj;
   Result<> e = obj.open(cr.object, "bb_probe");
@@ -127,8 +146,10 @@ FeatureStatus probe_attach(const std::string &kind) {
   if (e && (kind == "tracepoint")) {
     if (auto t = ensure_tracefs(); !t) return {false, t.error().message, true};
   }
-  if (e) e = obj.attach(ap->function, AttachSpec{ap->attach, kUprobeTargetNop, "/proc/self/exe"});
+  if (e)
+    e = obj.attach(ap->function, AttachSpec{ap->attach, usdt ? kUsdtTargetNop : kUprobeTargetNop, "/proc/self/exe"});
   if (e) return {true, ""};
+  if (usdt && !usdt_targets_built()) return {false, "this bpfbench was built without sys/sdt.h (no USDT probes)"};
   const BpfError &b = *e.error().bpf;  // every BpfObject failure carries its phase
   return {false, hint + to_string(b.phase) + " failed: " + errno_text(b.err)};
 }
@@ -173,6 +194,9 @@ const std::vector<std::string> &default_probe_list() {
       "attach:raw_tp",
       "attach:uprobe",
       "attach:uretprobe",
+      "attach:uprobe.multi",
+      "attach:uretprobe.multi",
+      "attach:usdt",
       "attach:kprobe",
       "attach:kretprobe",
       "attach:kprobe.multi",

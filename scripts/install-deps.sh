@@ -7,6 +7,8 @@ packages=(
   cmake g++ pkg-config ninja-build make
   # BPF runtime
   libbpf-dev bpftool linux-libc-dev libelf-dev zlib1g-dev
+  # sys/sdt.h: the USDT probes in the bpfbench binary (uprobes family, usdt-* programs)
+  systemtap-sdt-dev
   # in-process compiler (pinned to 19 in CMakeLists.txt)
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-common-19-dev
   # libFuzzer and the sanitizer runtimes for clang-19 (scripts/fuzz.sh)

@@ -110,6 +110,22 @@ int bench_kretprobe_multi(void *ctx)
 	return 0;
 }
 
+/* Empty programs for the *-multi-all variants: the section pattern "*" is attached to
+ * every function of available_filter_functions but the driver's helper (and the kernel
+ * bench's skip list; runtime/kprobe_multi_all.cpp), so each helper call also pays for
+ * fprobe's lookup among them all. */
+SEC("?kprobe.multi/*")
+int bench_kprobe_multi_empty(void *ctx)
+{
+	return 0;
+}
+
+SEC("?kretprobe.multi/*")
+int bench_kretprobe_multi_empty(void *ctx)
+{
+	return 0;
+}
+
 SEC("?fentry/bpf_get_numa_node_id")
 int bench_fentry(void *ctx)
 {

@@ -31,6 +31,10 @@ hits_drops="^Summary: hits +$num Â± +$num""M/s \( *$num""M/prod\), drops +$num Â
 for b in syscall-count kernel-count tp rawtp uprobe-nop uretprobe-nop; do
   summarize "trig-$b" "$hits_drops" "$($RUN_BENCH trig-$b 2>&1)"
 done
+# Issue 16's names (run_bench_rename.sh, run_bench_uprobes.sh) that run on the 6.18 CI machine.
+for b in count-local rename-base rename-rawtp trig-uprobe-multi-nop trig-usdt-nop5; do
+  summarize "$b" "$hits_drops" "$($RUN_BENCH $b 2>&1)"
+done
 summarize "trig-rawtp --trig-batch-iters 10" "$hits_drops" "$($RUN_BENCH --trig-batch-iters 10 trig-rawtp 2>&1)"
 for b in rb-libbpf rb-custom pb-libbpf pb-custom; do
   summarize "$b --rb-b2b" "$hits_drops" "$($RUN_BENCH -c1 --rb-b2b $b 2>&1)"
@@ -75,6 +79,7 @@ expect_refusal "needs one consumer" rb-libbpf
 expect_refusal "doesn't support consumer" -c1 trig-tp
 expect_refusal "single-producer" -c1 -p2 --rb-b2b rb-custom
 expect_refusal "not found" trig-nosuch
+expect_refusal "doesn't support multi-producer" -p2 rename-base
 expect_refusal "does not apply" --nr_maps 3 trig-tp
 expect_refusal "Missing --nr_entries parameter" lpm-trie-lookup
 expect_refusal "does not apply" --nr_hash_funcs 3 lpm-trie-lookup

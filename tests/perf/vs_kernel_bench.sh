@@ -64,6 +64,12 @@ ls-seq-get-100|TP|--nr_maps 100 local-storage-cache-seq-get
 ls-int-get-100|TP|--nr_maps 100 local-storage-cache-int-get
 strncmp-helper-32|KB|--cmp-str-len 32 strncmp-helper
 bpf-loop-1000|TP|--nr_loops 1000 bpf-loop
+count-global|KB|count-global
+count-local|KB|count-local
+rename-base|KB|rename-base
+rename-rawtp|KB|rename-rawtp
+trig-uprobe-multi-nop|KB|trig-uprobe-multi-nop
+trig-uretprobe-multi-nop|KB|trig-uretprobe-multi-nop
 EOF2
 )
 

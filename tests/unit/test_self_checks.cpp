@@ -132,8 +132,12 @@ TEST_CASE("the shipped families check their double counts", "[self_checks][manif
   using V = std::vector<std::string>;
   for (const char *prog : {"tp", "rawtp", "kernel-count"}) CHECK(names("trigger", prog) == V{"hits_vs_producer"});
   for (const char *prog : {"base", "driver", "kprobe", "fentry", "tp-kfunc"}) CHECK(names("trigger", prog).empty());
-  for (const char *prog : {"uprobe-nop", "uprobe-push", "uprobe-ret", "uretprobe-nop"})
+  for (const char *prog : {"uprobe-nop", "uprobe-push", "uprobe-ret", "uretprobe-nop", "uprobe-nop5",
+                           "uprobe-multi-nop", "uretprobe-multi-ret", "usdt-nop", "usdt-nop5"})
     CHECK(names("uprobes", prog) == V{"hits_vs_producer"});
+  CHECK(names("rename", "rawtp") == V{"runs_vs_renames"});
+  for (const char *prog : {"base", "kprobe", "fexit"})
+    CHECK(names("rename", prog) == (std::string(prog) == "base" ? V{} : V{"runs_vs_renames"}));
   CHECK(names("uprobes", "uprobe-base").empty());
   for (const char *prog : {"reserve_commit", "output", "perfbuf"})
     CHECK(names("ringbuf", prog) == V{"records_accounted"});
@@ -150,10 +154,10 @@ TEST_CASE("a self-check compares its two sums and names both counts", "[self_che
   spec.name = "records";
   spec.expected = {SelfCheckTerm{"", MetricSource{MetricSourceKind::Counter, "bb_records", "", {}}}};
   spec.observed = {SelfCheckTerm{"hits", {}}, SelfCheckTerm{"drops", {}}};
-  ResolvedSelfCheck c{
-      &spec,
-      {MetricSource{MetricSourceKind::Counter, "bb_records", "", {}}},
-      {MetricSource{MetricSourceKind::Consumer, "", "", {}}, MetricSource{MetricSourceKind::Counter, "bb_drops", "", {}}}};
+  ResolvedSelfCheck c{&spec,
+                      {MetricSource{MetricSourceKind::Counter, "bb_records", "", {}}},
+                      {MetricSource{MetricSourceKind::Consumer, "", "", {}},
+                       MetricSource{MetricSourceKind::Counter, "bb_drops", "", {}}}};
   SourceTotals t{{"counter:bb_records", 1000}, {"consumer", 600}, {"counter:bb_drops", 400}};
   SelfCheck ok = evaluate_self_check(c, t);
   CHECK(ok.ok);

@@ -1,0 +1,155 @@
+// Runtime tests (root + BPF) of the issue-16 components: user-space-only counting
+// (count_global, count_local), the rename producer, uprobe.multi links, the nop5 target,
+// USDT probes and the kprobe.multi-all load; each point is short (two 250 ms intervals).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "run_process.hpp"
+#include "runtime/kprobe_multi_all.hpp"
+#include "runtime/probe.hpp"
+#include "runtime/run_point.hpp"
+#include "runtime/user_producers.hpp"
+#include "test_runtime_support.hpp"
+
+using namespace bpfbench;
+
+namespace {
+
+constexpr int64_t kInterval = 250'000'000;
+
+struct Runner {
+  test::Families fams;
+  FeatureProber prober;
+  RunOptions opts;
+  Runner() {
+    opts.prober = &prober;
+    opts.interval_ns = kInterval;
+  }
+  bool supported(const std::string &family, const std::string &prog) {
+    for (const auto &req : fams.get(family).program(prog)->requires_features)
+      if (!prober.check(req).available) return false;
+    return true;
+  }
+  PointResult run(const PlanPoint &p) {
+    std::string err;
+    auto obj = test::compile_point(p, fams, err);
+    INFO(err);
+    REQUIRE(!obj.empty());
+    StopSource stop;
+    return run_point(p, fams.get(p.family), obj, opts, stop);
+  }
+  PlanPoint point(const std::string &family, const std::string &prog) {
+    return test::make_point(fams.get(family), prog, 0, 2 * kInterval);
+  }
+};
+
+std::string own_comm() {
+  std::ifstream f("/proc/self/comm");
+  std::string s;
+  std::getline(f, s);
+  return s;
+}
+
+// A point that runs must count, and a self-check the family has for it must hold; a
+// point this kernel cannot run must say which feature is missing.
+void check_runs_or_skips(Runner &run, const std::string &family, const std::string &prog, const char *check = nullptr) {
+  PlanPoint p = run.point(family, prog);
+  PointResult r = run.run(p);
+  INFO(family << "/" << prog << ": " << to_string(r.status) << " " << r.reason);
+  if (!run.supported(family, prog)) {
+    REQUIRE(r.status == PointResult::Status::Skipped);
+    CHECK(r.reason.find(" not supported by this kernel (") != std::string::npos);
+    CHECK(r.samples.empty());
+    return;
+  }
+  REQUIRE(r.status == PointResult::Status::Ok);
+  REQUIRE(r.samples.size() == 2);
+  for (const auto &s : r.samples) CHECK(s.deltas.at("hits") > 0);
+  if (!check) return;
+  REQUIRE(r.self_checks.size() == 1);
+  INFO(r.self_checks[0].detail);
+  CHECK(r.self_checks[0].name == check);
+  CHECK(r.self_checks[0].ok);
+  CHECK(r.self_checks[0].observed > 0);
+}
+
+}  // namespace
+
+TEST_CASE("count: global and local counting run with two producers", "[runtime][count]") {
+  BB_REQUIRE_ROOT();
+  Runner run;
+  REQUIRE_FALSE(run.fams.diags.has_errors());
+  for (const char *prog : {"global", "local"}) {
+    DYNAMIC_SECTION(prog) {
+      PlanPoint p = run.point("count", prog);
+      p.producers = 2;
+      PointResult r = run.run(p);
+      INFO(to_string(r.status) << " " << r.reason);
+      REQUIRE(r.status == PointResult::Status::Ok);
+      REQUIRE(r.samples.size() == 2);
+      for (const auto &s : r.samples) {
+        CHECK(s.deltas.at("hits") > 0);
+        // count_global publishes per batch of kCountBatch increments (off the shared line).
+        if (std::string(prog) == "global") CHECK(s.deltas.at("hits") % kCountBatch == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("rename: rawtp counts every rename and the names stay", "[runtime][rename]") {
+  BB_REQUIRE_ROOT();
+  Runner run;
+  REQUIRE_FALSE(run.fams.diags.has_errors());
+  const std::string before = own_comm();
+  check_runs_or_skips(run, "rename", "base");
+  check_runs_or_skips(run, "rename", "rawtp", "runs_vs_renames");
+  for (const char *prog : {"kprobe", "kretprobe", "fentry", "fexit"}) check_runs_or_skips(run, "rename", prog);
+  // The producers rename themselves to their own names: nothing is renamed for good.
+  CHECK(own_comm() == before);
+}
+
+TEST_CASE("uprobes: the multi and nop5 and USDT programs count every call", "[runtime][uprobes]") {
+  BB_REQUIRE_ROOT();
+  Runner run;
+  REQUIRE_FALSE(run.fams.diags.has_errors());
+  for (const auto &prog : run.fams.get("uprobes").programs) {
+    const std::string &n = prog.name;
+    if (n.find("multi") == std::string::npos && n.find("nop5") == std::string::npos && n.find("usdt") != 0) continue;
+    DYNAMIC_SECTION(n) { check_runs_or_skips(run, "uprobes", n, "hits_vs_producer"); }
+  }
+}
+
+TEST_CASE("trigger: the kprobe.multi-all programs run or say why not", "[runtime][trigger]") {
+  BB_REQUIRE_ROOT();
+  Runner run;
+  for (const char *prog : {"kprobe-multi-all", "kretprobe-multi-all"}) DYNAMIC_SECTION(prog) {
+      check_runs_or_skips(run, "trigger", prog);
+    }
+}
+
+TEST_CASE("kprobe.multi-all takes vmlinux functions once without the skip list", "[kprobe_multi_all]") {
+  const std::string text = "do_sys_open\nrcu_note_context_switch\nbpf_get_numa_node_id\ndo_sys_open\n"
+                           "arch_cpu_idle\nxfs_foo [xfs]\n__ftrace_invalid_address___123\nvfs_read\n";
+  CHECK(kprobe_multi_all_functions(text) == std::vector<std::string>{"do_sys_open", "vfs_read"});
+  CHECK(is_kprobe_multi_all_section("?kprobe.multi/*"));
+  CHECK(is_kprobe_multi_all_section("kretprobe.multi/*"));
+  CHECK_FALSE(is_kprobe_multi_all_section("?kprobe.multi/bpf_get_numa_node_id"));
+}
+
+TEST_CASE("bench runs the new kernel-bench names and refuses rename with -p2", "[runtime][cli][kbench]") {
+  BB_REQUIRE_ROOT();
+  using test::run_process;
+  for (const char *name : {"count-local", "rename-rawtp", "trig-uprobe-multi-nop", "trig-usdt-nop5"}) {
+    DYNAMIC_SECTION(name) {
+      auto r = run_process({BPFBENCH_BINARY, "bench", "-q", "-w0", "-d1", name}, 60);
+      INFO(r.out << r.err);
+      CHECK(r.exit_code == 0);
+      const bool skipped = r.out.find(std::string(name) + ": skipped: ") != std::string::npos;
+      if (!skipped) CHECK(r.out.find("Summary: hits ") != std::string::npos);
+    }
+  }
+  auto p2 = run_process({BPFBENCH_BINARY, "bench", "-p2", "rename-base"}, 60);
+  CHECK(p2.exit_code == 2);
+  CHECK(p2.err.find("benchmark doesn't support multi-producer!") != std::string::npos);
+}
