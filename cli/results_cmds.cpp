@@ -82,6 +82,12 @@ void add_results_commands(CLI::App &app, ResultsCommands &rc) {
       "PCT");
   rc.compare_cmd->add_option("--metric", c.metric, "Metric to compare (default: each point's first reported)")
       ->check(checked(non_empty("a metric name"), "METRIC"));
+  rc.compare_cmd
+      ->add_option("--match", c.match,
+                   "How points pair up: 'params' (suite, label and params; the default) or 'label' (suite and "
+                   "label: a changed param is compared and shown per point)")
+      ->check(CLI::IsMember({"params", "label"}))
+      ->type_name("params|label");
 
   rc.plot_cmd = app.add_subcommand("plot", "Plot sweeps of result files with gnuplot (svg or png)");
   rc.plot_cmd->add_option("RESULTS", rc.plot.inputs, "One result file, or two to overlay before/after")

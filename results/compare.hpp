@@ -17,6 +17,9 @@ struct CompareOptions {
   std::string metric;           // "" = each point's primary metric in A
   double alpha = 0.05;          // significance level of the Welch t test
   double min_change_pct = 1.0;  // smaller changes are "no change" even when significant
+  // Points match by suite and label only (`compare --match label`): a changed param
+  // (`lookups 1` -> `2`) is compared, and each such point lists what changed.
+  bool match_by_label = false;
 };
 
 struct PointComparison {
@@ -35,6 +38,9 @@ struct PointComparison {
   double speed_change_pct = 0;  // > 0 = B is faster, whatever the direction
   Verdict verdict = Verdict::NotComparable;
   std::vector<std::string> notes;  // "program changed", "skipped in B: ..."
+  // With match_by_label: the params that differ, "lookups: 1 -> 2" (a param only one side
+  // has: "lookups: (none) -> 2"); empty when they are the same.
+  std::vector<std::string> param_diffs;
 };
 
 struct SuiteGeomean {
@@ -50,13 +56,23 @@ struct CompareReport {
   std::vector<SuiteGeomean> geomeans;
   std::vector<std::string> env_diffs;  // environment fields that differ, and the .bdsl hash
   std::vector<std::string> only_a, only_b;
-  double worst_regression_pct() const;  // largest relative slowdown among "slower" points, 0 if none
+  double worst_regression_pct() const;              // largest relative slowdown among "slower" points, 0 if none
+  const PointComparison *worst_regression() const;  // that point; nullptr if none
 };
+
+// The `--fail-on-regression` message: which point (label and suite), how much slower, the
+// limit and how many other points are over it: "regression: point 'rb-1' (suite 'sweep')
+// is 20.00% slower (limit 5%)".
+std::string regression_message(const std::string &suite, const std::string &label, double pct, double limit_pct,
+                               size_t others_over);
+
+// Per param "name: A -> B" for the params whose values differ, in A's order, then B's extra.
+std::vector<std::string> param_differences(const nlohmann::json &a, const nlohmann::json &b);
 
 // Every metric name the set's points hold, sorted (for "unknown metric" messages).
 std::vector<std::string> metric_names(const ResultSet &rs);
 
-// Points match by suite, label and params.
+// Points match by suite, label and params (or suite and label: o.match_by_label).
 CompareReport compare_results(const ResultSet &a, const ResultSet &b, const CompareOptions &o);
 
 std::string compare_to_text(const CompareReport &c);
