@@ -69,6 +69,11 @@ TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
       {R"(, "setup": [{"action": "fork", "count": -1}])", "'count' must not be negative"},
       {R"(, "setup": [{"action": "prefill", "map": "not a map", "keys": 1}])", "'map' must be a map name"},
       {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "no rate"})", "per_cpu: 'line' must contain {rate}"},
+      // Typos name the nearest key of that object.
+      {R"(, "per_cpu": {"opps": "a", "ns": "b", "line": "{rate}"})",
+       "per_cpu: unknown key 'opps' (did you mean 'ops'?)"},
+      {R"(, "per_cpu": {"zzz": "a"})", "per_cpu: unknown key 'zzz' (allowed keys: ops, ns, line)"},
+      {R"(, "hooks": [{"name": "body", "dco": "x"}])", "hooks[0]: unknown key 'dco' (did you mean 'doc'?)"},
   };
   for (const auto &c : cases) {
     std::string errors;
