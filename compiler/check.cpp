@@ -136,7 +136,9 @@ class Checker {
       std::vector<std::string> hints;
       std::string close = did_you_mean(b.family.text, families_.names());
       if (!close.empty()) hints.push_back(fmt::format("did you mean '{}'?", close));
-      hints.push_back(fmt::format("known families: {}", fmt::join(families_.names(), ", ")));
+      hints.push_back(families_.names().empty()
+                          ? std::string("no family was found at all (is the shipped template folder missing?)")
+                          : fmt::format("known families: {}", fmt::join(families_.names(), ", ")));
       // A family of one's own is found only where bpfbench looks (compiler/template_path.hpp).
       hints.push_back("families of your own are found in a directory given with --templates DIR, in the "
                       "directories of $BPFBENCH_TEMPLATE_PATH (colon-separated) and in bpf_templates/ next to "
