@@ -48,6 +48,11 @@ UserIncludes user_includes(const std::vector<std::string> &dirs) {
         u.cacheable = false;
         break;
       }
+      // What clang may open (compiler/clang_vfs.hpp): a name that resolves to a .h file,
+      // so a passwd.h linked to /etc/passwd is not read here either.
+      std::error_code ec;
+      fs::path real = fs::canonical(d + "/" + name, ec);
+      if (ec || !real.string().ends_with(".h")) continue;
       std::string err;
       auto in = read_input_file(d + "/" + name, kMaxUserHeaderBytes, err);
       if (!in) continue;  // not a regular file, unreadable: clang says so if it is included

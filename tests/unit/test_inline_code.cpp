@@ -2,6 +2,7 @@
 // errors inside the block reported at the .bdsl line and column.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "compiler/emit_bpf.hpp"
 #include "compiler/parse.hpp"
 #include "compiler/pipeline.hpp"
+#include "compiler/user_includes.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 
@@ -250,4 +252,22 @@ TEST_CASE("uprobes, strncmp, bpf_loop and local_storage take body code", "[code]
   INFO(p.err);
   CHECK(p.exit_code == 0);
   CHECK(p.out.find("ok, 5 points, 5 BPF programs compiled") != std::string::npos);
+}
+
+TEST_CASE("user headers: the cache key covers the .h files clang may read, nothing else", "[code][io]") {
+  test::TempDir d, empty;
+  d.write("a.h", "#define A 1\n");
+  UserIncludes only_a = user_includes({d.path.string(), empty.path.string()});
+  REQUIRE(only_a.args.size() == 3);  // -iquote DIR, the digest; the empty folder adds nothing
+  CHECK(only_a.args[0] == "-iquote");
+  CHECK(only_a.args[1] == d.path.string());
+  CHECK(only_a.args[2].rfind("-D__BPFBENCH_USER_HEADERS=", 0) == 0);
+  CHECK(only_a.cacheable);
+  // A FIFO and a link to a non-header are not read (the FIFO would block): same digest.
+  REQUIRE(::mkfifo((d.path / "fifo.h").c_str(), 0600) == 0);
+  std::filesystem::create_symlink("/etc/passwd", d.path / "passwd.h");
+  CHECK(user_includes({d.path.string()}).args == only_a.args);
+  d.write("a.h", "#define A 2\n");
+  CHECK(user_includes({d.path.string()}).args != only_a.args);
+  CHECK(user_includes({empty.path.string()}).args.empty());
 }
