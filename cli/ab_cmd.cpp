@@ -238,8 +238,7 @@ int ab_exit_code(const AbArgs &a, const AbReport &rep, const StopSource &stop) {
     return kExitBadInput;
   }
   if (a.fail_on_regression_pct && rep.worst_regression_pct() > *a.fail_on_regression_pct) {
-    fmt::print(stderr, "bpfbench: regression: a point is {:.2f}% slower (limit {}%)\n", rep.worst_regression_pct(),
-               *a.fail_on_regression_pct);
+    fmt::print(stderr, "bpfbench: {}\n", ab_regression_message(rep, *a.fail_on_regression_pct));
     return kExitPartial;
   }
   return kExitOk;

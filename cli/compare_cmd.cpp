@@ -22,6 +22,30 @@ std::string unknown_metric(const std::string &metric, const ResultSet &a, const 
                      na.empty() ? "no metrics" : fmt::format("{}", fmt::join(na, ", ")));
 }
 
+// Matching by params found nothing, or left points out, while the labels pair up: say how
+// to compare them anyway.
+std::string label_match_hint(const CompareArgs &a, const ResultSet &ra, const ResultSet &rb, const CompareReport &c) {
+  if (a.match == "label" || c.only_a.empty() || c.only_b.empty()) return "";
+  CompareOptions by_label;
+  by_label.match_by_label = true;
+  CompareReport l = compare_results(ra, rb, by_label);
+  if (l.points.size() <= c.points.size()) return "";
+  return fmt::format("bpfbench: hint: {} point{} pair up by suite and label but not by params; "
+                     "--match label compares them and shows the params that differ\n",
+                     l.points.size() - c.points.size(), l.points.size() - c.points.size() == 1 ? "" : "s");
+}
+
+// `--fail-on-regression`: names the worst point, counts the others over the limit.
+int regression_exit(const CompareReport &c, double limit_pct) {
+  const PointComparison *w = c.worst_regression();
+  if (!w || -w->speed_change_pct < limit_pct) return kExitOk;
+  size_t others = 0;
+  for (const auto &p : c.points)
+    if (&p != w && p.verdict == Verdict::Slower && !p.absolute && -p.speed_change_pct >= limit_pct) ++others;
+  fmt::print(stderr, "bpfbench: {}\n", regression_message(w->suite, w->label, -w->speed_change_pct, limit_pct, others));
+  return kExitPartial;
+}
+
 }  // namespace
 
 int cmd_compare(const CompareArgs &a) {
@@ -54,13 +78,15 @@ int cmd_compare(const CompareArgs &a) {
   o.normalize = a.normalize;
   o.drift_threshold_pct = a.drift_threshold_pct;
   o.noise_threshold_pct = a.noise_threshold_pct;
+  o.match_by_label = a.match == "label";
   CompareReport c = compare_results(*ra, *rb, o);
   if (a.format == "json") fmt::print("{}\n", json_text(compare_to_json(c), 2));
   else if (a.format == "markdown") fmt::print("{}", compare_to_markdown(c));
   else fmt::print("{}", compare_to_text(c));
+  std::string hint = label_match_hint(a, *ra, *rb, c);
   if (c.points.empty()) {
-    fmt::print(stderr, "bpfbench: error: no point of {} matches a point of {} (by suite, label and params)\n", a.a,
-               a.b);
+    fmt::print(stderr, "bpfbench: error: no point of {} matches a point of {} (by suite, label{})\n{}", a.a, a.b,
+               o.match_by_label ? "" : " and params", hint);
     return kExitBadInput;
   }
   size_t unjudged = 0;
@@ -68,12 +94,8 @@ int cmd_compare(const CompareArgs &a) {
   if (unjudged > 0)
     fmt::print(stderr, "bpfbench: warning: {} point{} not judged (drift or noisy: see the notes)\n", unjudged,
                unjudged == 1 ? "" : "s");
-  if (a.fail_on_regression_pct && c.worst_regression_pct() >= *a.fail_on_regression_pct) {
-    fmt::print(stderr, "bpfbench: regression: a point is {:.2f}% slower (limit {}%)\n", c.worst_regression_pct(),
-               *a.fail_on_regression_pct);
-    return kExitPartial;
-  }
-  return kExitOk;
+  fmt::print(stderr, "{}", hint);
+  return a.fail_on_regression_pct ? regression_exit(c, *a.fail_on_regression_pct) : kExitOk;
 }
 
 }  // namespace bpfbench::cli

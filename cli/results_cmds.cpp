@@ -90,6 +90,12 @@ void add_results_commands(CLI::App &app, ResultsCommands &rc) {
   add_value<double>(
       rc.compare_cmd, "--noise-threshold", number_in(0, 100), [&c](double v) { c.noise_threshold_pct = v; },
       "A point during which other processes took more than this percent of the CPUs is noisy (default 10)", "PCT");
+  rc.compare_cmd
+      ->add_option("--match", c.match,
+                   "How points pair up: 'params' (suite, label and params; the default) or 'label' (suite and "
+                   "label: a changed param is compared and shown per point)")
+      ->check(CLI::IsMember({"params", "label"}))
+      ->type_name("params|label");
 
   rc.plot_cmd = app.add_subcommand("plot", "Plot sweeps of result files with gnuplot (svg or png)");
   rc.plot_cmd->add_option("RESULTS", rc.plot.inputs, "One result file, or two to overlay before/after")

@@ -18,6 +18,7 @@ struct CompareArgs {
   std::string a, b;
   std::string format = "text";  // text | markdown | json
   std::string metric;
+  std::string match = "params";  // params: suite, label and params; label: suite and label
   double threshold_pct = 1.0;
   double alpha = 0.05;
   std::optional<double> fail_on_regression_pct;

@@ -136,7 +136,13 @@ class Checker {
       std::vector<std::string> hints;
       std::string close = did_you_mean(b.family.text, families_.names());
       if (!close.empty()) hints.push_back(fmt::format("did you mean '{}'?", close));
-      hints.push_back(fmt::format("known families: {}", fmt::join(families_.names(), ", ")));
+      hints.push_back(families_.names().empty()
+                          ? std::string("no family was found at all (is the shipped template folder missing?)")
+                          : fmt::format("known families: {}", fmt::join(families_.names(), ", ")));
+      // A family of one's own is found only where bpfbench looks (compiler/template_path.hpp).
+      hints.push_back("families of your own are found in a directory given with --templates DIR, in the "
+                      "directories of $BPFBENCH_TEMPLATE_PATH (colon-separated) and in bpf_templates/ next to "
+                      "the .bdsl file (a family is a folder <name>/ holding family.json)");
       diags_.error(b.family.range, fmt::format("unknown benchmark family '{}'", b.family.text), hints);
       return;
     }
@@ -332,13 +338,17 @@ class Checker {
         continue;
       }
       const ast::Name &n = b.names.at(0);
+      if (!seen.insert(n.text).second) {
+        diags_.error(n.range, fmt::format("'{}' is set twice in this baseline", n.text));
+        continue;
+      }
+      if (n.text == "drop_code") {
+        drop_code(b, cb, out);
+        continue;
+      }
       const ParamSpec *spec = find_spec(st, n.text);
       if (!spec) {
         unknown_param(st, n);
-        continue;
-      }
-      if (!seen.insert(n.text).second) {
-        diags_.error(n.range, fmt::format("'{}' is set twice in this baseline", n.text));
         continue;
       }
       auto vals = b.value ? resolve_values(*b.value, *spec, st.lets, diags_) : resolve_flag(n, *spec, diags_);
@@ -352,6 +362,33 @@ class Checker {
     if (s.body.empty()) diags_.error(s.range, "empty baseline", {"e.g. 'baseline < prog noop; >'"});
     cb.baseline = std::move(out);
     cb.baseline_range = s.range;
+  }
+
+  // `drop_code HOOK;` or `drop_code [HOOK, ...];` in a baseline: its point runs without
+  // the bench's code at those hooks (the cost of the inline C is then what `_adj` shows).
+  void drop_code(const ast::Setting &b, const CheckedBench &cb, std::vector<FixedSetting> &out) {
+    std::vector<const ast::Value *> items;
+    if (b.value && b.value->kind == ast::Value::Kind::List)
+      for (const auto &v : b.value->items) items.push_back(&v);
+    else if (b.value) items.push_back(&*b.value);
+    std::vector<std::string> names;
+    for (const auto &h : cb.family->hooks) names.push_back(h.name);
+    if (items.empty()) diags_.error(b.range, "'drop_code' needs a hook name", {fmt::format("e.g. 'drop_code body;'")});
+    for (const ast::Value *v : items) {
+      bool known = v->kind == ast::Value::Kind::Ident && std::find(names.begin(), names.end(), v->text) != names.end();
+      if (known) {
+        // Not a param: the hook rides in the baseline's list under the name drop_code
+        // (lower.cpp leaves its code out of the baseline point).
+        out.push_back(FixedSetting{"drop_code", ParamValue{false, 0, v->text}, v->range});
+        continue;
+      }
+      std::vector<std::string> hints;
+      std::string close = v->kind == ast::Value::Kind::Ident ? did_you_mean(v->text, names) : "";
+      if (!close.empty()) hints.push_back(fmt::format("did you mean '{}'?", close));
+      hints.push_back(names.empty() ? fmt::format("family '{}' declares no hooks", cb.family->name)
+                                    : fmt::format("'{}' has hooks: {}", cb.family->name, fmt::join(names, ", ")));
+      diags_.error(v->range, fmt::format("'drop_code' takes a hook name of family '{}'", cb.family->name), hints);
+    }
   }
 
   void report(const ast::Setting &s, State &st, bool from_defaults) {

@@ -36,8 +36,11 @@ class CheckedHeaderFs final : public llvm::vfs::ProxyFileSystem {
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override {
     std::string p = path.str();
     if (std::string why = header_problem(p); !why.empty()) {
-      // A path that does not exist is clang's to report (header search tries many).
-      if (why.find("No such file or directory") == std::string::npos) refusals_.push_back(why);
+      // A path that does not exist is clang's to report, and header search goes on to the
+      // next folder (-iquote, -I): "not found", not "denied", which would stop it there.
+      if (why.find("No such file or directory") != std::string::npos)
+        return std::make_error_code(std::errc::no_such_file_or_directory);
+      refusals_.push_back(why);
       return std::make_error_code(std::errc::permission_denied);
     }
     return ProxyFileSystem::openFileForRead(path);

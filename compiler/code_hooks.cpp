@@ -4,6 +4,7 @@
 #include "compiler/code_hooks.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/escape.hpp"
+#include "compiler/manifest_fields.hpp"
 
 #include <fmt/format.h>
 
@@ -59,9 +60,10 @@ void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<Manife
       bool ok = true;
       for (const auto &[k, v] : j.items()) {
         if ((k != "name" && k != "doc") || !v.is_string()) {
-          errors.push_back({&j, k,
-                            where + (k == "name" || k == "doc" ? "'" + k + "' must be a string"
-                                                               : "unknown key '" + k + "' (name, doc)")});
+          std::string close = ManifestFields::nearest_key(k, {"name", "doc"});
+          std::string unknown =
+              "unknown key '" + k + "' " + (close.empty() ? "(name, doc)" : "(did you mean '" + close + "'?)");
+          errors.push_back({&j, k, where + (k == "name" || k == "doc" ? "'" + k + "' must be a string" : unknown)});
           ok = false;
         }
       }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "compiler/code_hooks.hpp"
+#include "compiler/input_file.hpp"
 
 namespace bpfbench {
 
@@ -15,10 +16,53 @@ int find_file(const SourceManager &sm, const std::string &path) {
   return -1;
 }
 
+const FamilyManifest *template_of(const FamilyRegistry &families, const std::string &path) {
+  for (const auto &f : families.all())
+    if (!f.template_path.empty() && f.template_path == path) return &f;
+  return nullptr;
+}
+
+// A family's template or a header (the shared one, one beside the .bdsl): C that clang
+// read, located in its own file rather than in a .bdsl.
+bool is_template_file(const FamilyRegistry &families, const std::string &path) {
+  return template_of(families, path) || (path.size() > 2 && path.ends_with(".h"));
+}
+
+// Adds such a file to `sm` (its id; -1 when it cannot be read). A template is the text the
+// program was rendered from; a header is read again through the checked path (clang read
+// it through the same checks a moment ago).
+int add_template_file(SourceManager &sm, const FamilyRegistry &families, const std::string &path) {
+  if (const FamilyManifest *f = template_of(families, path)) return static_cast<int>(sm.add(path, f->template_text));
+  std::string err;
+  auto in = read_input_file(path, kMaxTextInputBytes, err);
+  return in ? static_cast<int>(sm.add(path, std::move(in->data))) : -1;
+}
+
+// "in inline BPF C" (a `code` block), "in generated BPF C" (a value on that .bdsl line),
+// "in the template of family 'x'", or nothing for a header.
+Diagnostic located(const CompileDiag &cd, uint32_t id, bool bdsl, const PlanPoint &first_point) {
+  Diagnostic d;
+  d.severity = cd.severity;
+  d.range = SourceRange{id, cd.line, cd.col, cd.line, cd.col};
+  if (!bdsl) {  // a header's own path says what it is
+    bool header = cd.file.ends_with(".h");
+    d.message = header ? cd.message : fmt::format("in the template of family '{}': {}", first_point.family, cd.message);
+    return d;
+  }
+  // Inline C (`code`) keeps its columns (compiler/code_hooks.cpp pads them); elsewhere
+  // columns are the generated C's and the value written on that .bdsl line is the place.
+  bool inline_c = code_block_at(first_point, d.range) != nullptr;
+  if (!inline_c)
+    for (const auto &r : first_point.param_ranges)
+      if (r.valid() && r.file == d.range.file && r.line == cd.line) d.range = r;
+  d.message = fmt::format("{}: {}", inline_c ? "in inline BPF C" : "in generated BPF C", cd.message);
+  return d;
+}
+
 }  // namespace
 
-void add_compile_diags(const CompileResult &result, const PlanPoint &first_point, const SourceManager &sm,
-                       Diagnostics &diags) {
+void add_compile_diags(const CompileResult &result, const PlanPoint &first_point, const FamilyRegistry &families,
+                       SourceManager &sm, Diagnostics &diags) {
   Diagnostic bench_note{Severity::Note,
                         first_point.bench_range,
                         fmt::format("in the BPF program generated for '{}'", first_point.label),
@@ -27,19 +71,15 @@ void add_compile_diags(const CompileResult &result, const PlanPoint &first_point
   for (const auto &cd : result.diags) {
     if (cd.severity == Severity::Note) continue;
     if (cd.severity == Severity::Warning && result.ok) continue;  // template warnings are the author's
+    bool tmpl = is_template_file(families, cd.file);
+    int id = cd.line > 0 ? find_file(sm, cd.file) : -1;
+    if (id < 0 && tmpl && cd.line > 0) id = add_template_file(sm, families, cd.file);
+    bool bdsl = id >= 0 && !tmpl;
     Diagnostic d;
-    d.severity = cd.severity;
-    int id = find_file(sm, cd.file);
-    if (id >= 0 && cd.line > 0) {
-      d.range = SourceRange{static_cast<uint32_t>(id), cd.line, cd.col, cd.line, cd.col};
-      // Inline C (`code`) keeps its columns (compiler/code_hooks.cpp pads them); elsewhere
-      // columns are the generated C's and the value written on that .bdsl line is the place.
-      bool inline_c = code_block_at(first_point, d.range) != nullptr;
-      if (!inline_c)
-        for (const auto &r : first_point.param_ranges)
-          if (r.valid() && r.file == d.range.file && r.line == cd.line) d.range = r;
-      d.message = fmt::format("{}: {}", inline_c ? "in inline BPF C" : "in generated BPF C", cd.message);
+    if (id >= 0 && cd.line > 0 && cd.line <= sm.file(static_cast<uint32_t>(id)).line_starts.size()) {
+      d = located(cd, static_cast<uint32_t>(id), bdsl, first_point);
     } else {
+      d.severity = cd.severity;
       d.message = cd.line > 0 ? fmt::format("{}:{}:{}: {}", cd.file, cd.line, cd.col, cd.message) : cd.message;
     }
     d.notes.push_back(bench_note);

@@ -62,6 +62,15 @@ std::string value_of(const PlanPoint &p, const std::string &name) {
 }
 
 // Without `as "..."`: the family name followed by each swept value ("trigger-tp").
+// `baseline < drop_code HOOK; >`: the checker keeps each dropped hook in the baseline's
+// list under the name drop_code (compiler/check.cpp).
+bool drops_code(const CheckedBench &b, const std::string &hook) {
+  if (!b.baseline) return false;
+  for (const auto &f : *b.baseline)
+    if (f.name == "drop_code" && f.value.s == hook) return true;
+  return false;
+}
+
 std::string default_label(const CheckedBench &b) {
   std::string tpl = b.family->name;
   for (const auto &a : b.axes)
@@ -116,7 +125,8 @@ class Lowerer {
     }
     // The baseline runs first: the same values with the baseline's overrides.
     std::map<std::string, Assignment> base = values;
-    for (const auto &f : *b.baseline) base[f.name] = Assignment{f.value, f.range};
+    for (const auto &f : *b.baseline)
+      if (f.name != "drop_code") base[f.name] = Assignment{f.value, f.range};
     size_t bi = push_point(b, base, tpl, plan, &values);
     size_t mi = push_point(b, values, tpl, plan);
     plan.points[bi].is_baseline = true;
@@ -143,7 +153,8 @@ class Lowerer {
       p.builtin_ranges.push_back(cur.at(name).range);
     }
     p.precision_pct = b.precision_pct;
-    p.code = b.code;
+    for (const auto &c : b.code)  // a baseline may run without some hooks' code
+      if (!label_from || !drops_code(b, c.hook)) p.code.push_back(c);
     if (!label_from) p.expectations = b.expectations;  // a baseline measures something else
     apply_overrides(p, overrides_);
     p.label = interpolate_label(tpl, p);

@@ -285,7 +285,7 @@ class Reader : public ManifestFields {
     if (p.dest == ParamDest::Rodata && !apply_c_type(j, where, p)) return false;
     if (p.min > p.max) {
       error(at(j.contains("min") ? j["min"] : j), where,
-            "min " + std::to_string(p.min) + " is greater than max " + std::to_string(p.max));
+            "min " + format_quantity(p.min, p.type) + " is greater than max " + format_quantity(p.max, p.type));
       return false;
     }
     return read_default(j, where, numeric, p);
@@ -325,7 +325,8 @@ class Reader : public ManifestFields {
     if (!j.contains("max")) p.max = std::min(p.max, ct->max);
     if (p.min < ct->min || p.max > ct->max) {
       error(at(j.contains("c_type") ? j["c_type"] : j), where,
-            "[" + std::to_string(p.min) + ", " + std::to_string(p.max) + "] does not fit c_type " + p.c_type);
+            "[" + format_quantity(p.min, p.type) + ", " + format_quantity(p.max, p.type) + "] does not fit c_type " +
+                p.c_type);
       return false;
     }
     return true;
@@ -344,13 +345,11 @@ class Reader : public ManifestFields {
       if (!read_number(j["default"], p.type, where, "default", v)) return false;
       p.default_value = ParamValue{true, v, {}};
       if (v < p.min || v > p.max) {
-        error(at(j["default"]), where,
-              "default " + std::to_string(v) + " is out of range [" + std::to_string(p.min) + ", " +
-                  std::to_string(p.max) + "]");
+        error(at(j["default"]), where, "default " + bound_violation(v, p.min, p.max, p.type));
         return false;
       }
       if (p.power_of_two && (v <= 0 || (v & (v - 1)) != 0)) {
-        error(at(j["default"]), where, "default " + std::to_string(v) + " is not a power of two");
+        error(at(j["default"]), where, "default " + format_quantity(v, p.type) + " is not a power of two");
         return false;
       }
       return true;

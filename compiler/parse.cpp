@@ -45,6 +45,39 @@ size_t recovery_point(std::string_view t, size_t item_start, size_t err) {
   return t.size();
 }
 
+// Where the last thing written between `from` and `to` ends (strings and comments
+// skipped like recovery_point does): a missing '>' is missing just after it.
+size_t last_token_end(std::string_view t, size_t from, size_t to) {
+  size_t end = from, i = from;
+  to = std::min(to, t.size());
+  while (i < to) {
+    char c = t[i];
+    if (c == '"') {
+      for (++i; i < to && t[i] != '"' && t[i] != '\n'; ++i)
+        if (t[i] == '\\' && i + 1 < to && t[i + 1] != '\n') ++i;
+      i = std::min(i + 1, to);
+      end = i;
+    } else if (c == '#' || (c == '/' && i + 1 < to && t[i + 1] == '/')) {
+      while (i < to && t[i] != '\n') ++i;
+    } else {
+      if (!is_space(c)) end = i + 1;
+      ++i;
+    }
+  }
+  return end;
+}
+
+// The error is at the end of the text or at the keyword of the next item.
+bool at_next_item(std::string_view t, size_t at) {
+  if (at >= t.size()) return true;
+  static constexpr std::string_view kKeywords[] = {"include", "let", "defaults", "suite", "bench"};
+  size_t j = at;
+  while (j < t.size() && is_ident_other(t[j])) ++j;
+  for (std::string_view kw : kKeywords)
+    if (t.substr(at, j - at) == kw) return true;
+  return false;
+}
+
 bool is_close_message(std::string_view msg) {
   for (const char *m :
        {g::error_message<g::bench_close>, g::error_message<g::defaults_close>, g::error_message<g::suite_close>,
@@ -122,6 +155,10 @@ class Parser {
     } else {
       end = at + 1;
     }
+    // A block left open at the end of the text or before the next item: the '>' is missing
+    // right after the block's last setting, not where the next bench starts.
+    if (is_close_message(msg) && !b.opens.empty() && at_next_item(text, at))
+      begin = end = std::max(last_token_end(text, b.opens.back(), at), b.opens.back() + 1);
     std::vector<std::string> hints;
     std::string_view token = text.substr(begin, end - begin);
     if (!token.empty() && token[0] >= '0' && token[0] <= '9' && token.find('-') != token.npos)

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <set>
 
 #include "compiler/clang_compile.hpp"
@@ -11,6 +12,7 @@
 #include "compiler/parse.hpp"
 #include "compiler/sha256.hpp"
 #include "compiler/template_path.hpp"
+#include "compiler/user_includes.hpp"
 
 namespace bpfbench {
 
@@ -64,6 +66,23 @@ bool run_frontend_text(const std::string &path, std::string text, const Frontend
   return check_and_lower(path, opts, fe);
 }
 
+namespace {
+
+// Quoted includes of the unit's C: the folder of the .bdsl file holding the bench, then
+// the family's folder (prog.bpf.c's).
+UserIncludes unit_includes(const Frontend &fe, const EmitUnit &u) {
+  const PlanPoint &p = fe.plan->points.at(u.points.at(0));
+  std::vector<std::string> dirs;
+  if (p.bench_range.valid() && p.bench_range.file < fe.sources.size()) {
+    std::filesystem::path dir = std::filesystem::path(fe.sources.file(p.bench_range.file).path).parent_path();
+    dirs.push_back(dir.empty() ? std::string(".") : dir.string());
+  }
+  if (const FamilyManifest *f = fe.families.find(u.family)) dirs.push_back(f->dir);
+  return user_includes(dirs);
+}
+
+}  // namespace
+
 bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop) {
   auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
   if (fe.diags.has_errors()) return false;
@@ -71,6 +90,9 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
   for (const auto &u : units) {
     CompileOptions opts;
     opts.virtual_name = u.virtual_name;
+    UserIncludes inc = unit_includes(fe, u);
+    opts.extra_args = std::move(inc.args);
+    opts.use_cache = inc.cacheable;
     opts.stop = stop;  // a signal kills the compile child at once
     CompileResult r = compile_bpf(u.c_source, opts);
     if (r.interrupted || (stop && stop->load())) {
@@ -78,7 +100,7 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
       return true;
     }
     out.programs.push_back(ProgramHash{u.virtual_name, u.family, sha256_hex(u.c_source), r.cache_key, u.points});
-    add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.sources, fe.diags);
+    add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.families, fe.sources, fe.diags);
     if (!r.ok) continue;
     ++out.compiled;
     for (size_t idx : u.points) out.objects[idx] = r.object;

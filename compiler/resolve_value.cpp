@@ -115,18 +115,18 @@ class Resolver {
         hints.push_back(x < spec_.min ? fmt::format("max({}, {}) keeps it at least {}", spec_.min, text, spec_.min)
                                       : fmt::format("min({}, {}) keeps it at most {}", spec_.max, text, spec_.max));
       }
-      // Durations in the units one types ("10ms ... [1s, 86400s]"), not in raw nanoseconds.
-      auto show = [&](int64_t v) {
-        return spec_.type == ParamType::Duration ? format_duration_ns(v) : std::to_string(v);
-      };
+      // Durations and sizes in the units one types ("value 10ms for 'duration' is below
+      // the 1s minimum", "2K ... below the 4K minimum"), not in nanoseconds or bytes.
+      hints.push_back(fmt::format("'{}' takes {} to {}", spec_.name, format_quantity(spec_.min, spec_.type),
+                                  format_quantity(spec_.max, spec_.type)));
       diags_.error(r,
-                   fmt::format("value {} for '{}' is out of range [{}, {}]", show(x), spec_.name, show(spec_.min),
-                               show(spec_.max)),
+                   fmt::format("value {} for '{}' {}", format_quantity(x, spec_.type), spec_.name,
+                               bound_phrase(x, spec_.min, spec_.max, spec_.type)),
                    hints);
       return false;
     }
     if (spec_.power_of_two && (x <= 0 || (x & (x - 1)) != 0)) {
-      diags_.error(r, fmt::format("'{}' must be a power of two, got {}", spec_.name, x));
+      diags_.error(r, fmt::format("'{}' must be a power of two, got {}", spec_.name, format_quantity(x, spec_.type)));
       return false;
     }
     return true;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/diagnostics.hpp"
+#include "compiler/manifest_fields.hpp"
 
 namespace bpfbench {
 namespace {
@@ -117,7 +118,7 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         std::vector<std::string> allowed;
         for (const auto &[n, _] : keys.required) allowed.push_back(n);
         for (const auto &[n, _] : keys.optional) allowed.push_back(n);
-        std::string close = did_you_mean(k, allowed);
+        std::string close = ManifestFields::nearest_key(k, allowed);
         errors.push_back(
             {&e, k, where + ": unknown key '" + k + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)")});
         good = false;
@@ -167,7 +168,10 @@ void read_per_cpu(const json &obj, PerCpuSpec &out, std::vector<ManifestProblem>
     const std::string &k = item.key();
     std::string *dst = k == "ops" ? &out.ops : k == "ns" ? &out.ns : k == "line" ? &out.line : nullptr;
     if (!dst) {
-      errors.push_back({&obj, k, "per_cpu: unknown key '" + k + "' (allowed keys: ops, ns, line)"});
+      std::string close = ManifestFields::nearest_key(k, {"ops", "ns", "line"});
+      errors.push_back({&obj, k,
+                        "per_cpu: unknown key '" + k + "'" +
+                            (close.empty() ? " (allowed keys: ops, ns, line)" : " (did you mean '" + close + "'?)")});
       continue;
     }
     if (!item.value().is_string()) {

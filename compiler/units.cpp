@@ -99,6 +99,25 @@ std::string format_duration_ns(int64_t ns) {
   return fmt::format("{}ns", ns);
 }
 
+std::string format_quantity(int64_t v, ParamType type) {
+  if (type == ParamType::Duration) return format_duration_ns(v);
+  if (type != ParamType::Size || v == 0) return std::to_string(v);
+  for (auto it = kSizeUnits.rbegin(); it != kSizeUnits.rend(); ++it)
+    if (v % it->scale == 0) return fmt::format("{}{}", v / it->scale, it->name);
+  return std::to_string(v);
+}
+
+std::string bound_phrase(int64_t v, int64_t min, int64_t max, ParamType type) {
+  if (v < min) return fmt::format("is below the {} minimum", format_quantity(min, type));
+  if (v > max) return fmt::format("is above the {} maximum", format_quantity(max, type));
+  return "";
+}
+
+std::string bound_violation(int64_t v, int64_t min, int64_t max, ParamType type) {
+  std::string phrase = bound_phrase(v, min, max, type);
+  return phrase.empty() ? "" : format_quantity(v, type) + " " + phrase;
+}
+
 std::optional<int64_t> parse_quantity(const std::string &text, ParamType type, std::string *error) {
   size_t i = 0;
   bool negative = false;

@@ -26,4 +26,13 @@ std::optional<int64_t> parse_quantity(const std::string &text, ParamType type, s
 // (the units a .bdsl file and the command line accept, so a message can be typed back).
 std::string format_duration_ns(int64_t ns);
 
+// A value of `type` written the way one types it: a duration as above, a size in the
+// largest of K/M/G that writes it exactly ("4K", "1G", "3000"), any other number as is.
+std::string format_quantity(int64_t v, ParamType type);
+
+// "500ms is below the 1s minimum", "2G is above the 1G maximum" (format_quantity); ""
+// when min <= v <= max. bound_phrase is the same without the value ("is below the ...").
+std::string bound_violation(int64_t v, int64_t min, int64_t max, ParamType type);
+std::string bound_phrase(int64_t v, int64_t min, int64_t max, ParamType type);
+
 }  // namespace bpfbench

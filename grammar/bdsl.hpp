@@ -163,8 +163,9 @@ struct cond_stmt : seq< sor< cond_where, cond_until, cond_expect >, ws, must< co
 
 struct statement : sor< report_stmt, sweep_stmt, cond_stmt, assign_stmt > {};
 // The last ';' before '>' may be left out; stray ';' are allowed. At the end of the
-// text the missing '>' is the better error, reported by the enclosing block.
-struct stmt_end : sor< one< ';' >, at< one< '>' > >, eof > {};
+// text, or where the next item starts (`bench`, `suite`, ...), the missing '>' is the
+// better error, reported by the enclosing block.
+struct stmt_end : sor< one< ';' >, at< one< '>' > >, at< item_keyword >, eof > {};
 struct plain_settings : star< sor< one< ';' >, seq< statement, ws, must< stmt_end > > >, ws > {};
 
 // baseline := 'baseline' '<' settings '>'   (inside a bench; baselines do not nest)

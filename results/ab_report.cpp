@@ -137,6 +137,18 @@ double AbReport::worst_regression_pct() const {
   return worst;
 }
 
+std::string ab_regression_message(const AbReport &r, double limit_pct) {
+  const AbPointReport *worst = nullptr;
+  size_t over = 0;
+  for (const auto &p : r.points) {
+    if (p.verdict != Verdict::Slower) continue;
+    over += -p.speed_change_pct() > limit_pct;
+    if (!worst || p.speed_change_pct() < worst->speed_change_pct()) worst = &p;
+  }
+  if (!worst) return "no regression";
+  return regression_message(worst->suite, worst->label, -worst->speed_change_pct(), limit_pct, over ? over - 1 : 0);
+}
+
 std::string ab_to_text(const AbReport &r) {
   std::string out = header(r);
   out += fmt::format("{:<28} {:<10} {:>5} {:>8} {:>20} {:>9} {:>9}  {}\n", "point", "metric", "pairs", "B/A", "95% CI",

@@ -69,6 +69,9 @@ struct AbReport {
   double worst_regression_pct() const;
 };
 
+// `--fail-on-regression`'s message (regression_message): the worst "slower" point by name.
+std::string ab_regression_message(const AbReport &r, double limit_pct);
+
 std::string ab_to_text(const AbReport &r);
 std::string ab_to_markdown(const AbReport &r);
 nlohmann::json ab_to_json(const AbReport &r);

@@ -26,10 +26,38 @@ const char *to_string(Verdict v) {
 }
 
 double CompareReport::worst_regression_pct() const {
-  double worst = 0;
+  const PointComparison *w = worst_regression();
+  return w ? -w->speed_change_pct : 0;
+}
+
+const PointComparison *CompareReport::worst_regression() const {
+  const PointComparison *worst = nullptr;
   for (const auto &p : points)
-    if (p.verdict == Verdict::Slower && !p.absolute) worst = std::max(worst, -p.speed_change_pct);
+    if (p.verdict == Verdict::Slower && !p.absolute && (!worst || p.speed_change_pct < worst->speed_change_pct))
+      worst = &p;
   return worst;
+}
+
+std::string regression_message(const std::string &suite, const std::string &label, double pct, double limit_pct,
+                               size_t others_over) {
+  std::string where = suite.empty() ? "" : fmt::format(" (suite '{}')", suite);
+  std::string more = others_over == 0 ? ""
+                                      : fmt::format("; {} other point{} over the limit", others_over,
+                                                    others_over == 1 ? " is" : "s are");
+  return printable_text(
+      fmt::format("regression: point '{}'{} is {:.2f}% slower (limit {}%){}", label, where, pct, limit_pct, more));
+}
+
+std::vector<std::string> param_differences(const nlohmann::json &a, const nlohmann::json &b) {
+  auto show = [](const nlohmann::json &v) { return v.is_string() ? v.get<std::string>() : json_text(v); };
+  std::vector<std::string> out;
+  for (const auto &[k, v] : a.items()) {
+    if (!b.contains(k)) out.push_back(fmt::format("{}: {} -> (none)", k, show(v)));
+    else if (b[k] != v) out.push_back(fmt::format("{}: {} -> {}", k, show(v), show(b[k])));
+  }
+  for (const auto &[k, v] : b.items())
+    if (!a.contains(k)) out.push_back(fmt::format("{}: (none) -> {}", k, show(v)));
+  return out;
 }
 
 namespace {
@@ -50,6 +78,8 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   c.label = a.label;
   c.params = params_text(a.params);
   c.metric = pick_metric(a, o);
+  c.param_diffs = param_differences(a.params, b.params);
+  if (!c.param_diffs.empty()) c.notes.push_back(fmt::format("params differ: {}", fmt::join(c.param_diffs, ", ")));
   if (!a.program_sha256.empty() && !b.program_sha256.empty() && a.program_sha256 != b.program_sha256)
     c.notes.push_back("generated program changed");
   // The verifier or the JIT saw another program: a change in speed may be that.
@@ -167,8 +197,9 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
   if (a.file_sha256 != b.file_sha256)
     c.env_diffs.push_back(
         fmt::format(".bdsl sha256: {} -> {}", a.file_sha256.substr(0, 12), b.file_sha256.substr(0, 12)));
+  auto key = [&](const ResultPoint &p) { return o.match_by_label ? p.suite + "\x1f" + p.label : p.key(); };
   std::map<std::string, const ResultPoint *> in_b;
-  for (const auto &p : b.points) in_b[p.key()] = &p;
+  for (const auto &p : b.points) in_b.try_emplace(key(p), &p);
   std::map<std::string, bool> matched;
   struct Acc {
     double logsum = 0;  // Σ log speed
@@ -177,12 +208,12 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
   std::map<std::string, Acc> acc;
   std::vector<std::string> suite_order;
   for (const auto &pa : a.points) {
-    auto it = in_b.find(pa.key());
-    if (it == in_b.end()) {
+    auto it = in_b.find(key(pa));
+    if (it == in_b.end() || matched.count(key(pa))) {
       c.only_a.push_back(pa.label);
       continue;
     }
-    matched[pa.key()] = true;
+    matched[key(pa)] = true;
     PointComparison pc = compare_point(pa, *it->second, o, c.normalized ? &c.drift : nullptr);
     guard_point(pc, pa, *it->second, o, c.drift);
     if (pc.verdict != Verdict::NotComparable && (pc.absolute || pc.speed_change_pct > -100)) {
@@ -200,7 +231,7 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
     c.points.push_back(std::move(pc));
   }
   for (const auto &pb : b.points)
-    if (!matched.count(pb.key())) c.only_b.push_back(pb.label);
+    if (!matched.count(key(pb)) || in_b[key(pb)] != &pb) c.only_b.push_back(pb.label);
   for (const auto &s : suite_order) {
     const Acc &x = acc[s];
     double speed = x.n > 0 ? std::expm1(x.logsum / double(x.n)) * 100 : std::numeric_limits<double>::quiet_NaN();
@@ -299,6 +330,7 @@ nlohmann::json compare_to_json(const CompareReport &c) {
                    {"p_value", num(p.p_value)},
                    {"speed_change_pct", num(p.speed_change_pct)},
                    {"verdict", to_string(p.verdict)},
+                   {"param_differences", p.param_diffs},
                    {"notes", p.notes},
                    {"facts_changed", p.facts_changed}});
   for (const auto &g : c.geomeans)

@@ -23,6 +23,9 @@ struct CompareOptions {
   double drift_threshold_pct = 5;   // a calibration move beyond this is drift even inside its CI
   double noise_threshold_pct = 10;  // other processes' (or steal) share of the CPUs beyond this: noisy
   bool normalize = false;           // B's metric divided by the calibration ratio (both runs need one)
+  // Points match by suite and label only (`compare --match label`): a changed param
+  // (`lookups 1` -> `2`) is compared, and each such point lists what changed.
+  bool match_by_label = false;
 };
 
 struct PointComparison {
@@ -43,6 +46,9 @@ struct PointComparison {
   std::vector<std::string> notes;  // "program changed", "skipped in B: ..."
   // A program's verified insns or JITed size differ between A and B (also in `notes`).
   std::vector<std::string> facts_changed;
+  // With match_by_label: the params that differ, "lookups: 1 -> 2" (a param only one side
+  // has: "lookups: (none) -> 2"); empty when they are the same.
+  std::vector<std::string> param_diffs;
 };
 
 struct SuiteGeomean {
@@ -61,13 +67,23 @@ struct CompareReport {
   std::vector<std::string> only_a, only_b;
   DriftCheck drift;  // the calibrations of both runs
   bool normalized = false;
-  double worst_regression_pct() const;  // largest relative slowdown among "slower" points, 0 if none
+  double worst_regression_pct() const;              // largest relative slowdown among "slower" points, 0 if none
+  const PointComparison *worst_regression() const;  // that point; nullptr if none
 };
+
+// The `--fail-on-regression` message: which point (label and suite), how much slower, the
+// limit and how many other points are over it: "regression: point 'rb-1' (suite 'sweep')
+// is 20.00% slower (limit 5%)".
+std::string regression_message(const std::string &suite, const std::string &label, double pct, double limit_pct,
+                               size_t others_over);
+
+// Per param "name: A -> B" for the params whose values differ, in A's order, then B's extra.
+std::vector<std::string> param_differences(const nlohmann::json &a, const nlohmann::json &b);
 
 // Every metric name the set's points hold, sorted (for "unknown metric" messages).
 std::vector<std::string> metric_names(const ResultSet &rs);
 
-// Points match by suite, label and params.
+// Points match by suite, label and params (or suite and label: o.match_by_label).
 CompareReport compare_results(const ResultSet &a, const ResultSet &b, const CompareOptions &o);
 
 std::string compare_to_text(const CompareReport &c);

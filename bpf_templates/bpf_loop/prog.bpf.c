@@ -9,8 +9,14 @@ char _license[] SEC("license") = "GPL";
 
 struct bb_counter bb_hits[BB_MAX_CPUS] = {};
 
+/* Inline BPF C from the .bdsl (family.json "hooks"): `code globals { ... }` lands here
+ * (maps, globals, helper functions); `code body { ... }` runs in every callback invocation,
+ * `index` the iteration (0 .. nr_loops-1). Every invocation is counted: a body that
+ * returns 1 ends its bpf_loop() early and the count is then too high. */
+{{code_globals}}
 static int empty_callback(__u32 index, void *data)
 {
+{{code_body}}
 	return 0;
 }
 

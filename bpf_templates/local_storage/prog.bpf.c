@@ -47,15 +47,26 @@ struct loop_ctx {
 	__u64 hits, important;
 };
 
+/* Inline BPF C from the .bdsl (family.json "hooks"): `code globals { ... }` lands here
+ * (maps, globals, helper functions); `code body { ... }` runs after every get (lookup),
+ * with the map index as `idx` and what the get returned as `value` (an int; NULL when
+ * it failed or with lookup off). */
+{{code_globals}}
+static __always_inline void bb_after_get(__u32 idx, int *value)
+{
+{{code_body}}
+}
+
 static __always_inline void storage_get(__u32 idx, struct loop_ctx *lc)
 {
-	int init = 0;
+	int init = 0, *value = NULL;
 	void *inner = bpf_map_lookup_elem(&array_of_local_storage_maps, &idx);
 
 	if (!inner)
 		return;
 	if (lookup)
-		bpf_task_storage_get(inner, lc->task, &init, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		value = bpf_task_storage_get(inner, lc->task, &init, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	bb_after_get(idx, value);
 	lc->hits++;
 	if (idx == 0)
 		lc->important++;
@@ -100,13 +111,14 @@ static int hash_cb(__u32 i, struct loop_ctx *lc)
 {
 	__u32 idx = i % nr_maps;
 	void *inner = bpf_map_lookup_elem(&array_of_hash_maps, &idx);
-	int key;
+	int key, *value = NULL;
 
 	if (!inner)
 		return 0;
 	key = bpf_get_prandom_u32() % hashmap_nr_keys_used;
 	if (lookup)
-		bpf_map_lookup_elem(inner, &key);
+		value = bpf_map_lookup_elem(inner, &key);
+	bb_after_get(idx, value);
 	lc->hits++;
 	if (idx == 0)
 		lc->important++;

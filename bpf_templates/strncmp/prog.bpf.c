@@ -27,6 +27,17 @@ static __always_inline int bb_ours(void)
 	return !pid_filter || (__u32)(bpf_get_current_pid_tgid() >> 32) == bb_tgid;
 }
 
+/* Inline BPF C from the .bdsl (family.json "hooks"): `code globals { ... }` lands here
+ * (maps, globals, helper functions); `code body { ... }` runs once per counted compare,
+ * after it, with the program's context as `ctx` and the compare's result as `ret`
+ * (`return;` leaves it uncounted). */
+{{code_globals}}
+static __always_inline void bb_hit(void *ctx, int ret)
+{
+{{code_body}}
+	bb_inc(bb_hits);
+}
+
 static __always_inline int local_strncmp(const char *s1, __u32 sz, const volatile char *s2)
 {
 	int ret = 0;
@@ -42,15 +53,19 @@ static __always_inline int local_strncmp(const char *s1, __u32 sz, const volatil
 SEC("?tp/syscalls/sys_enter_getpgid")
 int bench_no_helper(void *ctx)
 {
-	if (bb_ours() && local_strncmp(str, cmp_len, target) < 0)
-		bb_inc(bb_hits);
+	int ret;
+
+	if (bb_ours() && (ret = local_strncmp(str, cmp_len, target)) < 0)
+		bb_hit(ctx, ret);
 	return 0;
 }
 
 SEC("?tp/syscalls/sys_enter_getpgid")
 int bench_helper(void *ctx)
 {
-	if (bb_ours() && bpf_strncmp(str, cmp_len, (const char *)target) < 0)
-		bb_inc(bb_hits);
+	int ret;
+
+	if (bb_ours() && (ret = bpf_strncmp(str, cmp_len, (const char *)target)) < 0)
+		bb_hit(ctx, ret);
 	return 0;
 }

@@ -18,17 +18,28 @@ struct bb_counter bb_hits[BB_MAX_CPUS] = {};
 /* The probe is on a file, so every process running the same bpfbench binary hits it
  * (a parallel test run, say): count the bpfbench process only, unless pid_filter is off
  * (rodata: the verifier then drops the check), as in the kernel bench. */
-static __always_inline void bb_count(void)
+/* Inline BPF C from the .bdsl (family.json "hooks"): `code globals { ... }` lands here
+ * (maps, globals, helper functions); `code body { ... }` runs once per counted probe hit,
+ * before it is counted, with the probe's registers as `ctx` (`return;` leaves it
+ * uncounted). */
+{{code_globals}}
+static __always_inline void bb_hit(void *ctx)
+{
+{{code_body}}
+	bb_inc(bb_hits);
+}
+
+static __always_inline void bb_count(void *ctx)
 {
 	if (!pid_filter || (__u32)(bpf_get_current_pid_tgid() >> 32) == bb_tgid)
-		bb_inc(bb_hits);
+		bb_hit(ctx);
 }
 
 /* uprobe and uretprobe (the attach kind decides). */
 SEC("?uprobe")
 int bench_uprobe(void *ctx)
 {
-	bb_count();
+	bb_count(ctx);
 	return 0;
 }
 
@@ -36,13 +47,13 @@ int bench_uprobe(void *ctx)
 SEC("?uprobe.multi")
 int bench_uprobe_multi(void *ctx)
 {
-	bb_count();
+	bb_count(ctx);
 	return 0;
 }
 
 SEC("?usdt")
 int bench_usdt(void *ctx)
 {
-	bb_count();
+	bb_count(ctx);
 	return 0;
 }

@@ -2,17 +2,21 @@
 // errors inside the block reported at the .bdsl line and column.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "compiler/clang_compile.hpp"
+#include "compiler/code_hooks.hpp"
 #include "compiler/compile_diags.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/parse.hpp"
 #include "compiler/pipeline.hpp"
+#include "compiler/user_includes.hpp"
 #include "run_process.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -131,7 +135,7 @@ TEST_CASE("a clang error inside a code block names the .bdsl line and column", "
   co.virtual_name = units[0].virtual_name;
   CompileResult r = compile_bpf(units[0].c_source, co);
   CHECK_FALSE(r.ok);
-  add_compile_diags(r, fe.plan->points.at(0), fe.sources, fe.diags);
+  add_compile_diags(r, fe.plan->points.at(0), fe.families, fe.sources, fe.diags);
   std::string text = render_all(fe.diags, fe.sources);
   INFO(text);
   CHECK(text.find(f.path + ":4:16: error: in inline BPF C: use of undeclared identifier 'bb_nope'") !=
@@ -163,4 +167,107 @@ TEST_CASE("a verifier rejection of inline C names the bench, its .bdsl location 
   // The verifier log's source annotations come from the #line directives: the .bdsl line.
   CHECK(r.err.find("@ " + fs::path(f.path).filename().string() + ":5") != std::string::npos);
   CHECK(r.err.find("map_value_or_null") != std::string::npos);
+}
+
+TEST_CASE("a clang error in a family's template shows the template line", "[code][cli]") {
+  TempBdsl f("bench broken as \"tb\" < >\n");
+  const std::string fixtures = BPFBENCH_SOURCE_DIR "/tests/fixtures/families";
+  auto p = bpfbench::test::run_process({BPFBENCH_BINARY, "check", "--compile", "--templates", fixtures, f.path});
+  INFO(p.err);
+  CHECK(p.exit_code == 2);
+  // Located like a .bdsl error: file:line:col, the template's line (tab shown as one space)
+  // and a caret under the column, then the bench that generated it.
+  CHECK(p.err.find(fixtures + "/broken/prog.bpf.c:11:9: error: in the template of family 'broken': use of "
+                              "undeclared identifier 'bb_undeclared_identifier'\n"
+                              " return bb_undeclared_identifier; /* line 11: the deliberate error */\n"
+                              "        ~\n") != std::string::npos);
+  CHECK(p.err.find(f.path + ":1:1") != std::string::npos);
+  CHECK(p.err.find("note: in the BPF program generated for 'tb'") != std::string::npos);
+}
+
+TEST_CASE("a baseline can run its bench without a hook's code", "[code]") {
+  Frontend fe;
+  FrontendOptions opts;
+  opts.nproc = 2;
+  bool ok = run_frontend_text("b.bdsl",
+                              "bench trigger as \"tb\" < prog tp;\n"
+                              "  code globals { static int bb_seen; }\n"
+                              "  code body { bb_seen++; }\n"
+                              "  baseline < drop_code body; >\n"
+                              ">\n",
+                              opts, fe);
+  INFO(render_all(fe.diags, fe.sources));
+  REQUIRE(ok);
+  REQUIRE(fe.plan->points.size() == 2);
+  const PlanPoint &base = fe.plan->points[0], &main = fe.plan->points[1];
+  CHECK(base.is_baseline);
+  REQUIRE(base.code.size() == 1);
+  CHECK(base.code[0].hook == "globals");
+  CHECK(main.code.size() == 2);
+  CHECK(code_identity(base) != code_identity(main));  // two programs
+
+  Frontend bad;
+  CHECK_FALSE(run_frontend_text("c.bdsl", "bench trigger < prog tp; code body { }\n  baseline < drop_code bdy; >\n>\n",
+                                opts, bad));
+  std::string text = render_all(bad.diags, bad.sources);
+  CHECK(text.find("c.bdsl:2:24-26: error: 'drop_code' takes a hook name of family 'trigger'") != std::string::npos);
+  CHECK(text.find("hint: did you mean 'body'?") != std::string::npos);
+}
+
+TEST_CASE("inline C includes a header beside the .bdsl, edits recompile", "[code][cli]") {
+  test::TempDir d;
+  d.write("my_helpers.h", "static __always_inline int bb_twice(int x) { return 2 * x; }\n");
+  std::string bdsl = d.write("h.bdsl", "bench trigger as \"inc\" < prog tp;\n"
+                                       "  code globals {\n#include \"my_helpers.h\"\n  }\n"
+                                       "  code body { if (bb_twice(1) != 2) return; }\n>\n");
+  std::string cache = (d.path / "cache").string();
+  auto run = [&] {
+    return bpfbench::test::run_process(
+        {"/usr/bin/env", "XDG_CACHE_HOME=" + cache, BPFBENCH_BINARY, "check", "--compile", bdsl});
+  };
+  auto ok = run();
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
+  // The header is part of the cache key: a broken one is compiled (and reported), not a
+  // stale object taken from the cache.
+  d.write("my_helpers.h", "static __always_inline int bb_twice(int x) { return 2 * y; }\n");
+  auto bad = run();
+  INFO(bad.err);
+  CHECK(bad.exit_code == 2);
+  // Located in the header, with its line and a caret.
+  CHECK(bad.err.find(d.path.string() + "/my_helpers.h:1:57: error: use of undeclared identifier 'y'\n"
+                                       "static __always_inline int bb_twice(int x) { return 2 * y; }\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("uprobes, strncmp, bpf_loop and local_storage take body code", "[code][cli]") {
+  // Each body uses what its family's hook gives it (docs/families.md, "Hooks for inline C").
+  TempBdsl f("bench uprobes as \"u\" < prog uprobe-nop; code globals { static __u64 bb_n; }\n"
+             "  code body { bb_n += pid_filter; } >\n"
+             "bench strncmp as \"s\" < prog helper; code body { if (ret > 0) return; } >\n"
+             "bench bpf_loop as \"l\" < code body { if (index > nr_loops) return 1; } >\n"
+             "bench local_storage as \"ls\" < prog seq_get; code body { if (value) *value += idx; } >\n"
+             "bench local_storage as \"lh\" < prog hashmap; code body { if (value) *value += 1; } >\n");
+  auto p = bpfbench::test::run_process({BPFBENCH_BINARY, "check", "--compile", f.path});
+  INFO(p.err);
+  CHECK(p.exit_code == 0);
+  CHECK(p.out.find("ok, 5 points, 5 BPF programs compiled") != std::string::npos);
+}
+
+TEST_CASE("user headers: the cache key covers the .h files clang may read, nothing else", "[code][io]") {
+  test::TempDir d, empty;
+  d.write("a.h", "#define A 1\n");
+  UserIncludes only_a = user_includes({d.path.string(), empty.path.string()});
+  REQUIRE(only_a.args.size() == 3);  // -iquote DIR, the digest; the empty folder adds nothing
+  CHECK(only_a.args[0] == "-iquote");
+  CHECK(only_a.args[1] == d.path.string());
+  CHECK(only_a.args[2].rfind("-D__BPFBENCH_USER_HEADERS=", 0) == 0);
+  CHECK(only_a.cacheable);
+  // A FIFO and a link to a non-header are not read (the FIFO would block): same digest.
+  REQUIRE(::mkfifo((d.path / "fifo.h").c_str(), 0600) == 0);
+  std::filesystem::create_symlink("/etc/passwd", d.path / "passwd.h");
+  CHECK(user_includes({d.path.string()}).args == only_a.args);
+  d.write("a.h", "#define A 2\n");
+  CHECK(user_includes({d.path.string()}).args != only_a.args);
+  CHECK(user_includes({empty.path.string()}).args.empty());
 }

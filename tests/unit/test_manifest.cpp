@@ -221,11 +221,11 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
   }
   SECTION("defaults must fit") {
     CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "default": 0, "min": 1, "max": 100)"))) ==
-          "param 'p': default 0 is out of range [1, 100]");
+          "param 'p': default 0 is below the 1 minimum");
     CHECK(load_error(manifest(param(R"("type": "size", "dest": "runtime", "default": "2M", "max": "1M")"))) ==
-          "param 'p': default 2097152 is out of range [0, 1048576]");
+          "param 'p': default 2M is above the 1M maximum");
     CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "c_type": "__u8", "default": 300)"))) ==
-          "param 'p': default 300 is out of range [0, 255]");
+          "param 'p': default 300 is above the 255 maximum");
     CHECK(load_error(manifest(param(R"("type": "size", "dest": "runtime", "default": 3000, "power_of_two": true)"))) ==
           "param 'p': default 3000 is not a power of two");
     CHECK(load_error(manifest(param(R"("type": "int", "dest": "runtime", "default": 5, "min": 10, "max": 1)"))) ==

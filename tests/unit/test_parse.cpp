@@ -293,7 +293,10 @@ TEST_CASE("parse: syntax errors are located and use the message table", "[parse]
            Case{"let x 5;", "1:7: expected '=' after the name in 'let'"},
            Case{"let x = 5", "1:10: expected ';' after let"},
            Case{"bench x < prog a", "1:17: expected '>' to close bench"},
-           Case{"bench x < prog a;\n\n# trailing\n", "3:11: expected '>' to close bench"},
+           // At the end of the text: just after the last setting, not after a comment.
+           Case{"bench x < prog a;\n\n# trailing\n", "1:18: expected '>' to close bench"},
+           // Before the next item, with the last ';' missing too: the '>' is what is missing.
+           Case{"bench x < prog a\nbench y < >", "1:17: expected '>' to close bench"},
            Case{"bench x prog a >", "1:9: expected '<' to open bench"},
            Case{"bench x as < >", "1:12: expected a label string after 'as'"},
            Case{"bench x < 5 >", "1:11: expected '>' to close bench"},
@@ -345,7 +348,7 @@ TEST_CASE("parse: a bare CPU set gets a hint", "[parse]") {
 TEST_CASE("parse: a missing '>' points at the '<' it should close", "[parse]") {
   Parsed p = parse("bench a < x 1;\nbench b < y 2; >\n");
   REQUIRE(p.diags.error_count() == 1);
-  CHECK(p.first_error() == "2:1: expected '>' to close bench");
+  CHECK(p.first_error() == "1:15: expected '>' to close bench");  // just after `x 1;`
   REQUIRE(p.diags.all()[0].notes.size() == 1);
   CHECK(span(p.diags.all()[0].notes[0].range) == "1:9-1:9");
   CHECK(p.diags.all()[0].notes[0].message == "to match this '<'");

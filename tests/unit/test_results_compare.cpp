@@ -250,3 +250,66 @@ TEST_CASE("bpfbench compare and plot on result files", "[cli][compare][plot]") {
     CHECK(text.find("<svg") != std::string::npos);
   }
 }
+
+namespace {
+
+// A results file of `sweep` points ("rb-1", "rb-2") whose sample_rate is `rate_of(i)`.
+std::string write_results(const fs::path &dir, const std::string &name, double mean, int64_t rate_offset) {
+  ResultsDoc doc;
+  doc.file = "x.bdsl";
+  for (int i = 0; i < 2; ++i) {
+    PlanPoint p = plan_point(size_t(i), "rb-" + std::to_string(i + 1), i + 1 + rate_offset);
+    doc.points.push_back(point_result_to_json(p, synthetic(mean, 0.005, 10, unsigned(i) + 3), "", 1, 1'000'000'000));
+  }
+  std::string path = (dir / name).string();
+  REQUIRE(write_file_atomic(path, doc.to_json().dump()).empty());
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("compare --match label pairs points whose params changed", "[compare]") {
+  ResultSet before = result_set({{"rb-1", 1, 10.0, 0.005, 1}, {"rb-2", 2, 20.0, 0.005, 2}});
+  ResultSet after = result_set({{"rb-1", 5, 8.0, 0.005, 4}, {"rb-2", 2, 20.0, 0.005, 5}});
+  CompareReport by_params = compare_results(before, after, CompareOptions{});
+  REQUIRE(by_params.points.size() == 1);  // rb-1's sample_rate changed: only rb-2 pairs
+  CHECK(by_params.points[0].param_diffs.empty());
+  CompareOptions o;
+  o.match_by_label = true;
+  CompareReport c = compare_results(before, after, o);
+  REQUIRE(c.points.size() == 2);
+  CHECK(c.only_a.empty());
+  CHECK(c.only_b.empty());
+  CHECK(c.points[0].param_diffs == std::vector<std::string>{"sample_rate: 1 -> 5"});
+  CHECK(c.points[0].verdict == Verdict::Slower);
+  CHECK(c.points[1].param_diffs.empty());
+  CHECK(compare_to_text(c).find("params differ: sample_rate: 1 -> 5") != std::string::npos);
+  CHECK(compare_to_json(c)["points"][0]["param_differences"][0] == "sample_rate: 1 -> 5");
+  CHECK(param_differences({{"a", 1}}, {{"b", "x"}}) == std::vector<std::string>{"a: 1 -> (none)", "b: (none) -> x"});
+  const PointComparison *w = c.worst_regression();
+  REQUIRE(w);
+  CHECK(w->label == "rb-1");
+  CHECK(regression_message("sweep", "rb-1", 20, 5, 1) ==
+        "regression: point 'rb-1' (suite 'sweep') is 20.00% slower (limit 5%); 1 other point is over the limit");
+}
+
+TEST_CASE("bpfbench compare --match label and the regression's point", "[cli][compare]") {
+  TempDir dir;
+  std::string a = write_results(dir.path, "a.json", 10, 0), b = write_results(dir.path, "b.json", 8, 100);
+  auto none = bpfbench::test::run_process({BPFBENCH_BINARY, "compare", a, b});
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("by suite, label and params") != std::string::npos);
+  CHECK(none.err.find("hint: 2 points pair up by suite and label but not by params; --match label") !=
+        std::string::npos);
+  auto by_label =
+      bpfbench::test::run_process({BPFBENCH_BINARY, "compare", a, b, "--match", "label", "--fail-on-regression", "5"});
+  CHECK(by_label.exit_code == 1);
+  CHECK(by_label.out.find("params differ: sample_rate: 1 -> 101") != std::string::npos);
+  CHECK(by_label.out.find("params differ: sample_rate: 2 -> 102") != std::string::npos);
+  // Both points are 20% slower: the message names one (label and suite) and counts the other.
+  CHECK(by_label.err.find("bpfbench: regression: point 'rb-") != std::string::npos);
+  CHECK(by_label.err.find("(suite 'sweep') is ") != std::string::npos);
+  CHECK(by_label.err.find("slower (limit 5%); 1 other point is over the limit") != std::string::npos);
+  auto bad = bpfbench::test::run_process({BPFBENCH_BINARY, "compare", a, b, "--match", "labels"});
+  CHECK(bad.exit_code == 2);
+}

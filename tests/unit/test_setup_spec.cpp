@@ -77,6 +77,11 @@ TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
        "setup[0] (run_program): 'program' 'bench_y' is not defined in template "},
       {R"(, "setup": [{"action": "run_program", "program": "bench_x", "expects": 1}])",
        "setup[0] (run_program): unknown key 'expects' (did you mean 'expect'?)"},
+      // Typos name the nearest key of that object.
+      {R"(, "per_cpu": {"opps": "a", "ns": "b", "line": "{rate}"})",
+       "per_cpu: unknown key 'opps' (did you mean 'ops'?)"},
+      {R"(, "per_cpu": {"zzz": "a"})", "per_cpu: unknown key 'zzz' (allowed keys: ops, ns, line)"},
+      {R"(, "hooks": [{"name": "body", "dco": "x"}])", "hooks[0]: unknown key 'dco' (did you mean 'doc'?)"},
   };
   for (const auto &c : cases) {
     std::string errors;

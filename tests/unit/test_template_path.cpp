@@ -105,6 +105,20 @@ TEST_CASE("a family written next to the .bdsl loads with the shipped ones", "[te
   CHECK(fe.families.find("mine")->dir == fs::weakly_canonical(t.root / "proj/bpf_templates/mine").string());
 }
 
+TEST_CASE("an unknown family says where families of your own are found", "[template_path]") {
+  TempTree t;
+  std::string bdsl = t.write("b.bdsl", "bench mine < >\n");
+  Frontend fe;
+  FrontendOptions opts;
+  opts.nproc = 2;
+  CHECK_FALSE(run_frontend(bdsl, opts, fe));
+  std::string text = render_all(fe.diags, fe.sources);
+  INFO(text);
+  CHECK(text.find(bdsl + ":1:7-10: error: unknown benchmark family 'mine'") != std::string::npos);
+  CHECK(text.find("hint: families of your own are found in a directory given with --templates DIR, in the "
+                  "directories of $BPFBENCH_TEMPLATE_PATH") != std::string::npos);
+}
+
 TEST_CASE("a family defined twice is an error naming both manifests", "[template_path]") {
   TempTree t;
   write_family(t, "extra", "trigger");
