@@ -49,6 +49,8 @@ constexpr KindInfo<SetupActionKind> kSetupActions[] = {
      "inner_maps() (runtime/setup_actions.cpp)"},
     {SetupActionKind::Prefill, "prefill", "insert keys 0..keys-1 into map `map`",
      "prefill() (runtime/setup_actions.cpp)"},
+    {SetupActionKind::ProgRun, "prog_run", "run program `program` of the object once (BPF_PROG_TEST_RUN)",
+     "run_setup_program() (runtime/setup_prog_run.cpp)"},
 };
 
 constexpr KindInfo<MetricSourceKind> kMetricSources[] = {

@@ -26,7 +26,7 @@ enum class ConsumerKind { None, Ringbuf, Perfbuf };
 enum class AttachKind { Auto, Uprobe, Uretprobe, TestRun, None };
 // A step run on the loaded object before attach (runtime/setup_actions.cpp; its keys are
 // checked by compiler/setup_spec.cpp).
-enum class SetupActionKind { Fork, InnerMaps, Prefill };
+enum class SetupActionKind { Fork, InnerMaps, Prefill, ProgRun };
 // Where a metric's per-interval value comes from (the sampler in runtime/run_point.cpp).
 enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, Sum, KthreadStime };
 

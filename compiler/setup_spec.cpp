@@ -12,7 +12,7 @@ namespace {
 
 using json = nlohmann::json;
 
-enum class Arg { Map, Count, Keys };  // what an argument holds
+enum class Arg { Map, Count, Keys, Program };  // what an argument holds
 
 struct ActionKeys {
   std::map<std::string, Arg> required, optional;
@@ -25,6 +25,7 @@ const std::map<SetupActionKind, ActionKeys> &actions() {
        {{{"outer", Arg::Map}, {"count", Arg::Count}}, {{"prefill", Arg::Keys}, {"max_entries", Arg::Count}}}},
       {SetupActionKind::Prefill, {{{"map", Arg::Map}, {"keys", Arg::Keys}}, {}}},
       {SetupActionKind::Fork, {{{"count", Arg::Count}}, {{"pause_max", Arg::Count}}}},
+      {SetupActionKind::ProgRun, {{{"program", Arg::Program}}, {}}},
   };
   return a;
 }
@@ -110,9 +111,10 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         continue;
       }
       std::string err, value;
-      if (kt->second == Arg::Map) {
+      if (kt->second == Arg::Map || kt->second == Arg::Program) {
         value = item.value().is_string() ? item.value().get<std::string>() : "";
-        if (!is_ident(value)) err = "must be a map name (a C identifier)";
+        if (!is_ident(value))
+          err = kt->second == Arg::Map ? "must be a map name (a C identifier)" : "must be a program (C function) name";
       } else {
         value = read_count(item.value(), kt->second, f, err);
       }

@@ -14,6 +14,7 @@ namespace bpfbench {
 //   inner_maps  outer, count [, prefill, max_entries]
 //   prefill     map, keys
 //   fork        count [, pause_max]
+//   prog_run    program
 // Reads a `setup` array. Integer arguments are JSON integers or the name of an int/size
 // param of `f` (its params must be read already); `prefill`/`keys` may also say
 // "max_entries". Problems are appended to `errors` ("setup[1]: unknown key 'cout'").

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "compiler/resource_limits.hpp"
+#include "runtime/setup_prog_run.hpp"
 
 namespace bpfbench {
 namespace {
@@ -220,6 +221,7 @@ Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObjec
     switch (a.action) {
     case SetupActionKind::InnerMaps: why = inner_maps(a, obj, p, state); break;
     case SetupActionKind::Prefill: why = prefill(a, obj, p, state); break;
+    case SetupActionKind::ProgRun: why = run_setup_program(obj, a.args.at("program")); break;
     case SetupActionKind::Fork: {
       std::string err;
       uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);

@@ -73,6 +73,7 @@ Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, cons
 //     that does not hold exactly those keys and values fails the action.
 //   Every prefill (inner maps': one for all of them) leaves its check in `state.checks`.
 //   fork: see ChildProcesses::spawn.
+//   prog_run: runs a program of the object once (runtime/setup_prog_run.hpp).
 Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj, const PlanPoint &p,
                            const StopSource &stop, SetupState &state);
 
