@@ -12,6 +12,8 @@
 #include "runtime/kthread_stat.hpp"
 #include "runtime/self_checks.hpp"
 #include "runtime/setup_actions.hpp"
+#include "runtime/setup_prog_run.hpp"
+#include "runtime/test_run_input.hpp"
 
 namespace bpfbench {
 
@@ -208,6 +210,8 @@ void PointRunner::choose_counters() {
           counter_vars_.push_back(src.operand);
   if (!prog_->function.empty()) functions_.push_back(prog_->function);
   for (const auto &x : prog_->extra_programs) functions_.push_back(x);
+  // Programs the setup runs once (`prog_run`) load with the others and are never attached.
+  for (const auto &x : setup_programs(setup_actions_for(f_, *prog_))) functions_.push_back(x);
 }
 
 // Open, configure, run the setup actions, load, attach. A stop during setup leaves the
@@ -250,6 +254,10 @@ Result<> PointRunner::make_components() {
     pc_.test_run_fd = obj_.program_fd(test_run_driver(f_, *prog_));
     if (const ParamValue *b = p_.param("batch_iters"); b && b->is_int && b->i > 0)
       pc_.ops_per_run = static_cast<uint64_t>(b->i);
+    auto input = test_run_input_for(p_);
+    if (!input) return input.error();
+    pc_.data_in = std::move(input->data_in);
+    pc_.repeat = input->repeat;
   }
   auto producer = make_producer(pc_);
   if (!producer) return producer.error();
