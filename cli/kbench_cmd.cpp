@@ -33,6 +33,7 @@ constexpr KbenchOption kOptions[] = {
     {"--nr_loops", "nr_loops {}", false, KbenchOptions::BpfLoop},
     {"--nr_maps", "nr_maps {}", false, KbenchOptions::LocalStorage},
     {"--hashmap_nr_keys_used", "hashmap_nr_keys_used {}", false, KbenchOptions::LocalStorage},
+    {"--crypto-len", "packet_len {}", false, KbenchOptions::Crypto},
 };
 
 const KbenchOption *find_option(const std::string &name) {

@@ -38,6 +38,9 @@ constexpr KbenchName kNames[] = {
     {"local-storage-cache-int-get", "local_storage", "prog int_get", O::LocalStorage, R::LocalStorage, 0},
     {"local-storage-cache-hashmap-control", "local_storage", "prog hashmap", O::LocalStorage, R::LocalStorage, 0},
     {"bpf-hashmap-full-update", "hashmap_full_update", "prog full_update", O::HashmapFullUpdate, R::PerCpu, 0},
+    // Issue 16: the crypto kfuncs through a tc program run by BPF_PROG_TEST_RUN.
+    {"crypto-encrypt", "crypto", "prog encrypt", O::Crypto, R::HitsDrops, 0},
+    {"crypto-decrypt", "crypto", "prog decrypt", O::Crypto, R::HitsDrops, 0},
 };
 
 }  // namespace

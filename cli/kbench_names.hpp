@@ -12,7 +12,7 @@
 namespace bpfbench::cli {
 
 // Which of the kernel bench's benchmark options a name accepts.
-enum class KbenchOptions { Trigger, Uprobe, Ringbuf, Strncmp, BpfLoop, LocalStorage, HashmapFullUpdate };
+enum class KbenchOptions { Trigger, Uprobe, Ringbuf, Strncmp, BpfLoop, LocalStorage, HashmapFullUpdate, Crypto };
 
 struct KbenchName {
   const char *name;      // the kernel bench's name, e.g. "rb-libbpf"
