@@ -46,6 +46,13 @@ summarize "bpf-loop --nr_loops 100" \
 summarize "local-storage-cache-seq-get --nr_maps 10" \
   "^Summary: hits throughput +$num ± +$num M ops/s, hits latency +$num ns/op, important_hits throughput +$num ± +$num M ops/s$" \
   "$($RUN_BENCH --nr_maps 10 local-storage-cache-seq-get 2>&1)"
+# Crypto kfuncs (6.10+): a kernel without them prints the skip and its reason instead.
+out=$($RUN_BENCH --crypto-len 64 crypto-decrypt 2>&1)
+if grep -q '^crypto-decrypt: skipped: .*not supported by this kernel (' <<<"$out"; then
+  echo "crypto-decrypt --crypto-len 64: $out"
+else
+  summarize "crypto-decrypt --crypto-len 64" "$hits_drops" "$out"
+fi
 
 # The kernel bench's argument errors: exit 2 (it exits 1), with its message's meaning.
 expect_refusal() {
@@ -61,6 +68,7 @@ expect_refusal "doesn't support consumer" -c1 trig-tp
 expect_refusal "single-producer" -c1 -p2 --rb-b2b rb-custom
 expect_refusal "not found" trig-nosuch
 expect_refusal "does not apply" --nr_maps 3 trig-tp
+expect_refusal "does not apply" --crypto-len 32 trig-tp
 listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
 grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
 
