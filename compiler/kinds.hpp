@@ -19,11 +19,21 @@ bool is_identifier(const std::string &s);
 bool is_name(const std::string &s);
 
 // What generates the events a program counts (runtime/components.cpp).
-enum class ProducerKind { Syscall, TestRun, UprobeNop, UprobePush, UprobeRet, None };
+enum class ProducerKind {
+  Syscall,
+  TestRun,
+  UprobeNop,
+  UprobePush,
+  UprobeRet,
+  SocketCreate,
+  ThreadCreate,
+  Getsockopt,
+  None
+};
 // What drains the buffer a program writes (runtime/consumers/).
 enum class ConsumerKind { None, Ringbuf, Perfbuf };
 // How a program is attached (runtime/bpf_object.cpp).
-enum class AttachKind { Auto, Uprobe, Uretprobe, TestRun, None };
+enum class AttachKind { Auto, Uprobe, Uretprobe, Cgroup, TestRun, None };
 // A step run on the loaded object before attach (runtime/setup_actions.cpp; its keys are
 // checked by compiler/setup_spec.cpp).
 enum class SetupActionKind { Fork, InnerMaps, Prefill, ProgRun };

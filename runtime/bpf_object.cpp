@@ -3,7 +3,9 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <sys/mount.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -167,6 +169,15 @@ Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) 
   bpf_link *link = nullptr;
   if (spec.kind == AttachKind::Auto) {
     link = bpf_program__attach(prog);
+  } else if (spec.kind == AttachKind::Cgroup) {
+    // The link holds the cgroup: the fd is ours to close. The programs filter on bb_tgid.
+    const std::string dir = spec.target.empty() ? "/sys/fs/cgroup" : spec.target;
+    int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return make_error(BpfPhase::Attach, errno, "cannot open cgroup " + dir);
+    link = bpf_program__attach_cgroup(prog, fd);
+    int e = errno;
+    close(fd);
+    errno = e;
   } else {  // uprobe | uretprobe
     LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == AttachKind::Uretprobe, .func_name = spec.target.c_str());
     // pid -1: every thread of every process running the binary; producers are threads
@@ -176,10 +187,12 @@ Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) 
   long err = libbpf_get_error(link);
   if (!link || err) {
     int e = err ? static_cast<int>(-err) : errno;
-    std::string what = spec.kind == AttachKind::Auto ? std::string(bpf_program__section_name(prog))
-                                                     : std::string(kind_name(spec.kind)) + " on " + spec.target;
+    std::string what = spec.kind == AttachKind::Auto || spec.kind == AttachKind::Cgroup
+                           ? std::string(bpf_program__section_name(prog))
+                           : std::string(kind_name(spec.kind)) + " on " + spec.target;
     std::string msg = "cannot attach program '" + function + "' (" + what + ")";
-    if (spec.kind != AttachKind::Auto && cap.text().find("failed to find symbol") != std::string::npos)
+    if (spec.kind != AttachKind::Auto && spec.kind != AttachKind::Cgroup &&
+        cap.text().find("failed to find symbol") != std::string::npos)
       msg += ": " + spec.binary + (spec.binary == "/proc/self/exe" ? " (the bpfbench binary)" : "") +
              " has no function '" + spec.target + "'";
     return make_error(BpfPhase::Attach, e, msg, last_lines(cap.text(), 5));

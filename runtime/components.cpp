@@ -8,6 +8,7 @@
 
 #include "runtime/bpf_object.hpp"
 #include "runtime/consumers/buffer_consumers.hpp"
+#include "runtime/owner_producers.hpp"
 #include "runtime/uprobe_targets.hpp"
 
 namespace bpfbench {
@@ -100,6 +101,9 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   case ProducerKind::UprobeNop: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>());
   case ProducerKind::UprobePush: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>());
   case ProducerKind::UprobeRet: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>());
+  case ProducerKind::SocketCreate:
+  case ProducerKind::ThreadCreate:
+  case ProducerKind::Getsockopt: return make_owner_producer(cfg);
   case ProducerKind::None: return P(std::make_unique<IdleProducer>());
   }
   return Error("unknown producer kind");

@@ -41,6 +41,8 @@ struct ProducerConfig {
   // (runtime/test_run_input.hpp builds both from the point's params).
   std::vector<uint8_t> data_in;
   uint32_t repeat = 0;
+  // socket_create / thread_create: owners made per round (the `batch_size` param).
+  uint32_t batch_size = 32;
   // syscall: getpgid(own tid), a lookup that finds the task, instead of getpgid(-1), which
   // fails before any lookup (the `getpgid_arg` param; docs/families/trigger.md).
   bool getpgid_self = false;

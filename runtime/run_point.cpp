@@ -250,6 +250,8 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
 Result<> PointRunner::make_components() {
   pc_.kind = f_.producer_of(*prog_);
   if (const ParamValue *g = p_.param("getpgid_arg"); g && !g->is_int) pc_.getpgid_self = g->s == "self";
+  if (const ParamValue *b = p_.param("batch_size"); b && b->is_int && b->i > 0)
+    pc_.batch_size = static_cast<uint32_t>(b->i);
   if (pc_.kind == ProducerKind::TestRun) {
     pc_.test_run_fd = obj_.program_fd(test_run_driver(f_, *prog_));
     if (const ParamValue *b = p_.param("batch_iters"); b && b->is_int && b->i > 0)

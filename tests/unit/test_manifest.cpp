@@ -207,10 +207,10 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(hint == "did you mean 'rodata'?");
     CHECK(
         load_error(manifest("[]", R"([{ "name": "x", "section": "s", "function": "bench_x", "attach": "kprobe" }])")) ==
-        "program 'x': unknown attach 'kprobe' (expected auto, uprobe, uretprobe, test_run or none)");
+        "program 'x': unknown attach 'kprobe' (expected auto, uprobe, uretprobe, cgroup, test_run or none)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "producer": "fork" }])")) ==
           "program 'x': unknown producer 'fork' (expected syscall, test_run, uprobe_nop, uprobe_push, "
-          "uprobe_ret or none)");
+          "uprobe_ret, socket_create, thread_create, getsockopt or none)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("producer": "sycall",)"),
                      nullptr, &hint)
               .rfind("unknown producer 'sycall'", 0) == 0);

@@ -52,7 +52,7 @@ TEST_CASE("unknown kinds and ratio operands are shown at their values", "[manife
   CHECK_FALSE(l.ok);
   CHECK(l.rendered ==
         l.path +
-            ":7:75-83: error: program 'x': unknown attach 'uprobes' (expected auto, uprobe, uretprobe, "
+            ":7:75-83: error: program 'x': unknown attach 'uprobes' (expected auto, uprobe, uretprobe, cgroup, "
             "test_run or none)\n"
             "    { \"name\": \"x\", \"section\": \"?uprobe\", \"function\": \"bench_x\", \"attach\": \"uprobes\",\n"
             "                                                                          ~~~~~~~~~\n"
