@@ -12,7 +12,18 @@
 namespace bpfbench::cli {
 
 // Which of the kernel bench's benchmark options a name accepts.
-enum class KbenchOptions { Trigger, Uprobe, Ringbuf, Strncmp, BpfLoop, LocalStorage, HashmapFullUpdate, Crypto };
+enum class KbenchOptions {
+  Trigger,
+  Uprobe,
+  Ringbuf,
+  Strncmp,
+  BpfLoop,
+  LocalStorage,
+  HashmapFullUpdate,
+  Crypto,
+  LocalStorageCreate,
+  NoOptions,  // a benchmark that takes none
+};
 
 struct KbenchName {
   const char *name;      // the kernel bench's name, e.g. "rb-libbpf"

@@ -37,6 +37,11 @@ std::string format_kernel_progress(KernelReport style, int iter, const Sample &s
   case KernelReport::LocalStorage:
     return out + fmt::sprintf("hits %8.3lfM/s important_hits %8.3lfM/s", hits, rate_of(s, "important_hits"));
   case KernelReport::PerCpu: return "";
+  case KernelReport::Creates: {
+    const double kmallocs = rate_of(s, "kmallocs");
+    return out + fmt::sprintf("creates %8.3lfk/s (%7.3lfk/prod), %3.2lf kmallocs/create", hits * 1e3,
+                              hits * 1e3 / std::max(producers, 1), hits > 0 ? kmallocs / hits : 0.0);
+  }
   }
   return out;
 }
@@ -63,6 +68,13 @@ std::string format_kernel_summary(KernelReport style, const PointResult &r) {
                         hits.mean, hits.stddev, 1000.0 / hits.mean, imp.mean, imp.stddev);
   }
   case KernelReport::PerCpu: return "";
+  case KernelReport::Creates: {
+    // Intervals of equal length: the ratio of the means is the kernel bench's ratio of totals.
+    const MetricSummary kmallocs = summary_of(r, "kmallocs");
+    return fmt::sprintf("Summary: creates %8.3lf \u00b1 %5.3lfk/s (%7.3lfk/prod), %4.2lf kmallocs/create",
+                        hits.mean * 1e3, hits.stddev * 1e3, hits.mean * 1e3 / prods,
+                        hits.mean > 0 ? kmallocs.mean / hits.mean : 0.0);
+  }
   }
   return format_summary(r);
 }

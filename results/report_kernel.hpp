@@ -15,6 +15,7 @@ enum class KernelReport {
   Ops,           // bpf-loop: "throughput … M ops/s (… M ops/prod), latency … ns/op"
   LocalStorage,  // local-storage-*: "hits throughput …, hits latency …, important_hits throughput …"
   PerCpu,        // bpf-hashmap-full-update: no Iter lines; the per-CPU lines are the summary
+  Creates,       // local-storage-create: "creates …k/s (…k/prod), … kmallocs/create"
 };
 
 std::string format_kernel_progress(KernelReport style, int iter, const Sample &s, int producers, int64_t interval_ns);
