@@ -53,6 +53,14 @@ if grep -q '^crypto-decrypt: skipped: .*not supported by this kernel (' <<<"$out
 else
   summarize "crypto-decrypt --crypto-len 64" "$hits_drops" "$out"
 fi
+summarize "sk-storage-get" \
+  "^Summary: throughput +$num ± +$num M ops/s \( *$num""M ops/prod\), latency +$num ns/op$" \
+  "$($RUN_BENCH sk-storage-get 2>&1)"
+for t in socket task; do
+  summarize "local-storage-create --storage-type $t" \
+    "^Summary: creates +$num ± +$num""k/s \( *$num""k/prod\), +[0-9]+\.[0-9]{2} kmallocs/create$" \
+    "$($RUN_BENCH --batch-size 16 --storage-type $t local-storage-create 2>&1)"
+done
 
 # The kernel bench's argument errors: exit 2 (it exits 1), with its message's meaning.
 expect_refusal() {
@@ -69,6 +77,7 @@ expect_refusal "single-producer" -c1 -p2 --rb-b2b rb-custom
 expect_refusal "not found" trig-nosuch
 expect_refusal "does not apply" --nr_maps 3 trig-tp
 expect_refusal "does not apply" --crypto-len 32 trig-tp
+expect_refusal "storage-type" --storage-type sockets local-storage-create
 listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
 grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
 
