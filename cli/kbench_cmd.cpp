@@ -86,8 +86,8 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
                        : n->report == KernelReport::Creates    ? "hits, kmallocs"
                                                                : "hits";
   if (!settings.empty()) settings += "; ";
-  std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};",
-                                 n->family, n->name, settings, a.warmup_s, a.duration_s, a.producers, report);
+  std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};", n->family,
+                                 n->name, settings, a.warmup_s, a.duration_s, a.producers, report);
   if (a.affinity || !a.prod_cpus.empty() || !a.cons_cpus.empty()) text += " affinity;";
   // Checked by cpuset_error when parsed: digits, commas and dashes only.
   if (!a.prod_cpus.empty()) text += fmt::format(" prod_affinity \"{}\";", a.prod_cpus);

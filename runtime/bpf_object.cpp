@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <fstream>
 #include <cstring>
 #include <utility>
 
@@ -160,6 +161,15 @@ Result<> BpfObject::load(bool verbose) {
   return make_error(BpfPhase::Load, err, msg, last_lines(vlog.empty() ? cap.text() : vlog, kLogTailLines));
 }
 
+// Where cgroup v2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid
+// (v1 + v2) system, as /proc/self/mounts says.
+static std::string cgroup2_root() {
+  std::ifstream mounts("/proc/self/mounts");
+  for (std::string dev, dir, type, rest; mounts >> dev >> dir >> type && std::getline(mounts, rest);)
+    if (type == "cgroup2") return dir;
+  return "/sys/fs/cgroup";
+}
+
 Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) {
   bpf_program *prog = program(function);
   if (!prog || bpf_program__fd(prog) < 0)
@@ -171,8 +181,8 @@ Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) 
     link = bpf_program__attach(prog);
   } else if (spec.kind == AttachKind::Cgroup) {
     // The link holds the cgroup: the fd is ours to close. The programs filter on bb_tgid.
-    const std::string dir = spec.target.empty() ? "/sys/fs/cgroup" : spec.target;
-    int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const std::string dir = spec.target.empty() ? cgroup2_root() : spec.target;
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return make_error(BpfPhase::Attach, errno, "cannot open cgroup " + dir);
     link = bpf_program__attach_cgroup(prog, fd);
     int e = errno;
