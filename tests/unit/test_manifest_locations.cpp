@@ -111,10 +111,13 @@ TEST_CASE("every kind has one row, and names round-trip", "[manifest][kinds]") {
   for (const auto &i : kind_table<ConsumerKind>()) CHECK(parse_kind<ConsumerKind>(i.name) == i.kind);
   for (const auto &i : kind_table<AttachKind>()) CHECK(parse_kind<AttachKind>(i.name) == i.kind);
   for (const auto &i : kind_table<SetupActionKind>()) CHECK(parse_kind<SetupActionKind>(i.name) == i.kind);
-  CHECK(kind_names<ProducerKind>() ==
-        std::vector<std::string>{"syscall", "test_run", "uprobe_nop", "uprobe_push", "uprobe_ret", "none"});
+  CHECK(kind_names<ProducerKind>() == std::vector<std::string>{"syscall", "test_run", "uprobe_nop", "uprobe_push",
+                                                               "uprobe_ret", "socket_create", "thread_create",
+                                                               "getsockopt", "none"});
   CHECK(kind_names<ConsumerKind>() == std::vector<std::string>{"none", "ringbuf", "perfbuf"});
-  CHECK(kind_names<AttachKind>() == std::vector<std::string>{"auto", "uprobe", "uretprobe", "test_run", "none"});
+  CHECK(kind_names<AttachKind>() ==
+        std::vector<std::string>{"auto", "uprobe", "uretprobe", "cgroup", "test_run", "none"});
+  CHECK(kind_names<SetupActionKind>() == std::vector<std::string>{"fork", "inner_maps", "prefill", "prog_run"});
   CHECK(std::string(kind_name(ProducerKind::UprobeRet)) == "uprobe_ret");
   CHECK_FALSE(parse_kind<ProducerKind>("sycall"));
 }
