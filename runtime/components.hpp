@@ -39,7 +39,7 @@ struct ProducerConfig {
   // test_run: the packet every run gets (data_in; empty: none) and the kernel's repeat
   // count per call (0: once); a call counts ops_per_run × max(repeat, 1) operations
   // (runtime/test_run_input.hpp builds both from the point's params).
-  std::vector<uint8_t> data_in;
+  std::vector<uint8_t> data_in{};  // {}: aggregate initializers may leave it out
   uint32_t repeat = 0;
   // socket_create / thread_create: owners made per round (the `batch_size` param).
   uint32_t batch_size = 32;
