@@ -137,8 +137,13 @@ TEST_CASE("crypto: a length ecb(aes) cannot take counts every run as an error", 
   Runner r;
   PointResult res = r.run("crypto", "decrypt", {{"packet_len", test::num(17)}});
   if (!ran_or_skipped_with_reason(res)) return;
-  CHECK(total(res, "hits") > 0);
-  CHECK(total(res, "errors") == total(res, "hits"));
+  const uint64_t hits = total(res, "hits"), errors = total(res, "errors");
+  CHECK(hits > 0);
+  // Every run failed. Per interval the two counters are read one after the other, so up to
+  // a call's runs (test_run_repeat = 64) land between the reads of each interval.
+  const uint64_t slack = 64 * (res.samples.size() + 1);
+  CHECK(errors + slack >= hits);
+  CHECK(errors <= hits + slack);
 }
 
 TEST_CASE("bpfbench bench crypto-encrypt --crypto-len 32: the kernel bench's Summary", "[runtime][crypto][kbench]") {
