@@ -20,6 +20,7 @@ struct KbenchOption {
   const char *setting;
   bool flag;
   KbenchOptions applies_to;
+  const char *words = nullptr;  // a word option: its values ("socket|task"); else a number
 };
 
 constexpr KbenchOption kOptions[] = {
@@ -45,7 +46,18 @@ constexpr KbenchOption kOptions[] = {
     {"--nr_entries", "nr_entries {}", false, KbenchOptions::LpmTrie},
     {"--prefix_len", "prefix_len {}", false, KbenchOptions::LpmTrie},
     {"--random", "random", true, KbenchOptions::LpmTrie},
+    {"--crypto-len", "packet_len {}", false, KbenchOptions::Crypto},
+    {"--batch-size", "batch_size {}", false, KbenchOptions::LocalStorageCreate},
+    {"--storage-type", "prog {}", false, KbenchOptions::LocalStorageCreate, "socket|task"},
 };
+
+std::vector<std::string> split_words(const char *words) {
+  std::vector<std::string> out(1);
+  for (const char *c = words; *c; ++c)
+    if (*c == '|') out.emplace_back();
+    else out.back() += *c;
+  return out;
+}
 
 // The row of `name` for benchmarks taking `options`, else any row of `name` (the option
 // exists but does not apply), else null.
@@ -87,14 +99,18 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
     if (name == "--rb-use-output" && std::string(n->name).rfind("rb-", 0) != 0)
       return {"", fmt::format("--rb-use-output applies to the rb-* benchmarks, not '{}'", n->name)};
     b2b |= name == "--rb-b2b";
-    settings += "; " + (o->flag ? std::string(o->setting) : fmt::format(fmt::runtime(o->setting), value));
+    settings += (settings.empty() ? "" : "; ") +
+                (o->flag ? std::string(o->setting) : fmt::format(fmt::runtime(o->setting), value));
   }
   if (n->options == KbenchOptions::LocalStorage && !given(a, "--nr_maps"))
     settings += "; nr_maps 1000";  // the kernel bench's default
   if (std::string why = refused(*n, a, b2b); !why.empty()) return {"", why};
-  std::string report = n->report == KernelReport::LocalStorage ? "hits, important_hits" : "hits";
-  std::string text = fmt::format("bench {} as \"{}\" < {}; warmup {}s; duration {}s; producers {}; report {};",
-                                 n->family, n->name, settings, a.warmup_s, a.duration_s, a.producers, report);
+  std::string report = n->report == KernelReport::LocalStorage ? "hits, important_hits"
+                       : n->report == KernelReport::Creates    ? "hits, kmallocs"
+                                                               : "hits";
+  if (!settings.empty()) settings += "; ";
+  std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};", n->family,
+                                 n->name, settings, a.warmup_s, a.duration_s, a.producers, report);
   if (a.affinity || !a.prod_cpus.empty() || !a.cons_cpus.empty()) text += " affinity;";
   // Checked by cpuset_error when parsed: digits, commas and dashes only.
   if (!a.prod_cpus.empty()) text += fmt::format(" prod_affinity \"{}\";", a.prod_cpus);
@@ -130,6 +146,11 @@ CLI::App *add_kbench_command(CLI::App &app, KbenchArgs &a) {
     if (o.flag)
       b->add_flag_function(
           name, [&a, name](int64_t) { a.options.emplace_back(name, ""); }, "Benchmark option");
+    else if (o.words)
+      b->add_option_function<std::string>(
+           name, [&a, name](const std::string &v) { a.options.emplace_back(name, v); }, "Benchmark option")
+          ->check(CLI::IsMember(split_words(o.words)))
+          ->type_name(o.words);
     else
       add_value<int64_t>(
           b, name, integer_in(0, INT64_MAX), [&a, name](int64_t v) { a.options.emplace_back(name, std::to_string(v)); },

@@ -74,6 +74,13 @@ constexpr KbenchName kNames[] = {
     {"trig-uretprobe-multi-nop5", "uprobes", "prog uretprobe-multi-nop5; pid_filter false", O::Uprobe, R::HitsDrops, 0},
     {"trig-usdt-nop", "uprobes", "prog usdt-nop; pid_filter false", O::Uprobe, R::HitsDrops, 0},
     {"trig-usdt-nop5", "uprobes", "prog usdt-nop5; pid_filter false", O::Uprobe, R::HitsDrops, 0},
+    // Issue 16: the crypto kfuncs through a tc program run by BPF_PROG_TEST_RUN.
+    {"crypto-encrypt", "crypto", "prog encrypt", O::Crypto, R::HitsDrops, 0},
+    {"crypto-decrypt", "crypto", "prog decrypt", O::Crypto, R::HitsDrops, 0},
+    // Local storage owners made and used by the producers (sockets, threads).
+    // No settings: the family's default program (socket) unless --storage-type task.
+    {"local-storage-create", "local_storage_create", "", O::LocalStorageCreate, R::Creates, 0},
+    {"sk-storage-get", "sk_storage_get", "prog get", O::NoOptions, R::Ops, 0},
 };
 
 }  // namespace

@@ -25,7 +25,10 @@ enum class KbenchOptions {
   LpmTrie,
   // Issue 16 (families-a): no benchmark options; Rename refuses more than one producer.
   Count,
-  Rename
+  Rename,
+  Crypto,
+  LocalStorageCreate,
+  NoOptions,  // a benchmark that takes none
 };
 
 struct KbenchName {

@@ -31,6 +31,13 @@ constexpr KindInfo<ProducerKind> kProducers[] = {
      "CountLocalProducer (runtime/user_producers.cpp)"},
     {ProducerKind::Rename, "rename", "writes the thread's own name to /proc/thread-self/comm (task_rename)",
      "RenameProducer (runtime/user_producers.cpp)"},
+    {ProducerKind::SocketCreate, "socket_create",
+     "creates `batch_size` AF_INET6 UDP sockets, then closes them, round and round",
+     "SocketCreateProducer (runtime/owner_producers.cpp)"},
+    {ProducerKind::ThreadCreate, "thread_create", "creates `batch_size` threads, then joins them, round and round",
+     "ThreadCreateProducer (runtime/owner_producers.cpp)"},
+    {ProducerKind::Getsockopt, "getsockopt", "getsockopt(0xdead, 0xbeef) on one TCP socket per producer thread",
+     "GetsockoptProducer (runtime/owner_producers.cpp)"},
     {ProducerKind::None, "none", "no producer: the threads wait for the end of the run",
      "IdleProducer (runtime/components.cpp)"},
 };
@@ -54,11 +61,15 @@ constexpr KindInfo<AttachKind> kAttach[] = {
      "attach_uprobe_multi (runtime/uprobe_multi.cpp)"},
     {AttachKind::UretprobeMulti, "uretprobe_multi", "a uretprobe.multi link (BPF_TRACE_UPROBE_MULTI) on `target`",
      "attach_uprobe_multi (runtime/uprobe_multi.cpp)"},
-    {AttachKind::Usdt, "usdt", "libbpf's USDT attach on `target` = provider:name in the bpfbench binary",
-     "BpfObject::attach (runtime/bpf_object.cpp)"},
-    {AttachKind::TestRun, "test_run", "not attached: run by the test_run producer", ""},
-    {AttachKind::None, "none", "not attached (no program, or nothing to hook)", ""},
-};
+    {
+        AttachKind::Usdt,
+        "usdt",
+        "libbpf's USDT attach on `target` = provider:name in the bpfbench binary",
+        {AttachKind::Cgroup, "cgroup", "bpf_program__attach_cgroup() on the cgroup v2 root (`target`: another cgroup)",
+         "BpfObject::attach (runtime/bpf_object.cpp)"},
+        {AttachKind::TestRun, "test_run", "not attached: run by the test_run producer", ""},
+        {AttachKind::None, "none", "not attached (no program, or nothing to hook)", ""},
+    };
 
 // Alphabetical: did_you_mean breaks ties by the first candidate.
 constexpr KindInfo<SetupActionKind> kSetupActions[] = {

@@ -32,12 +32,15 @@ enum class ProducerKind {
   CountGlobal,
   CountLocal,
   Rename,
+  SocketCreate,
+  ThreadCreate,
+  Getsockopt,
   None
 };
 // What drains the buffer a program writes (runtime/consumers/).
 enum class ConsumerKind { None, Ringbuf, Perfbuf };
 // How a program is attached (runtime/bpf_object.cpp).
-enum class AttachKind { Auto, Uprobe, Uretprobe, UprobeMulti, UretprobeMulti, Usdt, TestRun, None };
+enum class AttachKind { Auto, Uprobe, Uretprobe, UprobeMulti, UretprobeMulti, Usdt, Cgroup, TestRun, None };
 // A step run on the loaded object before attach (runtime/setup_actions.cpp; its keys are
 // checked by compiler/setup_spec.cpp).
 enum class SetupActionKind { Fork, InnerMaps, Prefill, RunProgram };

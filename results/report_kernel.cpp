@@ -73,6 +73,11 @@ std::string format_kernel_progress(KernelReport style, int iter, const Sample &s
     return out + false_hits_line(count_of(s, "false_hits"), count_of(s, "hits"), count_of(s, "drops"), " ");
   case KernelReport::BpfTime:
     return out + fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod)", bpf_rate(s), bpf_rate(s) / std::max(producers, 1));
+  case KernelReport::Creates: {
+    const double kmallocs = rate_of(s, "kmallocs");
+    return out + fmt::sprintf("creates %8.3lfk/s (%7.3lfk/prod), %3.2lf kmallocs/create", hits * 1e3,
+                              hits * 1e3 / std::max(producers, 1), hits > 0 ? kmallocs / hits : 0.0);
+  }
   }
   return out;
 }
@@ -109,6 +114,13 @@ std::string format_kernel_summary(KernelReport style, const PointResult &r) {
     return "Summary: " + false_hits_line(f, h, d, "  ");
   }
   case KernelReport::BpfTime: return bpf_time_summary(r, prods);
+  case KernelReport::Creates: {
+    // Intervals of equal length: the ratio of the means is the kernel bench's ratio of totals.
+    const MetricSummary kmallocs = summary_of(r, "kmallocs");
+    return fmt::sprintf("Summary: creates %8.3lf \u00b1 %5.3lfk/s (%7.3lfk/prod), %4.2lf kmallocs/create",
+                        hits.mean * 1e3, hits.stddev * 1e3, hits.mean * 1e3 / prods,
+                        hits.mean > 0 ? kmallocs.mean / hits.mean : 0.0);
+  }
   }
   return format_summary(r);
 }

@@ -17,6 +17,7 @@ enum class KernelReport {
   PerCpu,        // bpf-hashmap-full-update: no Iter lines; the per-CPU lines are the summary
   FalseHits,     // bloom-false-positive: "… false hits of … total operations. Percentage = … %"
   BpfTime,       // lpm-trie-insert/delete: ops per second of BPF time (bpf_ns), "throughput … latency …"
+  Creates,       // local-storage-create: "creates …k/s (…k/prod), … kmallocs/create"
 };
 
 std::string format_kernel_progress(KernelReport style, int iter, const Sample &s, int producers, int64_t interval_ns);

@@ -3,10 +3,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <sys/mount.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <fstream>
 #include <cstring>
 #include <utility>
 
@@ -169,6 +171,15 @@ Result<> BpfObject::load(bool verbose) {
   return make_error(BpfPhase::Load, err, msg, last_lines(vlog.empty() ? cap.text() : vlog, kLogTailLines));
 }
 
+// Where cgroup v2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid
+// (v1 + v2) system, as /proc/self/mounts says.
+static std::string cgroup2_root() {
+  std::ifstream mounts("/proc/self/mounts");
+  for (std::string dev, dir, type, rest; mounts >> dev >> dir >> type && std::getline(mounts, rest);)
+    if (type == "cgroup2") return dir;
+  return "/sys/fs/cgroup";
+}
+
 Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) {
   bpf_program *prog = program(function);
   if (!prog || bpf_program__fd(prog) < 0)
@@ -196,6 +207,15 @@ Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) 
               "): this bpfbench was built without sys/sdt.h (Debian: systemtap-sdt-dev), so it has no USDT "
               "probes");
     link = bpf_program__attach_usdt(prog, -1, spec.binary.c_str(), provider.c_str(), name.c_str(), nullptr);
+  } else if (spec.kind == AttachKind::Cgroup) {
+    // The link holds the cgroup: the fd is ours to close. The programs filter on bb_tgid.
+    const std::string dir = spec.target.empty() ? cgroup2_root() : spec.target;
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return make_error(BpfPhase::Attach, errno, "cannot open cgroup " + dir);
+    link = bpf_program__attach_cgroup(prog, fd);
+    int e = errno;
+    close(fd);
+    errno = e;
   } else {  // uprobe | uretprobe
     LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == AttachKind::Uretprobe, .func_name = spec.target.c_str());
     // pid -1: every thread of every process running the binary; producers are threads
@@ -205,10 +225,12 @@ Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) 
   long err = libbpf_get_error(link);
   if (!link || err) {
     int e = err ? static_cast<int>(-err) : errno;
-    std::string what = spec.kind == AttachKind::Auto ? std::string(bpf_program__section_name(prog))
-                                                     : std::string(kind_name(spec.kind)) + " on " + spec.target;
+    std::string what = spec.kind == AttachKind::Auto || spec.kind == AttachKind::Cgroup
+                           ? std::string(bpf_program__section_name(prog))
+                           : std::string(kind_name(spec.kind)) + " on " + spec.target;
     std::string msg = "cannot attach program '" + function + "' (" + what + ")";
-    if (spec.kind != AttachKind::Auto && cap.text().find("failed to find symbol") != std::string::npos)
+    if (spec.kind != AttachKind::Auto && spec.kind != AttachKind::Cgroup &&
+        cap.text().find("failed to find symbol") != std::string::npos)
       msg += ": " + spec.binary + (spec.binary == "/proc/self/exe" ? " (the bpfbench binary)" : "") +
              " has no function '" + spec.target + "'";
     return make_error(BpfPhase::Attach, e, msg, last_lines(cap.text(), 5));

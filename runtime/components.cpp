@@ -8,6 +8,7 @@
 
 #include "runtime/bpf_object.hpp"
 #include "runtime/consumers/buffer_consumers.hpp"
+#include "runtime/owner_producers.hpp"
 #include "runtime/uprobe_targets.hpp"
 #include "runtime/user_producers.hpp"
 
@@ -36,14 +37,25 @@ class SyscallProducer final : public Producer {
   bool self_;
 };
 
-// BPF_PROG_TEST_RUN of a driver program that loops in the kernel: one syscall stands
-// for `ops_per_run` operations.
+// BPF_PROG_TEST_RUN of a driver program that loops in the kernel (or of a packet program,
+// run `repeat` times on a copy of `data_in` per call): one syscall stands for `ops`
+// operations. Each thread has its own copy of the packet; the kernel copies it per call.
 class TestRunProducer final : public Producer {
  public:
-  TestRunProducer(int fd, uint64_t ops) : fd_(fd), ops_(ops) {}
+  explicit TestRunProducer(const ProducerConfig &cfg)
+      : fd_(cfg.test_run_fd),
+        ops_((cfg.ops_per_run ? cfg.ops_per_run : 1) * (cfg.repeat ? cfg.repeat : 1)),
+        repeat_(cfg.repeat),
+        data_(cfg.data_in) {}
   std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+    std::vector<uint8_t> data = data_;
     while (!stop.load(std::memory_order_relaxed)) {
       LIBBPF_OPTS(bpf_test_run_opts, opts);
+      opts.repeat = repeat_;
+      if (!data.empty()) {
+        opts.data_in = data.data();
+        opts.data_size_in = static_cast<uint32_t>(data.size());
+      }
       int err = bpf_prog_test_run_opts(fd_, &opts);
       if (err) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
       slot.add(ops_);
@@ -54,6 +66,8 @@ class TestRunProducer final : public Producer {
  private:
   int fd_;
   uint64_t ops_;
+  uint32_t repeat_;
+  std::vector<uint8_t> data_;
 };
 
 template <void (*Target)()>
@@ -84,7 +98,7 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   case ProducerKind::Syscall: return P(std::make_unique<SyscallProducer>(cfg.getpgid_self));
   case ProducerKind::TestRun:
     if (cfg.test_run_fd < 0) return Error("producer test_run needs a loaded driver program");
-    return P(std::make_unique<TestRunProducer>(cfg.test_run_fd, cfg.ops_per_run ? cfg.ops_per_run : 1));
+    return P(std::make_unique<TestRunProducer>(cfg));
   case ProducerKind::UprobeNop: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>());
   case ProducerKind::UprobePush: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>());
   case ProducerKind::UprobeRet: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>());
@@ -94,6 +108,9 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   case ProducerKind::CountGlobal:
   case ProducerKind::CountLocal:
   case ProducerKind::Rename: return P(make_user_producer(cfg.kind));
+  case ProducerKind::SocketCreate:
+  case ProducerKind::ThreadCreate:
+  case ProducerKind::Getsockopt: return make_owner_producer(cfg);
   case ProducerKind::None: return P(std::make_unique<IdleProducer>());
   }
   return Error("unknown producer kind");

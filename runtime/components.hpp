@@ -35,7 +35,14 @@ class Consumer {
 struct ProducerConfig {
   ProducerKind kind = ProducerKind::None;
   int test_run_fd = -1;      // test_run: the driver program
-  uint64_t ops_per_run = 1;  // test_run: operations one run stands for (batch_iters)
+  uint64_t ops_per_run = 1;  // test_run: operations one program run stands for (batch_iters)
+  // test_run: the packet every run gets (data_in; empty: none) and the kernel's repeat
+  // count per call (0: once); a call counts ops_per_run × max(repeat, 1) operations
+  // (runtime/test_run_input.hpp builds both from the point's params).
+  std::vector<uint8_t> data_in{};  // {}: aggregate initializers may leave it out
+  uint32_t repeat = 0;
+  // socket_create / thread_create: owners made per round (the `batch_size` param).
+  uint32_t batch_size = 32;
   // syscall: getpgid(own tid), a lookup that finds the task, instead of getpgid(-1), which
   // fails before any lookup (the `getpgid_arg` param; docs/families/trigger.md).
   bool getpgid_self = false;

@@ -17,6 +17,7 @@
 #include "runtime/prog_stats.hpp"
 #include "runtime/self_checks.hpp"
 #include "runtime/setup_actions.hpp"
+#include "runtime/test_run_input.hpp"
 
 namespace bpfbench {
 
@@ -279,10 +280,16 @@ void PointRunner::watch_prog_stats() {
 Result<> PointRunner::make_components() {
   pc_.kind = f_.producer_of(*prog_);
   if (const ParamValue *g = p_.param("getpgid_arg"); g && !g->is_int) pc_.getpgid_self = g->s == "self";
+  if (const ParamValue *b = p_.param("batch_size"); b && b->is_int && b->i > 0)
+    pc_.batch_size = static_cast<uint32_t>(b->i);
   if (pc_.kind == ProducerKind::TestRun) {
     pc_.test_run_fd = obj_.program_fd(test_run_driver(f_, *prog_));
     if (const ParamValue *b = p_.param("batch_iters"); b && b->is_int && b->i > 0)
       pc_.ops_per_run = static_cast<uint64_t>(b->i);
+    auto input = test_run_input_for(p_);
+    if (!input) return input.error();
+    pc_.data_in = std::move(input->data_in);
+    pc_.repeat = input->repeat;
   }
   auto producer = make_producer(pc_);
   if (!producer) return producer.error();

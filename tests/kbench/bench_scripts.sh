@@ -65,6 +65,21 @@ ops="^Summary: throughput +$num ± +$num M ops/s \( *$num""M ops/prod\), latency
 for b in lookup insert delete; do
   summarize "lpm-trie-$b --nr_entries 1000" "$ops" "$($RUN_BENCH --nr_entries 1000 lpm-trie-$b 2>&1)"
 done
+# Crypto kfuncs (6.10+): a kernel without them prints the skip and its reason instead.
+out=$($RUN_BENCH --crypto-len 64 crypto-decrypt 2>&1)
+if grep -q '^crypto-decrypt: skipped: .*not supported by this kernel (' <<<"$out"; then
+  echo "crypto-decrypt --crypto-len 64: $out"
+else
+  summarize "crypto-decrypt --crypto-len 64" "$hits_drops" "$out"
+fi
+summarize "sk-storage-get" \
+  "^Summary: throughput +$num ± +$num M ops/s \( *$num""M ops/prod\), latency +$num ns/op$" \
+  "$($RUN_BENCH sk-storage-get 2>&1)"
+for t in socket task; do
+  summarize "local-storage-create --storage-type $t" \
+    "^Summary: creates +$num ± +$num""k/s \( *$num""k/prod\), +[0-9]+\.[0-9]{2} kmallocs/create$" \
+    "$($RUN_BENCH --batch-size 16 --storage-type $t local-storage-create 2>&1)"
+done
 
 # The kernel bench's argument errors: exit 2 (it exits 1), with its message's meaning.
 expect_refusal() {
@@ -83,6 +98,8 @@ expect_refusal "doesn't support multi-producer" -p2 rename-base
 expect_refusal "does not apply" --nr_maps 3 trig-tp
 expect_refusal "Missing --nr_entries parameter" lpm-trie-lookup
 expect_refusal "does not apply" --nr_hash_funcs 3 lpm-trie-lookup
+expect_refusal "does not apply" --crypto-len 32 trig-tp
+expect_refusal "storage-type" --storage-type sockets local-storage-create
 listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
 grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
 

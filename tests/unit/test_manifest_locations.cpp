@@ -53,7 +53,7 @@ TEST_CASE("unknown kinds and ratio operands are shown at their values", "[manife
   CHECK(l.rendered ==
         l.path +
             ":7:75-83: error: program 'x': unknown attach 'uprobes' (expected auto, uprobe, uretprobe, "
-            "uprobe_multi, uretprobe_multi, usdt, test_run or none)\n"
+            "uprobe_multi, uretprobe_multi, usdt, cgroup, test_run or none)\n"
             "    { \"name\": \"x\", \"section\": \"?uprobe\", \"function\": \"bench_x\", \"attach\": \"uprobes\",\n"
             "                                                                          ~~~~~~~~~\n"
             "hint: did you mean 'uprobe'?\n" +
@@ -113,10 +113,12 @@ TEST_CASE("every kind has one row, and names round-trip", "[manifest][kinds]") {
   for (const auto &i : kind_table<SetupActionKind>()) CHECK(parse_kind<SetupActionKind>(i.name) == i.kind);
   CHECK(kind_names<ProducerKind>() == std::vector<std::string>{"syscall", "test_run", "uprobe_nop", "uprobe_push",
                                                                "uprobe_ret", "uprobe_nop5", "usdt_nop", "usdt_nop5",
-                                                               "count_global", "count_local", "rename", "none"});
+                                                               "count_global", "count_local", "rename", "socket_create",
+                                                               "thread_create", "getsockopt", "none"});
   CHECK(kind_names<ConsumerKind>() == std::vector<std::string>{"none", "ringbuf", "perfbuf"});
   CHECK(kind_names<AttachKind>() == std::vector<std::string>{"auto", "uprobe", "uretprobe", "uprobe_multi",
-                                                             "uretprobe_multi", "usdt", "test_run", "none"});
+                                                             "uretprobe_multi", "usdt", "cgroup", "test_run", "none"});
+  CHECK(kind_names<SetupActionKind>() == std::vector<std::string>{"fork", "inner_maps", "prefill", "run_program"});
   CHECK(std::string(kind_name(ProducerKind::UprobeRet)) == "uprobe_ret");
   CHECK_FALSE(parse_kind<ProducerKind>("sycall"));
 }
