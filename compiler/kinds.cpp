@@ -61,15 +61,13 @@ constexpr KindInfo<AttachKind> kAttach[] = {
      "attach_uprobe_multi (runtime/uprobe_multi.cpp)"},
     {AttachKind::UretprobeMulti, "uretprobe_multi", "a uretprobe.multi link (BPF_TRACE_UPROBE_MULTI) on `target`",
      "attach_uprobe_multi (runtime/uprobe_multi.cpp)"},
-    {
-        AttachKind::Usdt,
-        "usdt",
-        "libbpf's USDT attach on `target` = provider:name in the bpfbench binary",
-        {AttachKind::Cgroup, "cgroup", "bpf_program__attach_cgroup() on the cgroup v2 root (`target`: another cgroup)",
-         "BpfObject::attach (runtime/bpf_object.cpp)"},
-        {AttachKind::TestRun, "test_run", "not attached: run by the test_run producer", ""},
-        {AttachKind::None, "none", "not attached (no program, or nothing to hook)", ""},
-    };
+    {AttachKind::Usdt, "usdt", "libbpf's USDT attach on `target` = provider:name in the bpfbench binary",
+     "BpfObject::attach (runtime/bpf_object.cpp)"},
+    {AttachKind::Cgroup, "cgroup", "bpf_program__attach_cgroup() on the cgroup v2 root (`target`: another cgroup)",
+     "BpfObject::attach (runtime/bpf_object.cpp)"},
+    {AttachKind::TestRun, "test_run", "not attached: run by the test_run producer", ""},
+    {AttachKind::None, "none", "not attached (no program, or nothing to hook)", ""},
+};
 
 // Alphabetical: did_you_mean breaks ties by the first candidate.
 constexpr KindInfo<SetupActionKind> kSetupActions[] = {
