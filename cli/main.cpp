@@ -85,7 +85,7 @@ int run_args(int argc, char **argv) {
 
   EmitArgs emit;
   auto *e = app.add_subcommand("emit", "Print the generated BPF C");
-  add_file_options(e, emit.in);
+  add_file_options(e, emit.in, true);
   e->add_option("--bench", emit.bench, "Only this bench (index from 0, or family name)")
       ->check(checked(non_empty("a bench index or family name"), "BENCH"))
       ->type_name("BENCH");

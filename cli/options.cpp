@@ -25,17 +25,21 @@ ValueParser<int64_t> builtin_integer(const std::string &name) {
 
 }  // namespace
 
-void add_file_options(CLI::App *cmd, FileArgs &a) {
+void add_file_options(CLI::App *cmd, FileArgs &a, bool loaded_dumps) {
   cmd->add_option("FILE", a.file, "The .bdsl file")->required()->check(checked(non_empty("a .bdsl file name"), "FILE"));
   cmd->add_option("--templates", a.template_dirs,
                   "Also look for families in this folder (repeatable; added to the shipped ones)")
       ->allow_extra_args(false)  // one folder per --templates: `--templates D FILE` keeps FILE
       ->check(checked(non_empty("a folder name"), "DIR"))
       ->type_name("DIR");
-  cmd->add_option("--dump", a.dump,
-                  "Print a stage's output: ast, plan or c; emit also xlated or jited (bpftool's dump of the "
-                  "loaded program; root)")
-      ->check(CLI::IsMember({"ast", "plan", "c", "xlated", "jited"}));
+  if (loaded_dumps)
+    cmd->add_option("--dump", a.dump,
+                    "Print a stage's output: ast, plan or c, or xlated or jited (bpftool's dump of the loaded "
+                    "program; root)")
+        ->check(CLI::IsMember({"ast", "plan", "c", "xlated", "jited"}));
+  else
+    cmd->add_option("--dump", a.dump, "Print a stage's output: ast, plan or c")
+        ->check(CLI::IsMember({"ast", "plan", "c"}));
   cmd->add_option("--only", a.only, "Only the points with this label, or matching this glob (e.g. 'rb-*'; repeatable)")
       ->allow_extra_args(false)
       ->check(checked(non_empty("a point label or glob"), "LABEL"));

@@ -91,8 +91,10 @@ TEST_CASE("run_program runs the setup program before the producer's packets", "[
   CHECK(total(res, "hits") > 0);
   CHECK(total(res, "early") == 0);        // setup ran before the first run
   CHECK(total(res, "bad_packets") == 0);  // every run saw the generated packet
-  REQUIRE(res.self_checks.size() == 1);   // producer = runs x repeat, exactly
-  CHECK(res.self_checks[0].ok);
+  // The setup program's return value (run_program) and producer = runs x repeat, exactly.
+  REQUIRE(res.self_checks.size() == 2);
+  CHECK(res.self_checks[0].name == "run_program");
+  for (const auto &c : res.self_checks) CHECK(c.ok);
 }
 
 TEST_CASE("run_program: a setup program returning -ENOENT fails the point", "[runtime][packets]") {
@@ -119,8 +121,9 @@ TEST_CASE("crypto encrypt: hits, no kfunc errors, one run per producer op", "[ru
   if (!ran_or_skipped_with_reason(res)) return;
   CHECK(total(res, "hits") > 0);
   CHECK(total(res, "errors") == 0);
-  REQUIRE(res.self_checks.size() == 1);
-  CHECK(res.self_checks[0].ok);
+  REQUIRE(res.self_checks.size() == 2);  // the context's setup program, then runs x repeat
+  CHECK(res.self_checks[0].name == "run_program");
+  for (const auto &c : res.self_checks) CHECK(c.ok);
 }
 
 TEST_CASE("crypto roundtrip: decrypt(encrypt(packet)) is the packet", "[runtime][crypto]") {
