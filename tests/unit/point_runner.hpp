@@ -23,15 +23,17 @@ struct PointRunner {
   FeatureProber prober;
   RunOptions opts;
 
-  explicit PointRunner(std::vector<std::string> extra_dirs = {}) : fams(std::move(extra_dirs)) {
+  // Points of two `interval_ns` intervals, families from bpf_templates/ and `extra_dirs`.
+  explicit PointRunner(std::vector<std::string> extra_dirs = {}, int64_t interval_ns = kInterval)
+      : fams(std::move(extra_dirs)) {
     opts.prober = &prober;
-    opts.interval_ns = kInterval;
+    opts.interval_ns = interval_ns;
   }
 
   // `family`'s program `prog` with its defaults, the int params in `values` set.
   PlanPoint point(const std::string &family, const std::string &prog,
                   std::vector<std::pair<std::string, int64_t>> values = {}) {
-    PlanPoint p = make_point(fams.get(family), prog, 0, 2 * kInterval);
+    PlanPoint p = make_point(fams.get(family), prog, 0, 2 * opts.interval_ns);
     for (const auto &[n, v] : values) set_param(p, n, num(v));
     return p;
   }
@@ -55,5 +57,18 @@ struct PointRunner {
     return run(p, stop);
   }
 };
+
+// A point that needs a kernel feature either ran or was skipped with the reason (then a
+// WARN, and false).
+inline bool ran_or_skipped(const PointResult &r) {
+  INFO(r.reason);
+  if (r.status == PointResult::Status::Skipped) {
+    CHECK(r.reason.find("not supported by this kernel (") != std::string::npos);
+    WARN("skipped: " << r.reason);
+    return false;
+  }
+  REQUIRE(r.status == PointResult::Status::Ok);
+  return true;
+}
 
 }  // namespace bpfbench::test

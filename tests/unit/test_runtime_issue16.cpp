@@ -10,39 +10,14 @@
 #include "runtime/probe.hpp"
 #include "runtime/run_point.hpp"
 #include "runtime/user_producers.hpp"
+#include "point_runner.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
 
 namespace {
 
-constexpr int64_t kInterval = 250'000'000;
-
-struct Runner {
-  test::Families fams;
-  FeatureProber prober;
-  RunOptions opts;
-  Runner() {
-    opts.prober = &prober;
-    opts.interval_ns = kInterval;
-  }
-  bool supported(const std::string &family, const std::string &prog) {
-    for (const auto &req : fams.get(family).program(prog)->requires_features)
-      if (!prober.check(req).available) return false;
-    return true;
-  }
-  PointResult run(const PlanPoint &p) {
-    std::string err;
-    auto obj = test::compile_point(p, fams, err);
-    INFO(err);
-    REQUIRE(!obj.empty());
-    StopSource stop;
-    return run_point(p, fams.get(p.family), obj, opts, stop);
-  }
-  PlanPoint point(const std::string &family, const std::string &prog) {
-    return test::make_point(fams.get(family), prog, 0, 2 * kInterval);
-  }
-};
+using Runner = test::PointRunner;
 
 std::string own_comm() {
   std::ifstream f("/proc/self/comm");

@@ -7,31 +7,16 @@
 
 #include "runtime/probe.hpp"
 #include "runtime/run_point.hpp"
+#include "point_runner.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
 
 namespace {
 
-struct Runner {
-  test::Families fams{{test::fixtures_dir()}};
-  FeatureProber prober;
-  RunOptions opts;
-  Runner() {
-    opts.prober = &prober;
-    opts.interval_ns = 500'000'000;
-  }
-  PointResult run(PlanPoint p) {
-    std::string err;
-    auto obj = test::compile_point(p, fams, err);
-    INFO(err);
-    REQUIRE(!obj.empty());
-    StopSource stop;
-    return run_point(p, fams.get(p.family), obj, opts, stop);
-  }
-  PlanPoint point(const std::string &family, const std::string &prog) {
-    return test::make_point(fams.get(family), prog, 0, 1'000'000'000);
-  }
+// Fixture and shipped families; points of two 500 ms intervals.
+struct Runner : test::PointRunner {
+  Runner() : PointRunner({test::fixtures_dir()}, 500'000'000) {}
 };
 
 const SelfCheck *find_check(const PointResult &r, const std::string &name) {

@@ -5,51 +5,27 @@
 
 #include "runtime/probe.hpp"
 #include "runtime/run_point.hpp"
+#include "point_runner.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
 
 namespace {
 
-constexpr int64_t kInterval = 250'000'000;  // points: no warmup, two 250 ms intervals
-
 PointResult run(const std::string &family, const std::string &prog,
                 std::vector<std::pair<std::string, int64_t>> v = {}) {
-  test::Families fams;
-  FeatureProber prober;
-  RunOptions opts;
-  opts.prober = &prober;
-  opts.interval_ns = kInterval;
-  PlanPoint p = test::make_point(fams.get(family), prog, 0, 2 * kInterval);
-  for (const auto &[n, x] : v) test::set_param(p, n, test::num(x));
-  std::string err;
-  auto obj = test::compile_point(p, fams, err);
-  INFO(err);
-  REQUIRE(!obj.empty());
-  StopSource stop;
-  return run_point(p, fams.get(family), obj, opts, stop);
+  test::PointRunner r;
+  return r.run(r.point(family, prog, std::move(v)));
 }
 
 uint64_t total(const PointResult &r, const std::string &m) { return test::sampled_total(r, m); }
-
-// Runs, or is skipped for a kernel feature with the reason (tp_btf, cgroup programs).
-bool ran(const PointResult &r) {
-  INFO(r.reason);
-  if (r.status == PointResult::Status::Skipped) {
-    CHECK(r.reason.find("not supported by this kernel (") != std::string::npos);
-    WARN("skipped: " << r.reason);
-    return false;
-  }
-  REQUIRE(r.status == PointResult::Status::Ok);
-  return true;
-}
 
 }  // namespace
 
 TEST_CASE("local_storage_create socket: one storage per socket made", "[runtime][owners]") {
   BB_REQUIRE_ROOT();
   PointResult r = run("local_storage_create", "socket", {{"batch_size", 8}});
-  if (!ran(r)) return;
+  if (!test::ran_or_skipped(r)) return;
   CHECK(total(r, "hits") > 0);
   CHECK(total(r, "create_errs") == 0);
   CHECK(total(r, "kmallocs") > 0);
@@ -60,7 +36,7 @@ TEST_CASE("local_storage_create socket: one storage per socket made", "[runtime]
 TEST_CASE("local_storage_create task: storages for the threads made", "[runtime][owners]") {
   BB_REQUIRE_ROOT();
   PointResult r = run("local_storage_create", "task", {{"batch_size", 8}});
-  if (!ran(r)) return;
+  if (!test::ran_or_skipped(r)) return;
   CHECK(total(r, "hits") > 0);
   CHECK(total(r, "create_errs") == 0);
 }
@@ -68,7 +44,7 @@ TEST_CASE("local_storage_create task: storages for the threads made", "[runtime]
 TEST_CASE("sk_storage_get: every getsockopt() runs the get, the storage is found", "[runtime][owners]") {
   BB_REQUIRE_ROOT();
   PointResult r = run("sk_storage_get", "get");
-  if (!ran(r)) return;
+  if (!test::ran_or_skipped(r)) return;
   CHECK(total(r, "hits") > 0);
   CHECK(total(r, "misses") == 0);
   REQUIRE(r.self_checks.size() == 1);

@@ -9,48 +9,25 @@
 #include "runtime/run_point.hpp"
 #include "runtime/test_run_input.hpp"
 #include "run_process.hpp"
+#include "point_runner.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
 
 namespace {
 
-constexpr int64_t kInterval = 250'000'000;  // points: no warmup, two 250 ms intervals
-
-struct Runner {
-  test::Families fams{{test::fixtures_dir()}};
-  FeatureProber prober;
-  RunOptions opts;
-  Runner() {
-    opts.prober = &prober;
-    opts.interval_ns = kInterval;
-  }
+// Fixture and shipped families; points of no warmup and two 250 ms intervals.
+struct Runner : test::PointRunner {
+  Runner() : PointRunner({test::fixtures_dir()}) {}
   PointResult run(const std::string &family, const std::string &prog,
                   std::vector<std::pair<std::string, ParamValue>> values = {}) {
-    PlanPoint p = test::make_point(fams.get(family), prog, 0, 2 * kInterval);
+    PlanPoint p = point(family, prog);
     for (auto &[n, v] : values) test::set_param(p, n, v);
-    std::string err;
-    auto obj = test::compile_point(p, fams, err);
-    INFO(err);
-    REQUIRE(!obj.empty());
-    StopSource stop;
-    return run_point(p, fams.get(family), obj, opts, stop);
+    return PointRunner::run(p);
   }
 };
 
 uint64_t total(const PointResult &r, const std::string &m) { return test::sampled_total(r, m); }
-
-// The crypto points either run or are skipped for a missing kernel feature, with the reason.
-bool ran_or_skipped_with_reason(const PointResult &r) {
-  INFO(r.reason);
-  if (r.status == PointResult::Status::Skipped) {
-    CHECK(r.reason.find("not supported by this kernel (") != std::string::npos);
-    WARN("crypto skipped: " << r.reason);
-    return false;
-  }
-  REQUIRE(r.status == PointResult::Status::Ok);
-  return true;
-}
 
 uint16_t be16(const std::vector<uint8_t> &p, size_t at) { return static_cast<uint16_t>(p[at] << 8 | p[at + 1]); }
 
@@ -118,7 +95,7 @@ TEST_CASE("crypto encrypt: hits, no kfunc errors, one run per producer op", "[ru
   BB_REQUIRE_ROOT();
   Runner r;
   PointResult res = r.run("crypto", "encrypt", {{"packet_len", test::num(64)}});
-  if (!ran_or_skipped_with_reason(res)) return;
+  if (!test::ran_or_skipped(res)) return;
   CHECK(total(res, "hits") > 0);
   CHECK(total(res, "errors") == 0);
   REQUIRE(res.self_checks.size() == 2);  // the context's setup program, then runs x repeat
@@ -130,7 +107,7 @@ TEST_CASE("crypto roundtrip: decrypt(encrypt(packet)) is the packet", "[runtime]
   BB_REQUIRE_ROOT();
   Runner r;
   PointResult res = r.run("crypto", "roundtrip", {{"packet_len", test::num(256)}});
-  if (!ran_or_skipped_with_reason(res)) return;
+  if (!test::ran_or_skipped(res)) return;
   CHECK(total(res, "hits") > 0);
   CHECK(total(res, "errors") == 0);  // every byte came back, and the ciphertext differed
 }
@@ -139,7 +116,7 @@ TEST_CASE("crypto: a length ecb(aes) cannot take counts every run as an error", 
   BB_REQUIRE_ROOT();
   Runner r;
   PointResult res = r.run("crypto", "decrypt", {{"packet_len", test::num(17)}});
-  if (!ran_or_skipped_with_reason(res)) return;
+  if (!test::ran_or_skipped(res)) return;
   const uint64_t hits = total(res, "hits"), errors = total(res, "errors");
   CHECK(hits > 0);
   // Every run failed. Per interval the two counters are read one after the other, so up to

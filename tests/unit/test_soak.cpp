@@ -53,6 +53,20 @@ Census take_census() {
   return c;
 }
 
+// A census once the joined threads are gone from the thread group. pthread_join returns
+// when the kernel clears the thread's tid (in exit_mm), before release_task takes it out
+// of /proc/self/status's Threads: on a busy machine that took long enough for the count to
+// show one thread too many (a clean-clone CI run: "threads 1 -> 2" in 3 points). Waits up
+// to 500 ms for the count to come back to `threads`; a thread still there is a leak.
+Census settled_census(int threads) {
+  Census c = take_census();
+  for (int i = 0; i < 50 && c.threads > threads; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    c = take_census();
+  }
+  return c;
+}
+
 // A kernel object by kind ('p'rog, 'm'ap, 'l'ink) and id. IDs are allocated cyclically,
 // so one that is gone does not come back during the test.
 using ObjectId = std::pair<char, uint32_t>;
@@ -171,7 +185,8 @@ TEST_CASE("soak: short trigger and ringbuf points back to back leak no fds, thre
       (r.status == PointResult::Status::Ok ? ran : skipped) += 1;
       if (rounds == 0) continue;
       // From point to point nothing may stay open: no fd, no BPF object fd, no thread.
-      const Census now = take_census(), &base = after_round.front();
+      const Census &base = after_round.front();
+      const Census now = settled_census(base.threads);
       if (now.bpf_fds != base.bpf_fds || now.threads != base.threads || now.fds > base.fds + 2)
         growth.push_back(fmt_growth(describe(sp.point), rounds, base, now));
     }
