@@ -15,6 +15,10 @@
 
 namespace bpfbench {
 
+// True when `name(` stands in a template's text as a whole word: a C function it defines
+// (a program's `function`, a setup action's `program`).
+bool template_defines_function(const std::string &text, const std::string &name);
+
 class ManifestFields {
  public:
   using json = nlohmann::json;

@@ -45,18 +45,6 @@ std::string join(const Names &v, const char *last = " or ") { return join_names(
 
 bool contains(const Names &v, const std::string &s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
-// True when `name(` appears in the template as a whole word: the program's C function.
-bool defines_function(const std::string &text, const std::string &name) {
-  for (size_t pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
-    if (pos > 0 && is_ident_char(text[pos - 1], false)) continue;
-    size_t end = pos + name.size();
-    if (end < text.size() && is_ident_char(text[end], false)) continue;
-    while (end < text.size() && (text[end] == ' ' || text[end] == '\t' || text[end] == '\n')) ++end;
-    if (end < text.size() && text[end] == '(') return true;
-  }
-  return false;
-}
-
 class Reader : public ManifestFields {
  public:
   using ManifestFields::ManifestFields;
@@ -475,7 +463,7 @@ class Reader : public ManifestFields {
       if (!is_identifier(fn)) {
         error(at(node), where, "bad function name '" + fn + "'");
         good = false;
-      } else if (!f.template_path.empty() && !defines_function(f.template_text, fn)) {
+      } else if (!f.template_path.empty() && !template_defines_function(f.template_text, fn)) {
         error(at(node), where, "function '" + fn + "' is not defined in template " + f.template_path);
         good = false;
       }

@@ -38,19 +38,6 @@ bool is_ident(const std::string &s) {
   });
 }
 
-// `name(` as a whole word in the template text: a C function it defines (as the manifest
-// reader checks a program's `function`).
-bool template_defines(const std::string &text, const std::string &name) {
-  for (size_t pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
-    if (pos > 0 && is_ident_char(text[pos - 1], false)) continue;
-    size_t end = pos + name.size();
-    if (end < text.size() && is_ident_char(text[end], false)) continue;
-    while (end < text.size() && (text[end] == ' ' || text[end] == '\t' || text[end] == '\n')) ++end;
-    if (end < text.size() && text[end] == '(') return true;
-  }
-  return false;
-}
-
 // A number, or a param whose value the runtime reads at the point.
 std::string read_count(const json &v, Arg kind, const FamilyManifest &f, std::string &error) {
   if (v.is_number_integer()) {
@@ -130,7 +117,8 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         if (!is_ident(value))
           err = kt->second == Arg::Map ? "must be a map name (a C identifier)"
                                        : "must be a program (a C function of the template)";
-        else if (kt->second == Arg::Program && !f.template_path.empty() && !template_defines(f.template_text, value))
+        else if (kt->second == Arg::Program && !f.template_path.empty() &&
+                 !template_defines_function(f.template_text, value))
           err = "'" + value + "' is not defined in template " + f.template_path;
       } else {
         value = read_count(item.value(), kt->second, f, err);
