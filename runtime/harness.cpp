@@ -13,25 +13,20 @@
 #include <fmt/format.h>
 
 #include "compiler/resource_limits.hpp"
+#include "runtime/clock.hpp"
 #include "runtime/cpuset.hpp"
 
 namespace bpfbench {
 namespace {
-
-int64_t now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 // Sleeps until `deadline` (monotonic ns) or until a stop flag is set, in slices short
 // enough that a stop is noticed within ~50 ms.
 void sleep_until(int64_t deadline, const std::atomic<bool> &a, const std::atomic<bool> &b) {
   constexpr int64_t kSlice = 50'000'000;
   while (!a.load() && !b.load()) {
-    int64_t left = deadline - now_ns();
+    int64_t left = deadline - monotonic_ns();
     if (left <= 0) return;
-    int64_t wake = now_ns() + std::min(left, kSlice);
+    int64_t wake = monotonic_ns() + std::min(left, kSlice);
     timespec ts{static_cast<time_t>(wake / 1'000'000'000), static_cast<long>(wake % 1'000'000'000)};
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
   }
@@ -125,14 +120,14 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
 
   const int nwarm = warmup_intervals(opts), nmeas = measured_intervals(opts);
   const int64_t interval = opts.interval_ns > 0 ? opts.interval_ns : 1'000'000'000;
-  int64_t t0 = now_ns();
+  int64_t t0 = monotonic_ns();
   measure(counters.take());  // drop whatever happened while threads started
   int64_t prev = t0;
   for (int iter = 0; iter < nwarm + nmeas; ++iter) {
     if (iter == nwarm && opts.on_measure_begin) opts.on_measure_begin();  // right after the last warmup read
     sleep_until(t0 + (iter + 1) * interval, stop, external.flag());
     if (stop.load() || external.stop_requested()) break;
-    int64_t now = now_ns();
+    int64_t now = monotonic_ns();
     Sample s;
     s.deltas = measure(counters.take());
     s.duration_s = double(now - prev) / 1e9;

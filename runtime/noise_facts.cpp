@@ -1,13 +1,12 @@
 #include "runtime/noise_facts.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "runtime/clock.hpp"
 #include "runtime/doctor.hpp"
 
 namespace bpfbench {
@@ -64,9 +63,7 @@ std::optional<double> parse_load1(const std::string &text) {
 
 NoiseSnapshot take_noise_snapshot(const std::string &root) {
   NoiseSnapshot s;
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  s.t_s = double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+  s.t_s = double(monotonic_ns()) / 1e9;
   auto text = [&](const std::string &path) {
     SysText t = read_sys_text(root, path);
     return t.state == SysText::ok ? t.text : std::string();

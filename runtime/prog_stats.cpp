@@ -5,20 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <ctime>
 #include <fstream>
 
+#include "runtime/clock.hpp"
+
 namespace bpfbench {
-
-namespace {
-
-int64_t monotonic_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-}  // namespace
 
 std::optional<bool> read_bpf_stats_sysctl(const std::string &path) {
   std::ifstream in(path);
