@@ -89,7 +89,12 @@ TEST_CASE("bloom_filter: every value found, false-positive rate in [0, 1]", "[ru
   CHECK(hits > 0);
   CHECK(drops > 0);
   CHECK(fh <= neg);
-  CHECK(fh == drops);  // with a bloom filter in front, every hash map miss was a false hit
+  // Every hash map miss was a false hit: exact over the whole run (the self-check), not over
+  // the measured intervals, whose boundaries read the two counters a few runs apart.
+  REQUIRE(find_check(r, "false_hits_are_drops"));
+  CHECK(find_check(r, "false_hits_are_drops")->ok);
+  CHECK(fh + drops / 10 >= drops);
+  CHECK(drops + drops / 10 >= fh);
   REQUIRE(neg > 0);
   const double rate = double(fh) / double(neg);
   CHECK(rate >= 0.0);
