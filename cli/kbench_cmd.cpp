@@ -180,9 +180,9 @@ int cmd_kbench(const KbenchArgs &a) {
   r.verbose = a.verbose;
   r.kernel_report = find_kbench_name(a.name)->report;
   r.setup_lines = !a.quiet;
-  // The kernel bench runs without BPF run-time stats: two clock reads per program run
-  // would be in bpfbench's numbers only.
-  r.no_prog_stats = true;
+  // The kernel bench runs without BPF run-time stats (as `run` by default): two clock reads
+  // per program run would be in bpfbench's numbers only.
+  r.prog_stats = false;
   r.calibration_ns = 0;  // the kernel bench's output, nothing else
   return cmd_run(r);
 }

@@ -14,7 +14,7 @@ struct RunArgs {
   FileArgs in;
   bool quiet = false;
   bool verbose = false;
-  bool no_prog_stats = false;                   // --no-prog-stats: no bpf_enable_stats, no prog_* metrics
+  bool prog_stats = false;                      // --prog-stats: bpf_enable_stats, the prog_* metrics
   std::string json_out, csv_out, markdown_out;  // --json/--csv/--markdown FILE
   // bpfbench bench: the kernel bench's Iter/Summary lines, no suite table.
   std::optional<KernelReport> kernel_report;

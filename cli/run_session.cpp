@@ -75,7 +75,7 @@ std::vector<const PlanPoint *> RunSession::all_points(const RunPlan &plan) {
 RunOptions RunSession::make_options(const RunArgs &a) {
   RunOptions opts;
   opts.verbose = a.verbose;
-  opts.prog_stats = !a.no_prog_stats;
+  opts.prog_stats = a.prog_stats;
   opts.prober = &prober_;
   opts.profile = observers_.profile ? &*observers_.profile : nullptr;
   opts.hw_counters = observers_.hw_counters;

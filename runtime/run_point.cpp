@@ -266,7 +266,7 @@ void PointRunner::read_prog_facts_after_load() {
 void PointRunner::watch_prog_stats() {
   r_.prog_stats.sysctl_was_enabled = read_bpf_stats_sysctl().value_or(false);
   if (!opts_.prog_stats) {
-    r_.prog_stats.note = "off (--no-prog-stats)";
+    r_.prog_stats.note = "off (the default; run --prog-stats turns them on)";
     return;
   }
   const std::string driver = test_run_driver(f_, *prog_);

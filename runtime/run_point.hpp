@@ -29,8 +29,9 @@ struct RunOptions {
   std::function<void(const PlanPoint &, int iter, const Sample &, bool warmup)> on_sample;
   std::string uprobe_binary = "/proc/self/exe";  // where uprobe targets live
   // BPF run-time stats of the point's programs while the harness runs (prog_* metrics);
-  // `run --no-prog-stats` turns them off (runtime/prog_stats.hpp).
-  bool prog_stats = true;
+  // off by default, `run --prog-stats` turns them on (runtime/prog_stats.hpp): they cost
+  // ~20 % of a trigger point's throughput.
+  bool prog_stats = false;
   // `run --profile`: perf record over each measured part (runtime/profiler.hpp); null = off.
   const ProfileOptions *profile = nullptr;
   // `run --hw-counters`: count cycles/instructions/cache misses (only where the probe

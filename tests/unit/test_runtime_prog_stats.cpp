@@ -110,7 +110,7 @@ TEST_CASE("prog stats: metrics, facts and the sysctl as found", "[runtime][prog_
   PointResult off = run_trigger(fams, "tp", false);
   REQUIRE(off.status == PointResult::Status::Ok);
   CHECK_FALSE(off.prog_stats.enabled);
-  CHECK(off.prog_stats.note.find("--no-prog-stats") != std::string::npos);
+  CHECK(off.prog_stats.note.find("--prog-stats") != std::string::npos);
   CHECK(off.prog_stats.programs.empty());
   CHECK_FALSE(off.summary.find("prog_ns"));
   CHECK(std::find(off.report.begin(), off.report.end(), "prog_ns") == off.report.end());
