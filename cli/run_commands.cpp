@@ -23,7 +23,7 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
   // Off by default: the stats' two clock reads per program run cost ~20 % of a trigger
   // point's hits (docs/runtime.md, "In-kernel cost per run"), and the default numbers are
   // the ones compared with the kernel bench.
-  rc.run_cmd->add_flag("--prog-stats,!--no-prog-stats", rc.run.prog_stats,
+  rc.run_cmd->add_flag("--prog-stats", rc.run.prog_stats,
                        "Enable BPF run-time stats during each point: prog_runs/prog_ns/prog_time_share metrics "
                        "(costs throughput; off by default)");
   add_export_options(rc.run_cmd, rc.run);

@@ -33,7 +33,7 @@ struct ProgRunStats {
 struct ProgStatsInfo {
   bool enabled = false;             // bpf_enable_stats held during the run
   bool sysctl_was_enabled = false;  // kernel.bpf_stats_enabled was already 1 (other runs pay too)
-  std::string note;                 // why not collected ("--no-prog-stats", an errno), "" when they were
+  std::string note;                 // why not collected ("off (the default; ...)", an errno), "" when they were
   std::vector<ProgRunStats> programs;
 };
 

@@ -14,7 +14,7 @@ trap 'rm -rf "$OUT"' EXIT
 for i in $(seq 1 "$N"); do
   if ((i % 2)); then order="on off"; else order="off on"; fi
   for m in $order; do
-    extra=(--no-prog-stats)
+    extra=()
     [ "$m" = on ] && extra=(--prog-stats)
     "$B" run "$F" --only tp --only rawtp -w1 -d"$D" -q "${extra[@]}" --json "$OUT/p${i}_$m.json" >/dev/null
   done

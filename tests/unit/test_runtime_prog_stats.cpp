@@ -1,5 +1,5 @@
 // Runtime tests (root + BPF) of the run-time stats and verifier facts: counters against
-// bpftool, prog_ns that follows the work per run, --no-prog-stats, the sysctl untouched.
+// bpftool, prog_ns that follows the work per run, the stats off by default, the sysctl untouched.
 #include <catch2/catch.hpp>
 
 #include <sys/syscall.h>
