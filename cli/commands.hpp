@@ -37,6 +37,7 @@ struct CheckArgs {
 struct PlanArgs {
   FileArgs in;
   bool json = false;
+  bool facts = false;  // --facts: load every point's programs, add their verifier/JIT facts
 };
 
 struct EmitArgs {

@@ -18,6 +18,11 @@ void print_diagnostics(Frontend &fe) {
     std::fputs(render(all[fe.printed_diags], fe.sources).c_str(), stderr);
 }
 
+std::string source_location(const Frontend &fe, const SourceRange &r) {
+  if (!r.valid()) return fe.plan ? fe.plan->file : std::string();
+  return fmt::format("{}:{}:{}", fe.sources.file(r.file).path, r.line, r.col);
+}
+
 bool load_frontend(const FileArgs &args, Frontend &fe) {
   FrontendOptions opts;
   opts.extra_template_dirs = args.template_dirs;

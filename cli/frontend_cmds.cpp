@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "cli/commands.hpp"
@@ -12,6 +13,8 @@
 #include "compiler/emit_bpf.hpp"
 #include "compiler/plan_dump.hpp"
 #include "compiler/pipeline.hpp"
+#include "results/prog_info.hpp"
+#include "runtime/privileges.hpp"
 #include "runtime/prog_dump.hpp"
 #include "runtime/stop.hpp"
 
@@ -44,17 +47,68 @@ int cmd_check(const CheckArgs &a) {
   return kExitOk;
 }
 
+namespace {
+
+// plan --facts: every point's programs compiled and loaded (nothing attached), their
+// verifier/JIT facts by point index, all before anything is printed. The exit code:
+// kExitOk, kExitBadInput after the message when a compile or load fails, 128+N on signal N.
+int load_plan_facts(Frontend &fe, std::map<size_t, std::vector<ProgFacts>> &facts) {
+  if (std::string why = check_privileges(); !why.empty()) {
+    fmt::print(stderr, "bpfbench: error: plan --facts loads the programs: {}\n", why);
+    return kExitBadInput;
+  }
+  StopSource stop;  // a signal kills the compile child, or ends the loads between points
+  SignalWatcher signals(stop);
+  CompiledPrograms compiled;
+  const bool ok = compile_programs(fe, compiled, &stop.flag());
+  print_diagnostics(fe);
+  if (compiled.interrupted || stop.stop_requested()) {
+    fmt::print(stderr, "bpfbench: interrupted\n");
+    return exit_code_for(stop);
+  }
+  if (!ok || fe.diags.has_errors()) return kExitBadInput;
+  for (const auto &p : fe.plan->points) {
+    if (stop.stop_requested()) {
+      fmt::print(stderr, "bpfbench: interrupted\n");
+      return exit_code_for(stop);
+    }
+    auto obj = compiled.objects.find(p.index);
+    auto f = load_prog_facts(p, *fe.families.find(p.family),
+                             obj == compiled.objects.end() ? std::vector<uint8_t>{} : obj->second);
+    if (!f) {
+      fmt::print(stderr, "{}: error: bench '{}': {}\n", source_location(fe, p.bench_range), p.label,
+                 f.error().message);
+      return kExitBadInput;
+    }
+    facts[p.index] = std::move(*f);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 int cmd_plan(const PlanArgs &a) {
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
+  std::map<size_t, std::vector<ProgFacts>> facts;
+  PlanExtras extras;
+  if (a.facts) {
+    if (int rc = load_plan_facts(fe, facts); rc != kExitOk) return rc;
+    extras.json = [&facts](const PlanPoint &p, nlohmann::json &j) { j["prog_facts"] = prog_facts_to_json(facts[p.index]); };
+    extras.text = [&facts](const PlanPoint &p) {
+      std::string lines;
+      for (const auto &f : facts[p.index]) lines += "        " + format_prog_facts(f) + "\n";
+      return lines;
+    };
+  }
   // Streamed: a plan of a million points is ~600 MB of JSON, which as one nlohmann
   // document took 8 GB (and aborted where that was not there).
   auto to_stdout = [](const std::string &s) { std::fwrite(s.data(), 1, s.size(), stdout); };
   if (a.json) {
-    write_plan_json(*fe.plan, fe.sources, to_stdout);
+    write_plan_json(*fe.plan, fe.sources, to_stdout, extras);
     to_stdout("\n");
   } else {
-    write_plan_text(*fe.plan, to_stdout);
+    write_plan_text(*fe.plan, to_stdout, extras);
   }
   return kExitOk;
 }

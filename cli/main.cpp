@@ -82,6 +82,9 @@ int run_args(int argc, char **argv) {
   auto *p = app.add_subcommand("plan", "Print the resolved run plan: every sweep point");
   add_file_options(p, plan.in);
   p->add_flag("--json", plan.json, "Print the plan as JSON");
+  p->add_flag("--facts", plan.facts,
+              "Also compile and load (not attach) every point's programs and add their verifier and JIT facts: "
+              "verified insns, peak states, verification time, xlated and JITed sizes (needs root)");
 
   EmitArgs emit;
   auto *e = app.add_subcommand("emit", "Print the generated BPF C");

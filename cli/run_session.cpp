@@ -1,4 +1,5 @@
 #include "cli/run_session.hpp"
+#include "cli/front.hpp"
 
 #include <fmt/format.h>
 
@@ -267,9 +268,6 @@ int RunSession::conclude() {
   return kExitOk;
 }
 
-std::string RunSession::location(const SourceRange &r) const {
-  if (!r.valid()) return fe_.plan->file;
-  return fmt::format("{}:{}:{}", fe_.sources.file(r.file).path, r.line, r.col);
-}
+std::string RunSession::location(const SourceRange &r) const { return source_location(fe_, r); }
 
 }  // namespace bpfbench::cli

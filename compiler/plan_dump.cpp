@@ -4,7 +4,7 @@
 
 namespace bpfbench {
 
-void write_plan_text(const RunPlan &plan, const PlanSink &out) {
+void write_plan_text(const RunPlan &plan, const PlanSink &out, const PlanExtras &extras) {
   out(fmt::format("plan for {}: {} point{}\n", plan.file, plan.points.size(), plan.points.size() == 1 ? "" : "s"));
   std::string suite;
   std::string line;
@@ -29,6 +29,7 @@ void write_plan_text(const RunPlan &plan, const PlanSink &out) {
     for (const auto &e : p.expectations) line += fmt::format(" expect({})", e.text);
     for (const auto &c : p.code) line += fmt::format(" code:{}({} bytes)", c.hook, c.text.size());
     line += fmt::format(" report={}\n", fmt::join(p.report, ","));
+    if (extras.text) line += extras.text(p);
     out(line);
   }
 }
@@ -99,12 +100,14 @@ nlohmann::json plan_to_json(const RunPlan &plan, const SourceManager &sm) {
 // The layout of plan_to_json(...).dump(2), one point at a time: a point's own dump(2)
 // indented by two levels is exactly its text inside the document (JSON strings hold no
 // raw newline), so the whole plan never has to exist as one nlohmann document.
-void write_plan_json(const RunPlan &plan, const SourceManager &sm, const PlanSink &out) {
+void write_plan_json(const RunPlan &plan, const SourceManager &sm, const PlanSink &out, const PlanExtras &extras) {
   constexpr auto kReplace = nlohmann::json::error_handler_t::replace;  // bad UTF-8 is not fatal
   out("{\n  \"file\": " + nlohmann::json(plan.file).dump(-1, ' ', false, kReplace) + ",\n  \"points\": [");
   std::string text;
   for (size_t i = 0; i < plan.points.size(); ++i) {
-    std::string one = point_to_json(plan.points[i], sm).dump(2, ' ', false, kReplace);
+    nlohmann::json point = point_to_json(plan.points[i], sm);
+    if (extras.json) extras.json(plan.points[i], point);
+    std::string one = point.dump(2, ' ', false, kReplace);
     text.assign(i == 0 ? "\n    " : ",\n    ");
     for (char c : one) {
       text.push_back(c);

@@ -14,11 +14,18 @@ namespace bpfbench {
 // Where the streaming writers put their text, piece by piece (stdout, a string).
 using PlanSink = std::function<void(const std::string &)>;
 
+// What a caller adds per point (`plan --facts`: the loaded programs' facts): members of
+// the point's JSON object, text after the point's line ("" for none).
+struct PlanExtras {
+  std::function<void(const PlanPoint &, nlohmann::json &)> json;
+  std::function<std::string(const PlanPoint &)> text;
+};
+
 std::string plan_to_text(const RunPlan &plan);
 // plan_to_text / plan_to_json(...).dump(2) byte for byte, written point by point, so a
 // plan of a million points needs no second copy of itself as text or as a JSON tree.
-void write_plan_text(const RunPlan &plan, const PlanSink &out);
-void write_plan_json(const RunPlan &plan, const SourceManager &sm, const PlanSink &out);
+void write_plan_text(const RunPlan &plan, const PlanSink &out, const PlanExtras &extras = {});
+void write_plan_json(const RunPlan &plan, const SourceManager &sm, const PlanSink &out, const PlanExtras &extras = {});
 nlohmann::json plan_to_json(const RunPlan &plan, const SourceManager &sm);
 // A point's params as a JSON object (numbers and words), as the plan and results files hold them.
 nlohmann::json params_to_json(const PlanPoint &p);

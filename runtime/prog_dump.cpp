@@ -8,6 +8,7 @@
 
 #include "compiler/limited_child.hpp"
 #include "runtime/bpf_object.hpp"
+#include "runtime/prog_facts.hpp"
 #include "runtime/prog_stats.hpp"
 #include "runtime/run_point.hpp"
 
@@ -85,6 +86,39 @@ Result<std::string> dump_loaded_program(const PlanPoint &p, const FamilyManifest
   }
   if (!out) return out.error();
   return "// " + shown + " (id " + std::to_string(counters->id) + "), bpftool prog dump " + kind + "\n" + *out;
+}
+
+Result<std::vector<ProgFacts>> load_prog_facts(const PlanPoint &p, const FamilyManifest &f,
+                                               const std::vector<uint8_t> &object) {
+  const ProgramSpec *prog = f.program(p.program.empty() ? f.default_program : p.program);
+  if (!prog) return Error("family '" + f.name + "' has no program '" + p.program + "'");
+  std::vector<std::string> functions;
+  if (!prog->function.empty()) functions.push_back(prog->function);
+  for (const auto &x : prog->extra_programs) functions.push_back(x);
+  std::vector<ProgFacts> facts;
+  if (functions.empty() || object.empty()) return facts;
+  BpfObject obj;
+  VerifierStatsLog vlog;  // outlives the load
+  auto load = [&](bool stats_log) -> Result<> {
+    BB_TRY(obj.open(object, object_name_for(f)));
+    BB_TRY(configure_object(obj, p, f, functions));
+    if (stats_log) vlog.arm(obj, functions);
+    return obj.load();
+  };
+  if (Result<> loaded = load(true); !loaded) {
+    if (!loaded.error().bpf || loaded.error().bpf->phase != BpfPhase::Load) return loaded.error();
+    obj.reset();
+    vlog = VerifierStatsLog{};
+    BB_TRY(load(false));
+  }
+  for (const auto &fn : functions) {
+    const int fd = obj.program_fd(fn);
+    if (fd < 0) continue;
+    auto one = read_prog_facts(fd, fn, vlog.log(fn));
+    if (!one) return one.error();
+    facts.push_back(*one);
+  }
+  return facts;
 }
 
 }  // namespace bpfbench

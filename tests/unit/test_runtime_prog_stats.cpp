@@ -11,6 +11,7 @@
 #include "runtime/prog_stats.hpp"
 #include "runtime/run_point.hpp"
 #include "run_process.hpp"
+#include "temp_dir.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
@@ -165,4 +166,48 @@ TEST_CASE("emit --dump xlated and jited dump the loaded program", "[runtime][pro
   test::ProcessResult plan = test::run_process({BPFBENCH_BINARY, "plan", file, "--dump=xlated"});
   CHECK(plan.exit_code == 2);
   CHECK(plan.err.find("--dump: xlated not in {ast,plan,c}") != std::string::npos);
+}
+
+TEST_CASE("plan --facts loads every point's programs and gives the facts run records", "[runtime][prog_stats][cli]") {
+  BB_REQUIRE_ROOT();
+  const std::string file = std::string(BPFBENCH_SOURCE_DIR) + "/examples/trigger.bdsl";
+  test::ProcessResult plan =
+      test::run_process({BPFBENCH_BINARY, "plan", file, "--only", "tp", "--only", "base", "--json", "--facts"});
+  INFO(plan.out << plan.err);
+  REQUIRE(plan.exit_code == 0);
+  nlohmann::json j = nlohmann::json::parse(plan.out);
+  REQUIRE(j["points"].size() == 2);
+  const nlohmann::json *tp = nullptr;
+  for (const auto &p : j["points"]) {
+    REQUIRE(p.contains("prog_facts"));
+    if (p["label"] == "base") CHECK(p["prog_facts"].empty());  // no BPF program
+    if (p["label"] == "tp") tp = &p;
+  }
+  REQUIRE(tp);
+  REQUIRE((*tp)["prog_facts"].size() == 1);
+  const nlohmann::json &f = (*tp)["prog_facts"][0];
+  CHECK(f["name"] == "bench_tp");
+  CHECK(f["verified_insns"].get<int64_t>() > 0);
+  CHECK(f["jited_len"].get<int64_t>() > 0);
+  CHECK(f["peak_states"].is_number());  // the verifier's stats line was read
+
+  // The same program loaded by run: the verifier saw the same instructions.
+  test::TempDir dir;
+  const std::string out = (dir.path / "run.json").string();
+  test::ProcessResult run =
+      test::run_process({BPFBENCH_BINARY, "run", file, "--only", "tp", "-w1", "-d1", "-q", "--json", out});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  std::ifstream in(out);
+  nlohmann::json r = nlohmann::json::parse(in);
+  const nlohmann::json &rf = r["points"][0]["prog_facts"][0];
+  CHECK(rf["name"] == f["name"]);
+  CHECK(rf["verified_insns"] == f["verified_insns"]);
+  CHECK(rf["xlated_len"] == f["xlated_len"]);
+  CHECK(rf["jited_len"] == f["jited_len"]);
+
+  // Text: one line per program under its point.
+  test::ProcessResult text = test::run_process({BPFBENCH_BINARY, "plan", file, "--only", "tp", "--facts"});
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("        prog bench_tp (id ") != std::string::npos);
 }
