@@ -288,9 +288,18 @@ void check_environment(const Obj &top) {
   const nlohmann::json *e = top.find("environment", false);
   if (!e) return;
   Obj env(*e, "environment");
+  auto scalar = [](const nlohmann::json &v) { return v.is_string() || v.is_number() || v.is_boolean() || v.is_null(); };
   for (const auto &[k, v] : e->items()) {
-    if (k == "nr_cpus") env.count(k, 0, 1 << 20);
-    else if (!v.is_string() && !v.is_number() && !v.is_boolean() && !v.is_null()) wrong_type(env.at(k), "a string", v);
+    if (k == "nr_cpus") {
+      env.count(k, 0, 1 << 20);
+    } else if (k == "vm" && v.is_object()) {
+      // A guest run's file (`run --kernel`, vm/labels.hpp): kernel, accel, emulated, note.
+      Obj vm(v, env.at(k));
+      for (const auto &[vk, vv] : v.items())
+        if (!scalar(vv)) wrong_type(vm.at(vk), "a string", vv);
+    } else if (!scalar(v)) {
+      wrong_type(env.at(k), "a string", v);
+    }
   }
 }
 

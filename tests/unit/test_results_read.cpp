@@ -106,6 +106,16 @@ TEST_CASE("results reader: every bad value is named by its JSON path", "[results
         "b.json: points[0].stats: expected an object, got a string");
   CHECK(with([](auto &k) { k["environment"]["nr_cpus"] = "two"; }) ==
         "b.json: environment.nr_cpus: expected a count (a whole number), got a string");
+  CHECK(with([](auto &k) { k["environment"]["vm"]["kernel"] = nlohmann::json::array(); }) ==
+        "b.json: environment.vm.kernel: expected a string, got an array");
+  CHECK(with([](auto &k) { k["environment"]["cpu_model"] = nlohmann::json::object(); }) ==
+        "b.json: environment.cpu_model: expected a string, got an object");
+  // A guest run's file (run --kernel) has the vm block in its environment: it reads.
+  nlohmann::json guest = j;
+  guest["environment"]["vm"] = {{"kernel", "6.1.0-57-amd64"}, {"accel", "tcg"}, {"emulated", true}};
+  std::string err;
+  CHECK(results_from_text(json_text(guest), "g.json", err));
+  CHECK(err.empty());
   CHECK(with([](auto &k) { k["complete"] = 1; }) == "b.json: complete: expected true or false, got a number");
   CHECK(read_error(nlohmann::json::array()) == "b.json: (top level): expected an object, got an array");
   CHECK(with([](auto &k) { k["schema"] = "x/1"; }).find("not a bpfbench results file") != std::string::npos);
