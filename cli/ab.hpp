@@ -18,6 +18,9 @@ struct AbArgs {
   FileArgs in;                              // --templates, --allow-large and the harness overrides (file unused)
   std::vector<std::string> a_sets, b_sets;  // --a/--b NAME=VALUE
   std::string a_templates, b_templates;     // --a-templates/--b-templates DIR: the side's family folder
+  std::string a_kernel, b_kernel;           // --a-kernel/--b-kernel K: each side's turns in a qemu guest
+  std::string accel = "auto";               // --accel for the guests
+  double boot_timeout_s = 90;               // --boot-timeout for each guest
   bool control = false;
   std::string floor_from;       // a control run's JSON
   std::string format = "text";  // text | markdown | json
@@ -39,6 +42,8 @@ std::string ab_usage_error(const AbArgs &a);
 // Whether A's and B's points are matched by plan position (one file, --a/--b settings
 // that may change the labels) rather than by suite and label.
 bool ab_match_by_position(const AbArgs &a);
+// --a-kernel and --b-kernel both given: the turns run in guests (cli/ab_kernels.hpp).
+bool ab_kernels(const AbArgs &a);
 int cmd_ab(const AbArgs &a);
 
 }  // namespace bpfbench::cli

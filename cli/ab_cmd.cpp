@@ -9,7 +9,10 @@
 #include <fstream>
 #include <memory>
 
+#include <unistd.h>
+
 #include "cli/ab.hpp"
+#include "cli/ab_kernels.hpp"
 #include "cli/point_select.hpp"
 
 #include "cli/front.hpp"
@@ -263,6 +266,44 @@ bool prepare(const AbArgs &a, Variant &va, Variant &vb, StopSource &stop) {
   return true;
 }
 
+using Floors = std::optional<std::map<std::string, double>>;
+
+void judge(const AbArgs &a, const Floors &floors, AbPointReport &p) {
+  p.floor_pct = std::max(a.threshold_pct, floors ? floor_for(*floors, {p.suite, p.label}) : 0.0);
+  p.judge();
+}
+
+// --a-kernel/--b-kernel: the file's plan on the host names the points; their turns run in
+// guests (cli/ab_kernels.hpp). Whatever was measured is reported, also after a failed guest.
+int ab_on_kernels(const AbArgs &a, const Floors &floors, StopSource &stop) {
+  if (geteuid() != 0) {
+    fmt::print(stderr, "bpfbench: error: --a-kernel/--b-kernel need root (the guests run bpfbench as root over the "
+                       "host's files)\n");
+    return kExitBadInput;
+  }
+  Variant va;
+  if (!load_variant(a, a.files[0], {}, "--a", "", va)) return kExitBadInput;
+  AbReport rep;
+  rep.a = a.files[0] + " --a-kernel " + a.a_kernel;
+  rep.b = a.files[0] + " --b-kernel " + a.b_kernel;
+  rep.rule = a.rule;
+  for (const auto &m : match_points(va, va, true, a.only, rep)) {
+    AbPointReport p;
+    p.suite = m.a->suite;
+    p.label = m.a->label;
+    rep.points.push_back(std::move(p));
+  }
+  if (rep.points.empty()) {
+    fmt::print(stderr, "bpfbench: error: --only '{}' matches no point\n", printable_text(a.only));
+    return kExitBadInput;
+  }
+  const bool ok = run_kernel_turns(a, stop, rep.points, rep.timing_note);
+  for (auto &p : rep.points) judge(a, floors, p);
+  print_report(rep, a.format);
+  int code = ab_exit_code(a, rep, stop);
+  return ok || code != kExitOk ? code : kExitBadInput;
+}
+
 }  // namespace
 
 int cmd_ab(const AbArgs &a) {
@@ -270,12 +311,13 @@ int cmd_ab(const AbArgs &a) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return kExitBadInput;
   }
-  std::optional<std::map<std::string, double>> floors;
+  Floors floors;
   if (!a.floor_from.empty() && !(floors = read_floors(a.floor_from))) return kExitBadInput;
   block_stop_signals();
   StopSource stop;
   SignalWatcher signals(stop);
   TextOutputGuard text_output(stop);
+  if (ab_kernels(a)) return ab_on_kernels(a, floors, stop);
   Variant va, vb;
   if (!prepare(a, va, vb, stop)) return kExitBadInput;
   const Variant &b = a.control ? va : vb;
@@ -294,8 +336,7 @@ int cmd_ab(const AbArgs &a) {
   AbRunner runner(a, va, b, stop);
   for (size_t i = 0; i < matched.size() && !stop.stop_requested(); ++i) {
     AbPointReport p = runner.run(matched[i], i, matched.size());
-    p.floor_pct = std::max(a.threshold_pct, floors ? floor_for(*floors, {p.suite, p.label}) : 0.0);
-    p.judge();
+    judge(a, floors, p);
     rep.points.push_back(std::move(p));
   }
   print_report(rep, a.format);

@@ -37,6 +37,15 @@ void add_ab_command(CLI::App &app, AbCommand &ab) {
       ->check(dir);
   ab.cmd->add_option("--b-templates", a.b_templates, "B's families come from this folder only (and --templates)")
       ->check(dir);
+  auto kernel = checked(non_empty("a kernel name or path"), "KERNEL");
+  ab.cmd->add_option("--a-kernel", a.a_kernel, "Run A's turns in a qemu guest of this kernel (as run --kernel)")
+      ->check(kernel);
+  ab.cmd->add_option("--b-kernel", a.b_kernel, "Run B's turns in a qemu guest of this kernel")->check(kernel);
+  ab.cmd->add_option("--accel", a.accel, "qemu accelerator of the --a-kernel/--b-kernel guests: auto, kvm or tcg")
+      ->check(CLI::IsMember({"auto", "kvm", "tcg"}));
+  add_value<double>(
+      ab.cmd, "--boot-timeout", number_in(0, 24 * 3600, true), [&a](double s) { a.boot_timeout_s = s; },
+      "Seconds for each --a-kernel/--b-kernel guest to come up", "SECONDS");
   ab.cmd->add_flag("--control", a.control, "Run A against itself: the noise floor of each point");
   ab.cmd->add_option("--floor-from", a.floor_from, "A control run's JSON: changes within its noise floor are no change")
       ->check(checked(non_empty("a file name"), "FILE"));
@@ -65,9 +74,29 @@ void add_ab_command(CLI::App &app, AbCommand &ab) {
 
 bool ab_match_by_position(const AbArgs &a) { return a.files.size() == 1 && (!a.a_sets.empty() || !a.b_sets.empty()); }
 
+namespace {
+
+// --a-kernel/--b-kernel: one file, as written, on two kernels ("" = fine or not asked).
+std::string kernels_usage_error(const AbArgs &a, bool sets, bool templates) {
+  if (a.a_kernel.empty() && a.b_kernel.empty()) return "";
+  if (a.a_kernel.empty() || a.b_kernel.empty())
+    return "--a-kernel and --b-kernel come together (A's and B's turns both run in guests)";
+  if (a.a_kernel == a.b_kernel) return "--a-kernel and --b-kernel name the same kernel: A and B would be the same";
+  if (a.files.size() == 2) return "--a-kernel/--b-kernel run one file on two kernels: give one file";
+  if (sets || templates || a.control)
+    return "--a-kernel/--b-kernel run one file as written on two kernels: --a/--b, --a-templates/--b-templates and "
+           "--control have no place with them";
+  return "";
+}
+
+}  // namespace
+
+bool ab_kernels(const AbArgs &a) { return !a.a_kernel.empty() && !a.b_kernel.empty(); }
+
 std::string ab_usage_error(const AbArgs &a) {
   bool sets = !a.a_sets.empty() || !a.b_sets.empty();
   bool templates = !a.a_templates.empty() || !a.b_templates.empty();
+  if (std::string why = kernels_usage_error(a, sets, templates); !why.empty()) return why;
   if (a.control && templates) return "--control runs A against itself: --a-templates/--b-templates have no place in it";
   if (templates && a.a_templates == a.b_templates)
     return "--a-templates and --b-templates name the same folder: A and B would be the same programs";
@@ -75,9 +104,9 @@ std::string ab_usage_error(const AbArgs &a) {
   if (a.files.size() == 2 && a.control) return "--control runs one file against itself: give one file";
   if (a.control && !a.b_sets.empty()) return "--control runs A against itself: --b has no place in it";
   if (a.control && !a.floor_from.empty()) return "--floor-from applies a control run's floor: not to a control run";
-  if (a.files.size() == 1 && !sets && !templates && !a.control)
-    return "one file needs --a/--b settings, --a-templates/--b-templates (or --control); to compare two files give "
-           "both";
+  if (a.files.size() == 1 && !sets && !templates && !a.control && !ab_kernels(a))
+    return "one file needs --a/--b settings, --a-templates/--b-templates, --a-kernel/--b-kernel (or --control); to "
+           "compare two files give both";
   if (a.rule.max_pairs < a.rule.min_pairs)
     return fmt::format("--max-pairs {} is below the minimum of {} pairs (a CI needs them)", a.rule.max_pairs,
                        a.rule.min_pairs);

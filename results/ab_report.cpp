@@ -27,8 +27,9 @@ std::string ci_text(const AbPointReport &p) {
 }
 
 std::string header(const AbReport &r) {
-  return fmt::format("ab: A = {}, B = {}{}\n", printable_text(r.a), printable_text(r.b),
-                     r.control ? " (control: A against itself)" : "");
+  return fmt::format("ab: A = {}, B = {}{}\n{}", printable_text(r.a), printable_text(r.b),
+                     r.control ? " (control: A against itself)" : "",
+                     r.timing_note.empty() ? "" : "ab: " + printable_text(r.timing_note) + "\n");
 }
 
 nlohmann::json point_json(const AbPointReport &p) {
@@ -177,6 +178,7 @@ std::string ab_to_text(const AbReport &r) {
 std::string ab_to_markdown(const AbReport &r) {
   std::string out = fmt::format("**A** = `{}`, **B** = `{}`{}\n\n", markdown_text(r.a), markdown_text(r.b),
                                 r.control ? " (control)" : "");
+  if (!r.timing_note.empty()) out += markdown_text(r.timing_note) + "\n\n";
   out += "| suite | point | metric | pairs | B/A | 95% CI | ±CI | speed | verdict |\n";
   out += "|---|---|---|---:|---:|---|---:|---:|---|\n";
   for (const auto &p : r.points)
@@ -216,6 +218,7 @@ nlohmann::json ab_to_json(const AbReport &r) {
                       {"geomeans", geo},
                       {"only_a", r.only_a},
                       {"only_b", r.only_b}};
+  if (!r.timing_note.empty()) j["timing_note"] = r.timing_note;
   if (r.control) {
     j["noise_floor_pct"] = num(r.noise_floor_pct());
     nlohmann::json floors = nlohmann::json::object();

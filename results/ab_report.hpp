@@ -62,6 +62,7 @@ struct AbReport {
   AbStopRule rule;
   std::vector<AbPointReport> points;
   std::vector<std::string> only_a, only_b;
+  std::string timing_note;  // "emulated: timings not comparable (...)" for TCG guest turns; "" otherwise
   std::vector<AbSuiteGeomean> geomeans() const;
   // Control runs: the largest per-point floor (control_floor_pct), NaN without one.
   double noise_floor_pct() const;

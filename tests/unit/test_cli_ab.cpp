@@ -44,7 +44,13 @@ TEST_CASE("ab: argument errors exit 2 with a clear message", "[ab][cli]") {
     std::string message;
   };
   std::vector<Case> cases{
-      {{f}, "one file needs --a/--b settings, --a-templates/--b-templates (or --control)"},
+      {{f}, "one file needs --a/--b settings, --a-templates/--b-templates, --a-kernel/--b-kernel (or --control)"},
+      {{f, "--a-kernel", "6.1"}, "--a-kernel and --b-kernel come together"},
+      {{f, "--a-kernel", "6.1", "--b-kernel", "6.1"}, "--a-kernel and --b-kernel name the same kernel"},
+      {{f, g, "--a-kernel", "6.1", "--b-kernel", "6.12"}, "--a-kernel/--b-kernel run one file on two kernels"},
+      {{f, "--a-kernel", "6.1", "--b-kernel", "6.12", "--control"}, "have no place with them"},
+      {{f, "--a-kernel", "6.1", "--b-kernel", "6.12", "--a", "producers=2"}, "have no place with them"},
+      {{f, "--a-kernel", "6.1", "--b-kernel", "6.12", "--accel", "xen"}, "--accel"},
       {{f, g, "--a", "producers=2"}, "--a/--b set the two variants of one file"},
       {{f, g, "--control"}, "--control runs one file against itself"},
       {{f, "--control", "--b", "producers=2"}, "--control runs A against itself"},

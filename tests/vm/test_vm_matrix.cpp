@@ -236,3 +236,34 @@ TEST_CASE("kernels lists the cached kernels with their releases", "[vm]") {
   CHECK(found);
   CHECK(j["host"]["release"].get<std::string>().size() > 0);
 }
+
+TEST_CASE("ab --a-kernel 6.1 --b-kernel 6.12 runs its turns in the two guests, ABBA, no verdict when emulated", "[vm]") {
+  BB_REQUIRE_VM("6.1");
+  BB_REQUIRE_VM("6.12");
+  test::TempDir t;
+  const std::string f = t.write("t.bdsl", "suite \"S\" < bench trigger as \"tp\" < prog tp; warmup 200ms; duration 1s; > >\n");
+  ProcResult r = bb({"ab", f, "--a-kernel", "6.1", "--b-kernel", "6.12", "--max-pairs", "3", "--format", "json"}, 600);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["points"].size() == 1);
+  const auto &p = j["points"][0];
+  CHECK(p["label"] == "tp");
+  CHECK(p["metric"] == "hits");
+  CHECK(p["n_pairs"] == 3);
+  std::string order;
+  for (const auto &turn : p["turns"]) {
+    order += turn["side"].get<std::string>();
+    CHECK(turn["value"].get<double>() > 0);
+  }
+  CHECK(order == "ABBAAB");
+  CHECK(p["ratio"].get<double>() > 0);
+  // Six guest runs, each of its side's kernel.
+  CHECK(r.err.find("turn 6 (B (6.12.") != std::string::npos);
+  CHECK(r.err.find("turn 1 (A (6.1.0-") != std::string::npos);
+  if (choose_accel(Accel::Auto).accel != Accel::Kvm) {
+    CHECK(j["timing_note"].get<std::string>().find(kEmulatedNote) == 0);
+    CHECK(p["verdict"] == "not comparable");
+    CHECK(p["note"] == kEmulatedNote);
+  }
+}

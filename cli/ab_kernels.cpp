@@ -1,0 +1,194 @@
+// `bpfbench ab FILE --a-kernel K1 --b-kernel K2`: the same points on two kernels. Every turn
+// is one guest boot (vm/guest_run.hpp) of the side's kernel that runs `bpfbench run` over
+// every matched point still short of its stop rule; turns go in ABBA order, and the turns'
+// values pair up per point as in a host ab run (docs/ab.md, "Two kernels").
+#include "cli/ab_kernels.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "compiler/escape.hpp"
+#include "results/results.hpp"
+#include "vm/guest_run.hpp"
+#include "vm/kernel_cache.hpp"
+#include "vm/labels.hpp"
+
+namespace bpfbench::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void say(const std::string &msg) {
+  fmt::print(stderr, "bpfbench: {}\n", msg);
+  std::fflush(stderr);
+}
+
+std::string absolute(const std::string &p) {
+  std::error_code ec;
+  fs::path a = fs::absolute(p, ec);
+  return ec ? p : a.lexically_normal().string();
+}
+
+// The guest's command: `run FILE -q --calibration off --json OUT --only LABEL...` with the ab
+// command line's harness overrides and template folders. The calibration is off: the pairs
+// are the drift guard here.
+std::vector<std::string> turn_argv(const AbArgs &a, const std::vector<std::string> &labels, const std::string &json) {
+  std::error_code ec;
+  std::vector<std::string> argv = {fs::read_symlink("/proc/self/exe", ec).string(),
+                                   "run",
+                                   absolute(a.files[0]),
+                                   "-q",
+                                   "--calibration",
+                                   "off",
+                                   "--json",
+                                   json};
+  auto add = [&argv](const std::string &opt, const std::string &value) {
+    argv.push_back(opt);
+    argv.push_back(value);
+  };
+  for (const auto &l : labels) add("--only", l);
+  for (const auto &d : a.in.template_dirs) add("--templates", absolute(d));
+  const PlanOverrides &o = a.in.overrides;
+  if (o.warmup_ns) add("-w", fmt::format("{}ns", *o.warmup_ns));
+  if (o.duration_ns) add("-d", fmt::format("{}ns", *o.duration_ns));
+  if (o.producers) add("-p", std::to_string(*o.producers));
+  if (o.consumers) add("-c", std::to_string(*o.consumers));
+  if (o.affinity && *o.affinity) argv.push_back("-a");
+  if (o.prod_cpus) add("--prod-affinity", *o.prod_cpus);
+  if (o.cons_cpus) add("--cons-affinity", *o.cons_cpus);
+  if (a.in.allow_large) argv.push_back("--allow-large");
+  return argv;
+}
+
+// A turn's value of the point's primary metric from the guest's results, or why there is none.
+std::optional<double> guest_value(const ResultSet &rs, AbPointReport &rep, const std::string &side) {
+  const ResultPoint *p = nullptr;
+  for (const auto &x : rs.points)
+    if (x.label == rep.label && !x.is_baseline) p = &x;
+  if (!p) {
+    rep.note = fmt::format("no result for it in {}", side);
+    return std::nullopt;
+  }
+  if (p->status != "ok") {
+    rep.note = fmt::format("{} in {}: {}", p->status, side, p->reason);
+    return std::nullopt;
+  }
+  if (rep.metric.empty()) rep.metric = p->primary;
+  const MetricSummary *m = p->metric(rep.metric);
+  if (!m || m->n == 0 || !m->has_value()) {
+    rep.note = fmt::format("no {} in {}{}", rep.metric, side, m && !m->has_value() ? ": " + m->no_value : "");
+    return std::nullopt;
+  }
+  if (rep.turns.empty()) {
+    rep.unit = m->unit;
+    rep.higher_is_better = m->higher_is_better;
+  }
+  return m->mean;
+}
+
+struct Side {
+  vm::KernelSpec kernel;
+  std::string name;  // "A (6.1.0-57-amd64)"
+};
+
+// One guest run of `labels` on `side`: its results, or nullopt after the message.
+std::optional<ResultSet> guest_turn(const AbArgs &a, const Side &side, const vm::AccelChoice &accel,
+                                    const std::vector<std::string> &labels, const std::string &json,
+                                    const StopSource &stop) {
+  vm::GuestRequest req;
+  req.kernel = side.kernel;
+  req.accel = accel;
+  req.argv = turn_argv(a, labels, json);
+  std::error_code ec;
+  req.cwd = fs::current_path(ec).string();
+  req.boot_timeout_s = a.boot_timeout_s;
+  req.stop = &stop.flag();
+  req.on_stdout = [](const std::string &) {};  // -q: the summary only, and the JSON has it
+  vm::GuestResult g = vm::run_in_guest(req);
+  if (stop.stop_requested()) return std::nullopt;
+  if (!g.ok) {
+    say(fmt::format("error: {}: {}", side.name, g.error));
+    if (!g.console_tail.empty()) fmt::print(stderr, "--- guest console (last lines) ---\n{}\n---\n", g.console_tail);
+    return std::nullopt;
+  }
+  std::string err;
+  std::optional<ResultSet> rs = load_results(json, err);
+  if (!rs) {
+    say(fmt::format("error: {}: the guest's run (exit {}) left no results: {}", side.name, g.job_exit, err));
+    if (!g.job_stderr.empty()) fmt::print(stderr, "{}", g.job_stderr);
+  }
+  fs::remove(json, ec);
+  return rs;
+}
+
+}  // namespace
+
+bool run_kernel_turns(const AbArgs &a, StopSource &stop, std::vector<AbPointReport> &reps, std::string &timing_note) {
+  vm::KernelCache cache(vm::default_cache_root());
+  Side sides[2];
+  for (int s = 0; s < 2; ++s) {
+    std::string err;
+    auto k = cache.resolve(s == 0 ? a.a_kernel : a.b_kernel, true, &err, "", say);
+    if (!k) {
+      say(fmt::format("error: --{}-kernel: {}", s == 0 ? 'a' : 'b', err));
+      return false;
+    }
+    sides[s] = {*k, fmt::format("{} ({})", s == 0 ? "A" : "B", k->release)};
+  }
+  const vm::AccelChoice accel = vm::choose_accel(a.accel == "kvm"   ? vm::Accel::Kvm
+                                                 : a.accel == "tcg" ? vm::Accel::Tcg
+                                                                    : vm::Accel::Auto);
+  say(fmt::format("A = {}, B = {}; {}", sides[0].kernel.label(), sides[1].kernel.label(), accel.why));
+  if (accel.accel != vm::Accel::Kvm) timing_note = fmt::format("{} (qemu TCG guests)", vm::kEmulatedNote);
+  char tmpl[] = "/tmp/bpfbench-ab-XXXXXX";
+  if (!mkdtemp(tmpl)) {
+    say("error: cannot create a folder in /tmp for the guests' results");
+    return false;
+  }
+  const fs::path dir = tmpl;
+  const auto start = std::chrono::steady_clock::now();
+  bool ok = true;
+  for (size_t turn = 0; ok && !stop.stop_requested(); ++turn) {
+    std::vector<size_t> live;
+    std::vector<std::string> labels;
+    for (size_t i = 0; i < reps.size(); ++i)
+      if (reps[i].stop == AbStop::Continue && reps[i].note.empty()) {
+        live.push_back(i);
+        labels.push_back(reps[i].label);
+      }
+    if (live.empty()) break;
+    const AbSide side = abba_side(turn);
+    const Side &s = sides[side == AbSide::A ? 0 : 1];
+    std::optional<ResultSet> rs = guest_turn(a, s, accel, labels, (dir / "turn.json").string(), stop);
+    if (!rs) {
+      ok = stop.stop_requested();
+      break;
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (size_t i : live) {
+      std::optional<double> v = guest_value(*rs, reps[i], s.name);
+      if (!v) continue;
+      reps[i].add_turn(side, *v);
+      if (turn % 2 == 1) reps[i].stop = ab_stop_state(reps[i].stats, a.rule, elapsed);
+    }
+    say(fmt::format("turn {} ({}) done: {} point{}, {:.0f} s", turn + 1, s.name, live.size(),
+                    live.size() == 1 ? "" : "s", elapsed));
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (stop.stop_requested())
+    for (auto &r : reps)
+      if (r.stop == AbStop::Continue && r.note.empty()) r.note = "interrupted";
+  if (!timing_note.empty())
+    for (auto &r : reps)
+      if (r.note.empty()) r.note = vm::kEmulatedNote;  // ratios shown, no verdict
+  return ok;
+}
+
+}  // namespace bpfbench::cli
