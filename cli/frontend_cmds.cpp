@@ -76,8 +76,7 @@ int load_plan_facts(Frontend &fe, std::map<size_t, std::vector<ProgFacts>> &fact
     auto f = load_prog_facts(p, *fe.families.find(p.family),
                              obj == compiled.objects.end() ? std::vector<uint8_t>{} : obj->second);
     if (!f) {
-      fmt::print(stderr, "{}: error: bench '{}': {}\n", source_location(fe, p.bench_range), p.label,
-                 f.error().message);
+      fmt::print(stderr, "{}: error: bench '{}': {}\n", source_location(fe, p.bench_range), p.label, f.error().message);
       return kExitBadInput;
     }
     facts[p.index] = std::move(*f);
@@ -94,7 +93,9 @@ int cmd_plan(const PlanArgs &a) {
   PlanExtras extras;
   if (a.facts) {
     if (int rc = load_plan_facts(fe, facts); rc != kExitOk) return rc;
-    extras.json = [&facts](const PlanPoint &p, nlohmann::json &j) { j["prog_facts"] = prog_facts_to_json(facts[p.index]); };
+    extras.json = [&facts](const PlanPoint &p, nlohmann::json &j) {
+      j["prog_facts"] = prog_facts_to_json(facts[p.index]);
+    };
     extras.text = [&facts](const PlanPoint &p) {
       std::string lines;
       for (const auto &f : facts[p.index]) lines += "        " + format_prog_facts(f) + "\n";

@@ -114,14 +114,20 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   WelchResult w = welch_t_test(ma->mean, sd_a, n_a, mb->mean, sd_b, n_b);
   c.diff = w.diff, c.diff_ci_low = w.ci_low, c.diff_ci_high = w.ci_high;
   c.p_value = w.p_value;
-  if (n_a < 2 || n_b < 2) c.notes.push_back("fewer than 2 samples: no test");
+  // One sample has no spread: the change stays in the JSON, but there is no test, so no verdict
+  // (before, p = 1 made it "no change", which reads as a measured result).
+  const bool untested = n_a < 2 || n_b < 2;
+  if (untested) c.notes.push_back("fewer than 2 samples: no test, no verdict");
   if (std::fabs(c.mean_a) <= c.ci_a) {
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     c.absolute = true;
     c.change_pct = c.change_ci_low = c.change_ci_high = c.speed_change_pct = kNaN;
     c.notes.push_back("A's 95% CI spans 0: absolute change B - A, no relative change, not in the geomean");
     bool better = c.higher_is_better ? c.diff > 0 : c.diff < 0;
-    c.verdict = w.p_value >= o.alpha ? Verdict::NoChange : better ? Verdict::Faster : Verdict::Slower;
+    c.verdict = untested               ? Verdict::NotComparable
+                : w.p_value >= o.alpha ? Verdict::NoChange
+                : better               ? Verdict::Faster
+                                       : Verdict::Slower;
     return c;
   }
   // The CI of the relative change treats A's mean as exact (the usual approximation).
@@ -132,7 +138,10 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   double speed = c.higher_is_better ? ratio : (ratio != 0 ? 1 / ratio : 0);
   c.speed_change_pct = (speed - 1) * 100;
   bool significant = w.p_value < o.alpha && std::fabs(c.change_pct) >= o.min_change_pct;
-  c.verdict = !significant ? Verdict::NoChange : c.speed_change_pct > 0 ? Verdict::Faster : Verdict::Slower;
+  c.verdict = untested                 ? Verdict::NotComparable
+              : !significant           ? Verdict::NoChange
+              : c.speed_change_pct > 0 ? Verdict::Faster
+                                       : Verdict::Slower;
   return c;
 }
 

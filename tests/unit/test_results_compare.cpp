@@ -2,6 +2,8 @@
 // verdicts on synthetic before/after data, plot scripts.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,7 +65,7 @@ PointResult synthetic(double mean, double rel_sd, size_t n, unsigned seed) {
 
 // A results document of points (label, rate, mean, noise, seed) run through JSON text.
 ResultSet result_set(const std::vector<std::tuple<std::string, int64_t, double, double, unsigned>> &pts,
-                     const std::string &kernel = "6.18.0") {
+                     const std::string &kernel = "6.18.0", size_t samples = 10) {
   ResultsDoc doc;
   doc.file = "x.bdsl";
   doc.file_sha256 = "abc";
@@ -72,7 +74,7 @@ ResultSet result_set(const std::vector<std::tuple<std::string, int64_t, double, 
   size_t i = 0;
   for (const auto &[label, rate, mean, sd, seed] : pts) {
     PlanPoint p = plan_point(i++, label, rate);
-    doc.points.push_back(point_result_to_json(p, synthetic(mean, sd, 10, seed), "sha-" + label, 11.0, 1'000'000'000));
+    doc.points.push_back(point_result_to_json(p, synthetic(mean, sd, samples, seed), "sha-" + label, 11.0, 1'000'000'000));
   }
   doc.complete = true;
   std::string err;
@@ -191,6 +193,21 @@ TEST_CASE("compare: a 20% regression is found, 0.5% jitter is no change", "[comp
   // Latency: lower is better, so a 20% drop is "faster".
   CHECK_FALSE(default_higher_is_better("latency", "ns/op"));
   CHECK(default_higher_is_better("hits", "M/s"));
+}
+
+TEST_CASE("compare: one sample a side is no test and no verdict, not 'no change'", "[compare]") {
+  ResultSet before = result_set({{"rb-1", 1, 10.0, 0.005, 1}, {"rb-2", 2, 20.0, 0.005, 2}}, "6.18.0", 1);
+  ResultSet after = result_set({{"rb-1", 1, 8.0, 0.005, 4}, {"rb-2", 2, 20.0, 0.005, 5}}, "6.18.0", 1);
+  CompareReport c = compare_results(before, after, CompareOptions{});
+  REQUIRE(c.points.size() == 2);
+  for (const auto &p : c.points) {
+    INFO(p.label);
+    CHECK(p.verdict == Verdict::NotComparable);
+    CHECK(std::find(p.notes.begin(), p.notes.end(), "fewer than 2 samples: no test, no verdict") != p.notes.end());
+  }
+  CHECK(c.points[0].change_pct == Approx(-20).margin(1));  // the change is kept, only not judged
+  CHECK(c.worst_regression_pct() == 0);
+  CHECK(compare_to_text(c).find("no change") == std::string::npos);
 }
 
 TEST_CASE("plot: one chart per suite, log x for a geometric sweep", "[plot]") {

@@ -237,11 +237,13 @@ TEST_CASE("kernels lists the cached kernels with their releases", "[vm]") {
   CHECK(j["host"]["release"].get<std::string>().size() > 0);
 }
 
-TEST_CASE("ab --a-kernel 6.1 --b-kernel 6.12 runs its turns in the two guests, ABBA, no verdict when emulated", "[vm]") {
+TEST_CASE("ab --a-kernel 6.1 --b-kernel 6.12 runs its turns in the two guests, ABBA, no verdict when emulated",
+          "[vm]") {
   BB_REQUIRE_VM("6.1");
   BB_REQUIRE_VM("6.12");
   test::TempDir t;
-  const std::string f = t.write("t.bdsl", "suite \"S\" < bench trigger as \"tp\" < prog tp; warmup 200ms; duration 1s; > >\n");
+  const std::string f =
+      t.write("t.bdsl", "suite \"S\" < bench trigger as \"tp\" < prog tp; warmup 200ms; duration 1s; > >\n");
   ProcResult r = bb({"ab", f, "--a-kernel", "6.1", "--b-kernel", "6.12", "--max-pairs", "3", "--format", "json"}, 600);
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
   REQUIRE(r.exit_code == 0);
