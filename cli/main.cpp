@@ -68,6 +68,16 @@ int run(int argc, char **argv) {
   return run_args(int(args.size() - 1), args.data());
 }
 
+CLI::App *add_plan_command(CLI::App &app, PlanArgs &plan) {
+  auto *p = app.add_subcommand("plan", "Print the resolved run plan: every sweep point");
+  add_file_options(p, plan.in);
+  p->add_flag("--json", plan.json, "Print the plan as JSON");
+  p->add_flag("--facts", plan.facts,
+              "Also compile and load (not attach) every point's programs and add their verifier and JIT facts: "
+              "verified insns, peak states, verification time, xlated and JITed sizes (needs root)");
+  return p;
+}
+
 int run_args(int argc, char **argv) {
   CLI::App app{"bpfbench: declarative BPF micro-benchmarks (.bdsl → BPF → numbers)", "bpfbench"};
   app.require_subcommand(1);
@@ -79,12 +89,7 @@ int run_args(int argc, char **argv) {
   c->add_flag("--compile", check.compile, "Also generate and compile every BPF program");
 
   PlanArgs plan;
-  auto *p = app.add_subcommand("plan", "Print the resolved run plan: every sweep point");
-  add_file_options(p, plan.in);
-  p->add_flag("--json", plan.json, "Print the plan as JSON");
-  p->add_flag("--facts", plan.facts,
-              "Also compile and load (not attach) every point's programs and add their verifier and JIT facts: "
-              "verified insns, peak states, verification time, xlated and JITed sizes (needs root)");
+  auto *p = add_plan_command(app, plan);
 
   EmitArgs emit;
   auto *e = app.add_subcommand("emit", "Print the generated BPF C");
@@ -138,8 +143,8 @@ int run_args(int argc, char **argv) {
   }
   // The stop signals main() holds go to the commands that poll a stop flag (their
   // SignalWatcher takes them over); the others end on a signal as any program does.
-  if (!(c->parsed() && check.compile) && !polls_stop_flag(runcmd) && !(kb->parsed() && !kbench.list) &&
-      !ab.cmd->parsed())
+  if (!(c->parsed() && check.compile) && !(p->parsed() && plan.facts) && !polls_stop_flag(runcmd) &&
+      !(kb->parsed() && !kbench.list) && !ab.cmd->parsed())
     unblock_stop_signals();
   if (kb->parsed()) return cmd_kbench(kbench);
   if (c->parsed()) return cmd_check(check);
