@@ -138,17 +138,7 @@ std::optional<double> turn_value(const PointResult &r, AbSide side, AbPointRepor
     return std::nullopt;
   }
   if (rep.metric.empty()) rep.metric = r.summary.primary;
-  const MetricSummary *m = r.summary.find(rep.metric);
-  if (!m || m->n == 0 || !m->has_value()) {
-    rep.note =
-        fmt::format("no {} in {}{}", rep.metric, to_string(side), m && !m->has_value() ? ": " + m->no_value : "");
-    return std::nullopt;
-  }
-  if (rep.turns.empty()) {
-    rep.unit = m->unit;
-    rep.higher_is_better = m->higher_is_better;
-  }
-  return m->mean;
+  return rep.turn_value(r.summary.find(rep.metric), to_string(side));
 }
 
 class AbRunner {

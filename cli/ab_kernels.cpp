@@ -80,16 +80,7 @@ std::optional<double> guest_value(const ResultSet &rs, AbPointReport &rep, const
     return std::nullopt;
   }
   if (rep.metric.empty()) rep.metric = p->primary;
-  const MetricSummary *m = p->metric(rep.metric);
-  if (!m || m->n == 0 || !m->has_value()) {
-    rep.note = fmt::format("no {} in {}{}", rep.metric, side, m && !m->has_value() ? ": " + m->no_value : "");
-    return std::nullopt;
-  }
-  if (rep.turns.empty()) {
-    rep.unit = m->unit;
-    rep.higher_is_better = m->higher_is_better;
-  }
-  return m->mean;
+  return rep.turn_value(p->metric(rep.metric), side);
 }
 
 struct Side {

@@ -95,6 +95,18 @@ void AbPointReport::add_turn(AbSide side, double value) {
   stats = paired_ratio(a, b);
 }
 
+std::optional<double> AbPointReport::turn_value(const MetricSummary *m, const std::string &side) {
+  if (!m || m->n == 0 || !m->has_value()) {
+    note = fmt::format("no {} in {}{}", metric, side, m && !m->has_value() ? ": " + m->no_value : "");
+    return std::nullopt;
+  }
+  if (turns.empty()) {
+    unit = m->unit;
+    higher_is_better = m->higher_is_better;
+  }
+  return m->mean;
+}
+
 void AbPointReport::judge() {
   verdict = note.empty() ? ab_verdict(stats, higher_is_better, floor_pct) : Verdict::NotComparable;
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/paired.hpp"
+#include "results/stats.hpp"
 
 namespace bpfbench {
 
@@ -44,6 +45,10 @@ struct AbPointReport {
 
   // Appends a turn; turns 2k and 2k+1 make pair k. Recomputes `stats` on complete pairs.
   void add_turn(AbSide side, double value);
+  // A turn's value of `metric` from its summary `m` (null when the point has none), with
+  // unit and direction taken from the first turn; or nullopt with `note` saying why
+  // ("no hits in B: ..."). `side` names the turn's side.
+  std::optional<double> turn_value(const MetricSummary *m, const std::string &side);
   // Sets `verdict` from `stats`, `floor_pct` and the direction.
   void judge();
   double speed_change_pct() const { return bpfbench::speed_change_pct(stats, higher_is_better); }
