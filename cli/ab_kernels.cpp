@@ -29,20 +29,14 @@ void say(const std::string &msg) {
   std::fflush(stderr);
 }
 
-std::string absolute(const std::string &p) {
-  std::error_code ec;
-  fs::path a = fs::absolute(p, ec);
-  return ec ? p : a.lexically_normal().string();
-}
-
 // The guest's command: `run FILE -q --calibration off --json OUT --only LABEL...` with the ab
-// command line's harness overrides and template folders. The calibration is off: the pairs
-// are the drift guard here.
+// command line's harness overrides and template folders, run in our working directory
+// (relative paths stay as given). The calibration is off: the pairs are the drift guard here.
 std::vector<std::string> turn_argv(const AbArgs &a, const std::vector<std::string> &labels, const std::string &json) {
   std::error_code ec;
   std::vector<std::string> argv = {fs::read_symlink("/proc/self/exe", ec).string(),
                                    "run",
-                                   absolute(a.files[0]),
+                                   a.files[0],
                                    "-q",
                                    "--calibration",
                                    "off",
@@ -53,7 +47,7 @@ std::vector<std::string> turn_argv(const AbArgs &a, const std::vector<std::strin
     argv.push_back(value);
   };
   for (const auto &l : labels) add("--only", l);
-  for (const auto &d : a.in.template_dirs) add("--templates", absolute(d));
+  for (const auto &d : a.in.template_dirs) add("--templates", d);
   const PlanOverrides &o = a.in.overrides;
   if (o.warmup_ns) add("-w", fmt::format("{}ns", *o.warmup_ns));
   if (o.duration_ns) add("-d", fmt::format("{}ns", *o.duration_ns));

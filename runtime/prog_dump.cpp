@@ -60,15 +60,21 @@ Result<std::string> jited_bytes(int prog_fd) {
   return out;
 }
 
+// The functions a point of `prog` loads: its own, then its extra programs (as run_point).
+std::vector<std::string> loaded_functions(const ProgramSpec &prog) {
+  std::vector<std::string> functions;
+  if (!prog.function.empty()) functions.push_back(prog.function);
+  for (const auto &x : prog.extra_programs) functions.push_back(x);
+  return functions;
+}
+
 }  // namespace
 
 Result<std::string> dump_loaded_program(const PlanPoint &p, const FamilyManifest &f, const std::vector<uint8_t> &object,
                                         const std::string &kind, const std::string &bpftool) {
   const ProgramSpec *prog = f.program(p.program.empty() ? f.default_program : p.program);
   if (!prog) return Error("family '" + f.name + "' has no program '" + p.program + "'");
-  std::vector<std::string> functions;
-  if (!prog->function.empty()) functions.push_back(prog->function);
-  for (const auto &x : prog->extra_programs) functions.push_back(x);
+  const std::vector<std::string> functions = loaded_functions(*prog);
   const std::string shown = prog->function.empty() ? test_run_driver(f, *prog) : prog->function;
   if (shown.empty() || object.empty()) return Error("point '" + p.label + "' loads no BPF program");
   BpfObject obj;
@@ -92,9 +98,7 @@ Result<std::vector<ProgFacts>> load_prog_facts(const PlanPoint &p, const FamilyM
                                                const std::vector<uint8_t> &object) {
   const ProgramSpec *prog = f.program(p.program.empty() ? f.default_program : p.program);
   if (!prog) return Error("family '" + f.name + "' has no program '" + p.program + "'");
-  std::vector<std::string> functions;
-  if (!prog->function.empty()) functions.push_back(prog->function);
-  for (const auto &x : prog->extra_programs) functions.push_back(x);
+  const std::vector<std::string> functions = loaded_functions(*prog);
   std::vector<ProgFacts> facts;
   if (functions.empty() || object.empty()) return facts;
   BpfObject obj;
