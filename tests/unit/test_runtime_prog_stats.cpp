@@ -5,6 +5,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "runtime/bpf_object.hpp"
@@ -123,19 +126,27 @@ TEST_CASE("prog stats: metrics, facts and the sysctl as found", "[runtime][prog_
 TEST_CASE("prog stats: twice the loop per run is about twice prog_ns", "[runtime][prog_stats]") {
   BB_REQUIRE_ROOT();
   test::Families fams;
+  // Two loads of each, alternating, and the lower prog_ns of each: the same program's cost
+  // per run differs by up to ~50 % from one load to the next on this VM (545 -> 1792 ns
+  // failed a single-load comparison in CI; docs/ab.md, "Measured").
   PointResult one = run_trigger(fams, "kernel-count", true, 250);
   PointResult two = run_trigger(fams, "kernel-count", true, 500);
-  INFO(one.reason << " / " << two.reason);
-  REQUIRE(one.status == PointResult::Status::Ok);
-  REQUIRE(two.status == PointResult::Status::Ok);
-  const MetricSummary *a = one.summary.find("prog_ns"), *b = two.summary.find("prog_ns");
-  REQUIRE(a);
-  REQUIRE(b);
-  INFO("prog_ns " << a->mean << " -> " << b->mean);
-  REQUIRE(a->mean > 0);
+  PointResult one_again = run_trigger(fams, "kernel-count", true, 250);
+  PointResult two_again = run_trigger(fams, "kernel-count", true, 500);
+  INFO(one.reason << " / " << two.reason << " / " << one_again.reason << " / " << two_again.reason);
+  double a = 0, b = 0;
+  for (auto [r, low] :
+       {std::pair(&one, &a), std::pair(&one_again, &a), std::pair(&two, &b), std::pair(&two_again, &b)}) {
+    REQUIRE(r->status == PointResult::Status::Ok);
+    const MetricSummary *m = r->summary.find("prog_ns");
+    REQUIRE(m);
+    REQUIRE(m->mean > 0);
+    *low = *low == 0 ? m->mean : std::min(*low, m->mean);
+  }
+  INFO("prog_ns " << a << " -> " << b);
   // An invariant of the work, not a speed: wide enough for a loaded machine.
-  CHECK(b->mean / a->mean > 1.3);
-  CHECK(b->mean / a->mean < 3.0);
+  CHECK(b / a > 1.3);
+  CHECK(b / a < 3.0);
   // The driver counts itself: each run is batch_iters hits.
   for (const auto *r : {&one, &two}) {
     double runs = double(test::sampled_total(*r, kProgRunsKey)), hits = double(test::sampled_total(*r, "hits"));
