@@ -126,9 +126,7 @@ bool run_kernel_turns(const AbArgs &a, StopSource &stop, std::vector<AbPointRepo
     }
     sides[s] = {*k, fmt::format("{} ({})", s == 0 ? "A" : "B", k->release)};
   }
-  const vm::AccelChoice accel = vm::choose_accel(a.accel == "kvm"   ? vm::Accel::Kvm
-                                                 : a.accel == "tcg" ? vm::Accel::Tcg
-                                                                    : vm::Accel::Auto);
+  const vm::AccelChoice accel = vm::choose_accel(vm::accel_from_name(a.accel));
   say(fmt::format("A = {}, B = {}; {}", sides[0].kernel.label(), sides[1].kernel.label(), accel.why));
   if (accel.accel != vm::Accel::Kvm) timing_note = fmt::format("{} (qemu TCG guests)", vm::kEmulatedNote);
   char tmpl[] = "/tmp/bpfbench-ab-XXXXXX";

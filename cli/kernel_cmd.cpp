@@ -45,10 +45,6 @@ std::vector<std::string> own_command_line() {
   return argv;
 }
 
-vm::Accel parse_accel(const std::string &s) {
-  return s == "kvm" ? vm::Accel::Kvm : s == "tcg" ? vm::Accel::Tcg : vm::Accel::Auto;
-}
-
 void progress(const std::string &msg) {
   fmt::print(stderr, "bpfbench: {}\n", msg);
   std::fflush(stderr);
@@ -123,7 +119,7 @@ int cmd_in_guest(const VmArgs &a, bool json_stdout) {
 
   vm::GuestRequest req;
   req.kernel = *kernel;
-  req.accel = vm::choose_accel(parse_accel(a.accel));
+  req.accel = vm::choose_accel(vm::accel_from_name(a.accel));
   req.argv = vm::strip_host_options(own_command_line());
   std::error_code ec;
   req.cwd = fs::current_path(ec).string();
@@ -203,7 +199,7 @@ int cmd_kernels(const KernelsArgs &a) {
     if (a.probe) {
       vm::GuestRequest req;
       req.kernel = *k;
-      req.accel = vm::choose_accel(parse_accel(a.accel));
+      req.accel = vm::choose_accel(vm::accel_from_name(a.accel));
       req.argv = {own_command_line().at(0), "probe", "--json"};
       req.cwd = "/";
       req.stop = &stop.flag();

@@ -46,6 +46,10 @@ const char *to_string(Accel a) {
   return "auto";
 }
 
+Accel accel_from_name(const std::string &name) {
+  return name == "kvm" ? Accel::Kvm : name == "tcg" ? Accel::Tcg : Accel::Auto;
+}
+
 AccelChoice choose_accel(Accel requested, const std::string &dev_kvm, const std::string &cpuinfo) {
   if (requested == Accel::Tcg) return {Accel::Tcg, "TCG requested"};
   if (requested == Accel::Kvm) return {Accel::Kvm, "KVM requested"};

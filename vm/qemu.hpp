@@ -20,6 +20,8 @@ struct AccelChoice {
 AccelChoice choose_accel(Accel requested, const std::string &dev_kvm = "/dev/kvm",
                          const std::string &cpuinfo = "/proc/cpuinfo");
 const char *to_string(Accel);
+// The `--accel` words: "kvm", "tcg", anything else (the CLI allows only "auto") Auto.
+Accel accel_from_name(const std::string &name);
 
 struct VmConfig {
   std::string qemu = "qemu-system-x86_64";
