@@ -48,6 +48,7 @@ std::vector<std::string> turn_argv(const AbArgs &a, const std::vector<std::strin
   };
   for (const auto &l : labels) add("--only", l);
   for (const auto &d : a.in.template_dirs) add("--templates", d);
+  for (const auto &d : a.in.include_dirs) add("--include-dir", d);
   const PlanOverrides &o = a.in.overrides;
   if (o.warmup_ns) add("-w", fmt::format("{}ns", *o.warmup_ns));
   if (o.duration_ns) add("-d", fmt::format("{}ns", *o.duration_ns));

@@ -24,6 +24,7 @@ void add_ab_command(CLI::App &app, AbCommand &ab) {
   ab.cmd->add_option("--templates", a.in.template_dirs, "Also look for families in this folder (repeatable)")
       ->allow_extra_args(false)
       ->check(checked(non_empty("a folder name"), "DIR"));
+  add_include_dir_option(ab.cmd, a.in);
   add_harness_options(ab.cmd, a.in);
   auto assignment = checked(non_empty("NAME=VALUE"), "NAME=VALUE");
   ab.cmd->add_option("--a", a.a_sets, "A's setting NAME=VALUE for every point that has NAME (repeatable)")

@@ -18,6 +18,7 @@ constexpr int kExitBadInput = 2;
 struct FileArgs {
   std::string file;
   std::vector<std::string> template_dirs;
+  std::vector<std::string> include_dirs;  // --include-dir: more folders for quoted includes
   PlanOverrides overrides;
   std::string dump;                 // ast | plan | c, and for emit xlated | jited ("" = none)
   bool loaded_dumps = false;        // emit: --dump xlated|jited allowed (they load the program)

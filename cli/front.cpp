@@ -26,6 +26,7 @@ std::string source_location(const Frontend &fe, const SourceRange &r) {
 bool load_frontend(const FileArgs &args, Frontend &fe) {
   FrontendOptions opts;
   opts.extra_template_dirs = args.template_dirs;
+  opts.include_dirs = args.include_dirs;
   if (!args.only_template_dirs.empty()) {
     opts.template_dirs = args.only_template_dirs;
     opts.template_dirs.insert(opts.template_dirs.end(), args.template_dirs.begin(), args.template_dirs.end());

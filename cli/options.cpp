@@ -32,6 +32,7 @@ void add_file_options(CLI::App *cmd, FileArgs &a, bool loaded_dumps) {
       ->allow_extra_args(false)  // one folder per --templates: `--templates D FILE` keeps FILE
       ->check(checked(non_empty("a folder name"), "DIR"))
       ->type_name("DIR");
+  add_include_dir_option(cmd, a);
   if (loaded_dumps)
     cmd->add_option("--dump", a.dump,
                     "Print a stage's output: ast, plan or c, or xlated or jited (bpftool's dump of the loaded "
@@ -44,6 +45,15 @@ void add_file_options(CLI::App *cmd, FileArgs &a, bool loaded_dumps) {
       ->allow_extra_args(false)
       ->check(checked(non_empty("a point label or glob"), "LABEL"));
   add_harness_options(cmd, a);
+}
+
+void add_include_dir_option(CLI::App *cmd, FileArgs &a) {
+  cmd->add_option("--include-dir", a.include_dirs,
+                  "Also look for quoted #include headers of templates and inline code in this folder (repeatable; "
+                  "after the .bdsl file's and the family's folders)")
+      ->allow_extra_args(false)
+      ->check(checked(non_empty("a folder name"), "DIR"))
+      ->type_name("DIR");
 }
 
 void add_harness_options(CLI::App *cmd, FileArgs &a) {

@@ -82,6 +82,11 @@ void add_compile_diags(const CompileResult &result, const PlanPoint &first_point
       d.severity = cd.severity;
       d.message = cd.line > 0 ? fmt::format("{}:{}:{}: {}", cd.file, cd.line, cd.col, cd.message) : cd.message;
     }
+    // clang's message for a quoted include it did not find, e.g. "'my_helpers.h' file not found".
+    if (cd.message.ends_with("' file not found") && cd.message.starts_with("'"))
+      d.hints.push_back(
+          "a quoted #include is looked for in the .bdsl file's folder, the family's folder and each --include-dir "
+          "folder");
     d.notes.push_back(bench_note);
     diags.add(std::move(d));
     if (diags.full()) return;

@@ -1,13 +1,17 @@
 #include "compiler/pipeline.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <set>
 
 #include "compiler/clang_compile.hpp"
 #include "compiler/compile_diags.hpp"
 #include "compiler/emit_bpf.hpp"
+#include "compiler/input_file.hpp"
 #include "compiler/object_check.hpp"
 #include "compiler/parse.hpp"
 #include "compiler/sha256.hpp"
@@ -30,7 +34,22 @@ bool check_and_lower(const std::string &path, const FrontendOptions &opts, Front
   return !fe.diags.has_errors();
 }
 
+// An --include-dir that is missing or not a folder is an error: a header the user meant
+// to be found would otherwise fail later as "file not found" at some #include.
+void check_include_dirs(const FrontendOptions &opts, Frontend &fe) {
+  for (const auto &d : opts.include_dirs) {
+    struct stat st {};
+    if (::stat(d.c_str(), &st) != 0)
+      fe.diags.error(SourceRange{}, "--include-dir '" + d + "': " + std::strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+      fe.diags.error(SourceRange{},
+                     "--include-dir '" + d + "' is not a directory (it is " + describe_file_type(st.st_mode) + ")");
+  }
+  fe.include_dirs = opts.include_dirs;
+}
+
 bool load_families(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
+  check_include_dirs(opts, fe);
   fe.families = FamilyRegistry::load(opts.template_dirs.empty()
                                          ? template_dir_paths(template_search_path(opts.extra_template_dirs, path))
                                          : opts.template_dirs,
@@ -69,7 +88,7 @@ bool run_frontend_text(const std::string &path, std::string text, const Frontend
 namespace {
 
 // Quoted includes of the unit's C: the folder of the .bdsl file holding the bench, then
-// the family's folder (prog.bpf.c's).
+// the family's folder (prog.bpf.c's), then the --include-dir folders.
 UserIncludes unit_includes(const Frontend &fe, const EmitUnit &u) {
   const PlanPoint &p = fe.plan->points.at(u.points.at(0));
   std::vector<std::string> dirs;
@@ -78,6 +97,7 @@ UserIncludes unit_includes(const Frontend &fe, const EmitUnit &u) {
     dirs.push_back(dir.empty() ? std::string(".") : dir.string());
   }
   if (const FamilyManifest *f = fe.families.find(u.family)) dirs.push_back(f->dir);
+  dirs.insert(dirs.end(), fe.include_dirs.begin(), fe.include_dirs.end());
   return user_includes(dirs);
 }
 

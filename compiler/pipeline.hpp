@@ -28,6 +28,9 @@ struct FrontendOptions {
   // bpf_templates/ next to the file).
   std::vector<std::string> template_dirs;
   std::vector<std::string> extra_template_dirs;  // --templates
+  // --include-dir: folders searched for quoted includes after the .bdsl file's and the
+  // family's (compiler/user_includes.hpp), in order.
+  std::vector<std::string> include_dirs;
   PlanOverrides overrides;
   int64_t nproc = 0;  // 0 = the number of online CPUs
   // Points too large for the machine (compiler/resource_limits.hpp) are errors unless
@@ -45,6 +48,7 @@ struct Frontend {
   std::optional<ast::File> ast;
   std::optional<CheckedProgram> checked;
   std::optional<RunPlan> plan;
+  std::vector<std::string> include_dirs;  // FrontendOptions::include_dirs, for the compile
   size_t printed_diags = 0;  // how many of `diags` a front end has shown already
 
   Frontend() = default;

@@ -15,6 +15,7 @@
 #include "compiler/parse.hpp"
 #include "compiler/pipeline.hpp"
 #include "compiler/user_includes.hpp"
+#include "fault_support.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 
@@ -238,6 +239,53 @@ TEST_CASE("inline C includes a header beside the .bdsl, edits recompile", "[code
   CHECK(bad.err.find(d.path.string() + "/my_helpers.h:1:57: error: use of undeclared identifier 'y'\n"
                                        "static __always_inline int bb_twice(int x) { return 2 * y; }\n") !=
         std::string::npos);
+}
+
+TEST_CASE("include dirs: headers from another folder, searched after the .bdsl's, keyed in the cache", "[code][cli]") {
+  test::TempDir d;
+  std::filesystem::create_directories(d.path / "hdr");
+  std::filesystem::create_directories(d.path / "b");
+  d.write("hdr/my_helpers.h", "static __always_inline int bb_twice(int x) { return 2 * x; }\n");
+  std::string bdsl = d.write("b/h.bdsl", "bench trigger as \"inc\" < prog tp;\n"
+                                         "  code globals {\n#include \"my_helpers.h\"\n  }\n"
+                                         "  code body { if (bb_twice(1) != 2) return; }\n>\n");
+  std::string cache = (d.path / "cache").string(), hdr = (d.path / "hdr").string();
+  auto check = [&](std::vector<std::string> extra) {
+    std::vector<std::string> argv = {"/usr/bin/env", "XDG_CACHE_HOME=" + cache, BPFBENCH_BINARY, "check", "--compile"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.push_back(bdsl);
+    return bpfbench::test::run_process(argv);
+  };
+  auto missing = check({});
+  INFO(missing.err);
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find(bdsl + ":3:10: error: in inline BPF C: 'my_helpers.h' file not found") != std::string::npos);
+  CHECK(missing.err.find("hint: a quoted #include is looked for in the .bdsl file's folder, the family's folder "
+                         "and each --include-dir folder") != std::string::npos);
+  auto ok = check({"--include-dir", hdr});
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
+  // An edit of the header is compiled (and reported in it), not served stale from the cache.
+  d.write("hdr/my_helpers.h", "static __always_inline int bb_twice(int x) { return 2 * y; }\n");
+  auto bad = check({"--include-dir", hdr});
+  INFO(bad.err);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find(hdr + "/my_helpers.h:1:57: error: use of undeclared identifier 'y'") != std::string::npos);
+  // The .bdsl file's folder comes first: its good header hides the broken one.
+  d.write("b/my_helpers.h", "static __always_inline int bb_twice(int x) { return x + x; }\n");
+  auto first = check({"--include-dir", hdr});
+  INFO(first.err);
+  CHECK(first.exit_code == 0);
+  // Folders that are not there, or not folders, are refused before anything compiles.
+  auto nope = check({"--include-dir", (d.path / "nope").string()});
+  CHECK(nope.exit_code == 2);
+  CHECK(nope.err.find("error: --include-dir '" + (d.path / "nope").string() + "': No such file or directory") !=
+        std::string::npos);
+  auto file = check({"--include-dir", bdsl});
+  CHECK(file.exit_code == 2);
+  CHECK(file.err.find("error: --include-dir '" + bdsl + "' is not a directory (it is a regular file)") !=
+        std::string::npos);
+  CHECK_FALSE(bpfbench::test::has_exception_text(nope.err + file.err));
 }
 
 TEST_CASE("uprobes, strncmp, bpf_loop and local_storage take body code", "[code][cli]") {
