@@ -46,10 +46,11 @@ void block_stop_signals();
 void unblock_stop_signals();
 
 // Blocks the stop signals in the calling thread (and so in every thread created after
-// it) and runs a watcher thread that waits for them with
-// sigtimedwait and turns them into stop.request_stop(sig). No work happens in a signal
-// handler. The destructor stops the watcher and restores the signal mask. Throws
-// ResourceError when the thread cannot be created.
+// it) and runs a watcher thread that waits for them on a signalfd and turns them into
+// stop.request_stop(sig). No work happens in a signal handler. The destructor wakes the
+// watcher through an eventfd (at once: no polling tick to wait out on the way out), joins
+// it and restores the signal mask. Throws ResourceError when the descriptors or the thread
+// cannot be created.
 class SignalWatcher {
  public:
   explicit SignalWatcher(StopSource &stop);
@@ -58,8 +59,12 @@ class SignalWatcher {
   SignalWatcher &operator=(const SignalWatcher &) = delete;
 
  private:
+  void watch();
+  void close_fds();
+
   StopSource &stop_;
-  std::atomic<bool> done_{false};
+  int signal_fd_ = -1;
+  int wake_fd_ = -1;
   sigset_t old_mask_{};
   std::thread thread_;
 };
