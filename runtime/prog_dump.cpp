@@ -60,14 +60,6 @@ Result<std::string> jited_bytes(int prog_fd) {
   return out;
 }
 
-// The functions a point of `prog` loads: its own, then its extra programs (as run_point).
-std::vector<std::string> loaded_functions(const ProgramSpec &prog) {
-  std::vector<std::string> functions;
-  if (!prog.function.empty()) functions.push_back(prog.function);
-  for (const auto &x : prog.extra_programs) functions.push_back(x);
-  return functions;
-}
-
 }  // namespace
 
 Result<std::string> dump_loaded_program(const PlanPoint &p, const FamilyManifest &f, const std::vector<uint8_t> &object,

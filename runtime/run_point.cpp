@@ -197,8 +197,7 @@ void PointRunner::choose_counters() {
       for (const auto &src : *side)
         if (src.kind == MetricSourceKind::Counter && counter_index_.emplace(src.operand, counter_vars_.size()).second)
           counter_vars_.push_back(src.operand);
-  if (!prog_->function.empty()) functions_.push_back(prog_->function);
-  for (const auto &x : prog_->extra_programs) functions_.push_back(x);
+  functions_ = loaded_functions(*prog_);
 }
 
 // Opens and configures the object, prepares the setup actions and loads it; with
@@ -489,6 +488,13 @@ int64_t effective_interval_ns(const PlanPoint &p, const RunOptions &opts) {
 std::string test_run_driver(const FamilyManifest &f, const ProgramSpec &prog) {
   if (f.producer_of(prog) != ProducerKind::TestRun) return "";
   return prog.extra_programs.empty() ? prog.function : prog.extra_programs.front();
+}
+
+std::vector<std::string> loaded_functions(const ProgramSpec &prog) {
+  std::vector<std::string> functions;
+  if (!prog.function.empty()) functions.push_back(prog.function);
+  for (const auto &x : prog.extra_programs) functions.push_back(x);
+  return functions;
 }
 
 std::vector<std::string> attached_extra_programs(const FamilyManifest &f, const ProgramSpec &prog) {

@@ -51,6 +51,9 @@ PointResult run_point(const PlanPoint &p, const FamilyManifest &f, const std::ve
 // `extra_programs` entry, else the program itself; "" for other producers.
 std::string test_run_driver(const FamilyManifest &f, const ProgramSpec &prog);
 
+// The functions a point of `prog` loads: its own, then its `extra_programs`.
+std::vector<std::string> loaded_functions(const ProgramSpec &prog);
+
 // The `extra_programs` the runtime attaches (auto, from their SEC) next to the program:
 // every entry but the test_run driver. All of them are loaded.
 std::vector<std::string> attached_extra_programs(const FamilyManifest &f, const ProgramSpec &prog);
