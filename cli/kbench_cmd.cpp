@@ -49,6 +49,9 @@ constexpr KbenchOption kOptions[] = {
     {"--crypto-len", "packet_len {}", false, KbenchOptions::Crypto},
     {"--batch-size", "batch_size {}", false, KbenchOptions::LocalStorageCreate},
     {"--storage-type", "prog {}", false, KbenchOptions::LocalStorageCreate, "socket|task"},
+    {"--use-case", "prog {}", false, KbenchOptions::HtabMem, "overwrite|batch_add_batch_del|add_del_on_diff_cpu"},
+    {"--preallocated", "preallocated", true, KbenchOptions::HtabMem},
+    {"--value-size", "value_size {}", false, KbenchOptions::HtabMem},
 };
 
 std::vector<std::string> split_words(const char *words) {
@@ -82,6 +85,10 @@ std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
   if (b2b && a.producers > 1) return "back-to-back mode makes sense only for single-producer case!";
   if (n.options == KbenchOptions::LpmTrie && !given(a, "--nr_entries")) return "Missing --nr_entries parameter";
   if (n.options == KbenchOptions::Rename && a.producers != 1) return "benchmark doesn't support multi-producer!";
+  if (n.options == KbenchOptions::HtabMem && a.producers % 2 &&
+      std::any_of(a.options.begin(), a.options.end(),
+                  [](const auto &o) { return o.first == "--use-case" && o.second == "add_del_on_diff_cpu"; }))
+    return "add_del_on_diff_cpu needs an even number of producers";
   return "";
 }
 
@@ -107,6 +114,7 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
   if (std::string why = refused(*n, a, b2b); !why.empty()) return {"", why};
   std::string report = n->report == KernelReport::LocalStorage ? "hits, important_hits"
                        : n->report == KernelReport::Creates    ? "hits, kmallocs"
+                       : n->report == KernelReport::HtabMem    ? "hits, memory, peak_memory"
                                                                : "hits";
   if (!settings.empty()) settings += "; ";
   std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};", n->family,

@@ -52,6 +52,7 @@ constexpr KbenchName kNames[] = {
     {"lpm-trie-update", "lpm_trie", "prog update", O::LpmTrie, R::Ops, 0},
     {"lpm-trie-delete", "lpm_trie", "prog delete", O::LpmTrie, R::BpfTime, 0},
     // Issue 16 (families-a): counting in user space, renames, uprobe.multi, nop5, USDT, kprobe.multi-all.
+    {"htab-mem", "htab_mem", "", O::HtabMem, R::HtabMem, 0},
     {"count-global", "count", "prog global", O::Count, R::HitsDrops, 0},
     {"count-local", "count", "prog local", O::Count, R::HitsDrops, 0},
     {"rename-base", "rename", "prog base", O::Rename, R::HitsDrops, 0},

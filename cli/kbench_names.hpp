@@ -28,6 +28,7 @@ enum class KbenchOptions {
   Rename,
   Crypto,
   LocalStorageCreate,
+  HtabMem,
   NoOptions,  // a benchmark that takes none
 };
 

@@ -54,6 +54,21 @@ std::optional<ParamValue> literal(const std::string &text, const ParamSpec &lhs,
   }
 }
 
+// `name % N` on the left: N a positive integer (producers % 2 == 0: an even count).
+bool split_modulo(Comparison &c, std::string &error) {
+  size_t pct = c.lhs.find('%');
+  if (pct == std::string::npos) return true;
+  std::string n = trim(c.lhs.substr(pct + 1));
+  c.lhs = trim(c.lhs.substr(0, pct));
+  if (n.empty() || n.size() > 9 || !std::all_of(n.begin(), n.end(), [](unsigned char ch) { return std::isdigit(ch); }) ||
+      std::stoll(n) == 0) {
+    error = "the divisor after '%' is a positive integer";
+    return false;
+  }
+  c.modulo = std::stoll(n);
+  return true;
+}
+
 }  // namespace
 
 bool compare_values(const ParamValue &a, const std::string &op, const ParamValue &b) {
@@ -72,6 +87,7 @@ bool compare_values(const ParamValue &a, const std::string &op, const ParamValue
 bool holds(const Comparison &c, const ValueLookup &lookup) {
   auto a = lookup(c.lhs);
   if (!a) return false;
+  if (c.modulo > 0 && a->is_int) a->i %= c.modulo;
   if (c.rhs_name.empty()) return compare_values(*a, c.op, c.rhs_value);
   auto b = lookup(c.rhs_name);
   return b && compare_values(*a, c.op, *b);
@@ -106,9 +122,17 @@ std::optional<std::vector<Comparison>> parse_condition(const std::string &text, 
     }
     c.lhs = trim(part.substr(0, at));
     std::string rhs = trim(part.substr(at + c.op.size()));
+    if (!split_modulo(c, error)) {
+      error = "'" + part + "' in '" + text + "': " + error;
+      return std::nullopt;
+    }
     const ParamSpec *lhs = find(specs, c.lhs);
     if (!lhs) {
       error = "'" + text + "' names unknown setting '" + c.lhs + "'";
+      return std::nullopt;
+    }
+    if (c.modulo > 0 && lhs->type != ParamType::Int) {
+      error = "'" + text + "': '" + c.lhs + " % N' needs an int setting";
       return std::nullopt;
     }
     if (rhs.empty()) {

@@ -19,6 +19,7 @@ namespace bpfbench {
 // (`rhs_name`) or a literal already typed like lhs (`rhs_value`).
 struct Comparison {
   std::string lhs;
+  int64_t modulo = 0;    // `lhs % N op value`: the left side's remainder by N (> 0)
   std::string op;        // < <= > >= == !=
   std::string rhs_name;  // "" when the right side is the literal
   ParamValue rhs_value;

@@ -38,6 +38,9 @@ constexpr KindInfo<ProducerKind> kProducers[] = {
      "ThreadCreateProducer (runtime/owner_producers.cpp)"},
     {ProducerKind::Getsockopt, "getsockopt", "getsockopt(0xdead, 0xbeef) on one TCP socket per producer thread",
      "GetsockoptProducer (runtime/owner_producers.cpp)"},
+    {ProducerKind::SyscallPair, "syscall_pair",
+     "threads in pairs taking turns: getpgid(0) on the even one, then getppid() on the odd one",
+     "SyscallPairProducer (runtime/pair_producer.cpp)"},
     {ProducerKind::None, "none", "no producer: the threads wait for the end of the run",
      "IdleProducer (runtime/components.cpp)"},
 };
@@ -94,6 +97,9 @@ constexpr KindInfo<MetricSourceKind> kMetricSources[] = {
      "add_sum_counts (results/stats.cpp)"},
     {MetricSourceKind::KthreadStime, "kthread_stime", "a kernel thread's CPU ticks (/proc/<pid>/stat)",
      "KthreadStime (runtime/kthread_stat.cpp)"},
+    {MetricSourceKind::CgroupMemory, "cgroup_memory",
+     "bytes the point's own memory cgroup holds (`current`) or held at most (`peak`), read at each interval's end",
+     "MemoryCgroup (runtime/memory_cgroup.cpp)"},
 };
 
 // `rest` of `sum:<rest>`: metric names joined by '+', at least two, none twice.
@@ -168,7 +174,8 @@ std::string MetricSource::text() const {
   std::string out = kind_name(kind);
   switch (kind) {
   case MetricSourceKind::Counter:
-  case MetricSourceKind::KthreadStime: return out + ":" + operand;
+  case MetricSourceKind::KthreadStime:
+  case MetricSourceKind::CgroupMemory: return out + ":" + operand;
   case MetricSourceKind::Ratio: return out + ":" + operand + "/" + denominator;
   case MetricSourceKind::Sum: {
     std::string sep = ":";
@@ -183,7 +190,7 @@ std::string MetricSource::text() const {
 
 std::optional<MetricSource> parse_metric_source(const std::string &text, std::string &why) {
   why = "bad metric source '" + text +
-        "' (expected counter:<var>, producer, consumer, ratio:<a>/<b>, sum:<a>+<b>[+...] or kthread_stime:<comm>)";
+        "' (expected counter:<var>, producer, consumer, ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm> or cgroup_memory:current|peak)";
   size_t colon = text.find(':');
   auto kind = parse_kind<MetricSourceKind>(std::string_view(text).substr(0, colon));
   if (!kind) return std::nullopt;
@@ -202,12 +209,24 @@ std::optional<MetricSource> parse_metric_source(const std::string &text, std::st
   }
   if (*kind == MetricSourceKind::Sum) return parse_sum_terms(text, rest, s, why);
   s.operand = rest;
+  if (*kind == MetricSourceKind::CgroupMemory) return rest == "current" || rest == "peak" ? std::optional(s) : std::nullopt;
   if (*kind == MetricSourceKind::Counter ? !is_identifier(rest) : !is_name(rest)) return std::nullopt;
   return s;
 }
 
 MetricReport default_report_of(MetricSourceKind k) {
-  return k == MetricSourceKind::Ratio || k == MetricSourceKind::KthreadStime ? MetricReport::AsIs : MetricReport::Rate;
+  return k == MetricSourceKind::Ratio || k == MetricSourceKind::KthreadStime || is_level_source(k) ? MetricReport::AsIs
+                                                                                                  : MetricReport::Rate;
+}
+
+bool is_level_source(MetricSourceKind k) { return k == MetricSourceKind::CgroupMemory; }
+
+double level_unit_scale(const std::string &unit) {
+  if (unit == "B") return 1.0;
+  if (unit == "KiB") return 1024.0;
+  if (unit == "MiB") return 1024.0 * 1024.0;
+  if (unit == "GiB") return 1024.0 * 1024.0 * 1024.0;
+  return 0.0;
 }
 
 bool default_higher_is_better(const std::string &metric, const std::string &reported_unit) {

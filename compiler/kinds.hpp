@@ -35,6 +35,7 @@ enum class ProducerKind {
   SocketCreate,
   ThreadCreate,
   Getsockopt,
+  SyscallPair,
   None
 };
 // What drains the buffer a program writes (runtime/consumers/).
@@ -45,7 +46,7 @@ enum class AttachKind { Auto, Uprobe, Uretprobe, UprobeMulti, UretprobeMulti, Us
 // checked by compiler/setup_spec.cpp).
 enum class SetupActionKind { Fork, InnerMaps, Prefill, RunProgram };
 // Where a metric's per-interval value comes from (the sampler in runtime/run_point.cpp).
-enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, Sum, KthreadStime };
+enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, Sum, KthreadStime, CgroupMemory };
 
 // One row of a kind's table. `served_by` names the runtime code that implements the kind
 // ("" for kinds only the compiler reads).
@@ -98,10 +99,11 @@ std::vector<std::string> kind_names() {
 }
 
 // A metric's `source`, parsed: `counter:<var>`, `producer`, `consumer`, `ratio:<a>/<b>`,
-// `sum:<a>+<b>[+...]`, `kthread_stime:<comm>`.
+// `sum:<a>+<b>[+...]`, `kthread_stime:<comm>`, `cgroup_memory:current|peak`.
 struct MetricSource {
   MetricSourceKind kind = MetricSourceKind::Producer;
-  std::string operand;             // counter: the .bss variable; kthread_stime: the comm; ratio: a
+  std::string operand;             // counter: the .bss variable; kthread_stime: the comm; ratio: a;
+                                   // cgroup_memory: current | peak
   std::string denominator;         // ratio: b
   std::vector<std::string> terms;  // sum: the metrics added, two or more, each once
   std::string text() const;        // the manifest spelling
@@ -117,9 +119,17 @@ std::optional<MetricSource> parse_metric_source(const std::string &text, std::st
 // Rate: a count per interval as millions per second ("M/s"); AsIs: the value in the
 // metric's own unit (a ratio of two counts, or a count per second, e.g. CPU ticks).
 enum class MetricReport { Rate, AsIs };
-// The default of a source kind: ratios and kernel-thread ticks as they are, counts (sums
-// of counts too) as rates.
+// The default of a source kind: ratios, kernel-thread ticks and cgroup memory as they
+// are, counts (sums of counts too) as rates.
 MetricReport default_report_of(MetricSourceKind k);
+
+// A level rather than a count: the value each interval reads is the state at its end
+// (bytes a memory cgroup holds), reported in the metric's unit (B, KiB, MiB, GiB), never
+// divided by time.
+bool is_level_source(MetricSourceKind k);
+// Bytes per `unit` for a level metric ("B" 1, "KiB" 1024, "MiB", "GiB"); 0 for any
+// other unit (the manifest reader refuses those).
+double level_unit_scale(const std::string &unit);
 
 // Which way is better for `compare` (family.json metric `better`). The default, also used
 // for results files that do not say: lower for a reported unit of ns/op or a name that

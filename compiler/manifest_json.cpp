@@ -507,8 +507,26 @@ class Reader : public ManifestFields {
     if (!better.empty()) m.higher_is_better = better == "higher";
     if (j.contains("throughput")) m.throughput = throughput;
     if (j.contains("total_ops")) m.in_total_ops = total;
+    if (is_level_source(m.source.kind)) return check_level_metric(j, where, m);
     metric_nodes_[m.name] = &j;
     return true;
+  }
+
+  // A level (cgroup memory) is a state, not a count: never a rate, a throughput or part of
+  // total_ops, and its unit says how many bytes one unit is.
+  bool check_level_metric(const json &j, const std::string &where, MetricSpec &m) {
+    const char *why = nullptr;
+    const char *key = "source";
+    if (report_of(m) == MetricReport::Rate) why = "a memory level is reported as it is, not as a rate", key = "reported";
+    else if (m.throughput.value_or(false)) why = "a memory level cannot be the throughput", key = "throughput";
+    else if (m.in_total_ops.value_or(false)) why = "a memory level does not count in total_ops", key = "total_ops";
+    else if (level_unit_scale(m.unit) == 0) why = "the unit of a memory level is one of B, KiB, MiB, GiB", key = "unit";
+    if (!why) {
+      metric_nodes_[m.name] = &j;
+      return true;
+    }
+    error(at(j.contains(key) ? j[key] : j["source"]), where, std::string(why) + " (metric '" + m.name + "')");
+    return false;
   }
 
   void check_ratio(const MetricSource &src, const json &node, const std::string &where, const FamilyManifest &f) {

@@ -78,6 +78,9 @@ std::string format_kernel_progress(KernelReport style, int iter, const Sample &s
     return out + fmt::sprintf("creates %8.3lfk/s (%7.3lfk/prod), %3.2lf kmallocs/create", hits * 1e3,
                               hits * 1e3 / std::max(producers, 1), hits > 0 ? kmallocs / hits : 0.0);
   }
+  case KernelReport::HtabMem:
+    return out + fmt::sprintf("per-prod-op %7.2lfk/s, memory usage %7.2lfMiB", hits * 1e3 / std::max(producers, 1),
+                              double(count_of(s, "memory")) / 1048576.0);
   }
   return out;
 }
@@ -120,6 +123,12 @@ std::string format_kernel_summary(KernelReport style, const PointResult &r) {
     return fmt::sprintf("Summary: creates %8.3lf \u00b1 %5.3lfk/s (%7.3lfk/prod), %4.2lf kmallocs/create",
                         hits.mean * 1e3, hits.stddev * 1e3, hits.mean * 1e3 / prods,
                         hits.mean > 0 ? kmallocs.mean / hits.mean : 0.0);
+  }
+  case KernelReport::HtabMem: {
+    const MetricSummary mem = summary_of(r, "memory"), peak = summary_of(r, "peak_memory");
+    return fmt::sprintf("Summary: per-prod-op %7.2lf \u00b1 %7.2lfk/s, memory usage %7.2lf \u00b1 %7.2lfMiB,"
+                        " peak memory usage %7.2lfMiB",
+                        hits.mean * 1e3 / prods, hits.stddev * 1e3 / prods, mem.mean, mem.stddev, peak.mean);
   }
   }
   return format_summary(r);

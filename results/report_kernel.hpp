@@ -18,6 +18,7 @@ enum class KernelReport {
   FalseHits,     // bloom-false-positive: "… false hits of … total operations. Percentage = … %"
   BpfTime,       // lpm-trie-insert/delete: ops per second of BPF time (bpf_ns), "throughput … latency …"
   Creates,       // local-storage-create: "creates …k/s (…k/prod), … kmallocs/create"
+  HtabMem,       // htab-mem: "per-prod-op …k/s, memory usage …MiB, peak memory usage …MiB"
 };
 
 std::string format_kernel_progress(KernelReport style, int iter, const Sample &s, int producers, int64_t interval_ns);

@@ -161,6 +161,18 @@ std::string ratio_without_denominator(const std::vector<Sample> &samples, const 
                          : "no " + den + " counted (" + m.name + " = " + m.source.operand + "/" + den + ")";
 }
 
+// A high-water mark read at every interval's end (memory.peak: the most the cgroup held
+// since it was made) rises or stays: its value is the last reading, the largest, with no
+// spread. The per-interval readings stay in `values`.
+void as_high_water_mark(MetricSummary &x) {
+  if (x.values.empty()) return;
+  const double per_prod_share = x.mean != 0 ? x.per_prod / x.mean : 1.0;
+  x.mean = x.median = x.max = x.values.back();
+  x.per_prod = x.mean * per_prod_share;
+  x.stddev = x.cv = x.ci95 = 0;
+  x.outliers.clear();
+}
+
 }  // namespace
 
 void add_sum_counts(const std::vector<MetricSpec> &metrics, std::map<std::string, uint64_t> &counts) {
@@ -182,6 +194,12 @@ std::vector<double> metric_values(const std::vector<Sample> &samples, const Metr
     }
     return v;  // summarize() marks the ratio "no value" when no interval counted any `b`
   }
+  // A level (bytes a memory cgroup holds at the interval's end) in its unit, not per second.
+  if (is_level_source(m.source.kind)) {
+    const double scale = level_unit_scale(m.unit);
+    for (const auto &s : samples) v.push_back(scale > 0 ? count_of(s, m.name) / scale : 0.0);
+    return v;
+  }
   // A count reported as it is (kernel-thread CPU ticks: a few per second): per second.
   if (report_of(m) == MetricReport::AsIs) {
     for (const auto &s : samples) v.push_back(s.duration_s > 0 ? count_of(s, m.name) / s.duration_s : 0.0);
@@ -199,6 +217,7 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
   std::vector<std::string> in_total;
   for (const auto &m : metrics) {
     MetricSummary x = summarize_metric(m.name, reported_unit(m), metric_values(samples, m), producers);
+    if (m.source.kind == MetricSourceKind::CgroupMemory && m.source.operand == "peak") as_high_water_mark(x);
     x.higher_is_better = higher_is_better(m);
     sum.metrics.push_back(std::move(x));
     if (std::string why = ratio_without_denominator(samples, m); !why.empty()) mark_no_value(sum.metrics.back(), why);

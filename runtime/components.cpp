@@ -9,6 +9,7 @@
 #include "runtime/bpf_object.hpp"
 #include "runtime/consumers/buffer_consumers.hpp"
 #include "runtime/owner_producers.hpp"
+#include "runtime/pair_producer.hpp"
 #include "runtime/uprobe_targets.hpp"
 #include "runtime/user_producers.hpp"
 
@@ -111,6 +112,7 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   case ProducerKind::SocketCreate:
   case ProducerKind::ThreadCreate:
   case ProducerKind::Getsockopt: return make_owner_producer(cfg);
+  case ProducerKind::SyscallPair: return make_syscall_pair_producer(cfg.producers);
   case ProducerKind::None: return P(std::make_unique<IdleProducer>());
   }
   return Error("unknown producer kind");

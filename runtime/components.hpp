@@ -46,6 +46,8 @@ struct ProducerConfig {
   // syscall: getpgid(own tid), a lookup that finds the task, instead of getpgid(-1), which
   // fails before any lookup (the `getpgid_arg` param; docs/families/trigger.md).
   bool getpgid_self = false;
+  // syscall_pair: the number of producer threads (they pair up: it must be even).
+  int producers = 1;
 };
 
 // The argument the syscall producer passes to getpgid() on the calling thread: its own

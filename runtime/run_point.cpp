@@ -12,6 +12,7 @@
 #include "runtime/hw_counters.hpp"
 #include "runtime/kthread_stat.hpp"
 #include "runtime/latency_hist.hpp"
+#include "runtime/memory_cgroup.hpp"
 #include "runtime/profiler.hpp"
 #include "runtime/prog_facts.hpp"
 #include "runtime/prog_stats.hpp"
@@ -88,6 +89,7 @@ class PointRunner {
   Result<> harness_options();
   void choose_counters();
   Result<> load_and_attach(const std::vector<uint8_t> &object);
+  Result<> enter_memory_cgroup();
   Result<> open_and_load(const std::vector<uint8_t> &object, const std::vector<SetupActionSpec> &actions,
                          bool stats_log);
   void read_prog_facts_after_load();
@@ -114,6 +116,7 @@ class PointRunner {
   std::map<std::string, size_t> counter_index_;  // var -> index in counter_vars_
   std::vector<std::string> functions_;           // programs to load
 
+  MemoryCgroup cgroup_;  // cgroup_memory metrics: left last, once children are reaped
   SetupState setup_;
   BpfObject obj_;
   BssCounters counters_;
@@ -218,6 +221,7 @@ Result<> PointRunner::open_and_load(const std::vector<uint8_t> &object, const st
 // point interrupted.
 Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
   if (functions_.empty() && counter_vars_.empty()) return {};
+  BB_TRY(enter_memory_cgroup());
   const std::vector<SetupActionSpec> actions = setup_actions_for(f_, *prog_);
   if (Result<> loaded = open_and_load(object, actions, true); !loaded) {
     // A log_level 4 log holds only the stats: load again for the verifier's complaint.
@@ -252,6 +256,21 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
   return {};
 }
 
+// A point with cgroup_memory metrics runs in a memory cgroup of its own from before load
+// (maps are charged where they are made) to its end. None here skips the point.
+Result<> PointRunner::enter_memory_cgroup() {
+  bool need = false, need_peak = false;
+  for (const auto &m : metrics_)
+    if (m.source.kind == MetricSourceKind::CgroupMemory) {
+      need = true;
+      need_peak |= m.source.operand == "peak";
+    }
+  if (!need) return {};
+  if (Result<> in = cgroup_.enter(need_peak); !in)
+    return end_as(PointResult::Status::Skipped, "a memory cgroup of its own is not available here: " + in.error().message);
+  return {};
+}
+
 // The facts of every loaded program, the point's own first.
 void PointRunner::read_prog_facts_after_load() {
   for (const auto &fn : functions_)
@@ -278,6 +297,7 @@ void PointRunner::watch_prog_stats() {
 // The producer, the consumer and, back-to-back, the consumer's trigger.
 Result<> PointRunner::make_components() {
   pc_.kind = f_.producer_of(*prog_);
+  pc_.producers = p_.producers;
   if (const ParamValue *g = p_.param("getpgid_arg"); g && !g->is_int) pc_.getpgid_self = g->s == "self";
   if (const ParamValue *b = p_.param("batch_size"); b && b->is_int && b->i > 0)
     pc_.batch_size = static_cast<uint32_t>(b->i);
@@ -338,6 +358,7 @@ std::map<std::string, uint64_t> PointRunner::read_interval(uint64_t producer_ops
     case MetricSourceKind::Consumer: d[m.name] = consumer_ops; break;
     case MetricSourceKind::Counter: d[m.name] = vals[counter_index_.at(m.source.operand)]; break;
     case MetricSourceKind::KthreadStime: d[m.name] = kthreads_.at(m.name).take(); break;
+    case MetricSourceKind::CgroupMemory: d[m.name] = cgroup_.read(m.source.operand); break;
     case MetricSourceKind::Ratio: break;  // derived from two others when summarized
     case MetricSourceKind::Sum: break;    // added from the others below
     }
@@ -464,6 +485,8 @@ std::string object_name_for(const FamilyManifest &f) {
 Result<> configure_object(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
                           const std::vector<std::string> &functions) {
   BB_TRY(obj.set_rodata("bb_tgid", getpid(), /*optional=*/true));
+  // A template that declares it learns the point's producer count (htab_mem's key step).
+  BB_TRY(obj.set_rodata("bb_producers", p.producers, /*optional=*/true));
   for (const auto &[name, value] : p.params) {
     const ParamSpec *spec = f.param(name);
     if (!spec) continue;

@@ -80,6 +80,13 @@ for t in socket task; do
     "^Summary: creates +$num ± +$num""k/s \( *$num""k/prod\), +[0-9]+\.[0-9]{2} kmallocs/create$" \
     "$($RUN_BENCH --batch-size 16 --storage-type $t local-storage-create 2>&1)"
 done
+# htab-mem as run_bench_htab_mem.sh calls it (its sed reads the three numbers).
+mem2='[0-9]+\.[0-9]{2}'
+for uc in overwrite add_del_on_diff_cpu; do
+  summarize "htab-mem --use-case $uc" \
+    "^Summary: per-prod-op +$mem2 ± +$mem2""k/s, memory usage +$mem2 ± +$mem2""MiB, peak memory usage +$mem2""MiB$" \
+    "$($RUN_BENCH -p4 --use-case $uc htab-mem 2>&1)"
+done
 
 # The kernel bench's argument errors: exit 2 (it exits 1), with its message's meaning.
 expect_refusal() {
@@ -100,6 +107,7 @@ expect_refusal "Missing --nr_entries parameter" lpm-trie-lookup
 expect_refusal "does not apply" --nr_hash_funcs 3 lpm-trie-lookup
 expect_refusal "does not apply" --crypto-len 32 trig-tp
 expect_refusal "storage-type" --storage-type sockets local-storage-create
+expect_refusal "needs an even number of producers" -p3 --use-case add_del_on_diff_cpu htab-mem
 listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
 grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
 

@@ -70,13 +70,18 @@ rename-base|KB|rename-base
 rename-rawtp|KB|rename-rawtp
 trig-uprobe-multi-nop|KB|trig-uprobe-multi-nop
 trig-uretprobe-multi-nop|KB|trig-uretprobe-multi-nop
+htab-mem-overwrite|KB|-p8 htab-mem
+htab-mem-batch-add-del|KB|-p8 --use-case batch_add_batch_del htab-mem
+htab-mem-add-del-diff-cpu|KB|-p8 --use-case add_del_on_diff_cpu htab-mem
+htab-mem-prealloc-overwrite|KB|-p8 --preallocated htab-mem
 EOF2
 )
 
 # The hits rate of a Summary line, in M/s, either tool's format:
 # "Summary: hits 19.855 ± 0.134M/s ...", "Summary: hits throughput 52.190 ± 0.113 M ops/s ..." or
-# "Summary: throughput 45.748 ± 0.000 M ops/s ...".
-hits_of() { sed -n 's/^Summary: \(hits \)\{0,1\}\(throughput \)\{0,1\} *\([0-9.]*\).*/\3/p' | tail -n1; }
+# "Summary: throughput 45.748 ± 0.000 M ops/s ..." or (htab-mem, k/s per producer)
+# "Summary: per-prod-op   21.34 ±    0.75k/s, ...".
+hits_of() { sed -n 's/^Summary: \(hits \|per-prod-op \)\{0,1\}\(throughput \)\{0,1\} *\([0-9.]*\).*/\3/p' | tail -n1; }
 median() { printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
 

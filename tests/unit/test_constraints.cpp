@@ -106,3 +106,40 @@ TEST_CASE("where filters the plan and constraints see only what remains", "[cons
   CHECK(fe.plan->points[3].label == "p4");
   CHECK(fe.plan->points[4].label == "b1");
 }
+
+TEST_CASE("a remainder on the left: producers % 2 == 0 asks for an even count", "[constraints]") {
+  Diagnostics diags;
+  FamilyRegistry reg = shipped(diags);
+  const FamilyManifest &f = *reg.find("ringbuf");
+  std::string err;
+  auto even = parse_condition("producers % 2 == 0 && producers >= 2", f, err);
+  REQUIRE(even);
+  CHECK((*even)[0].lhs == "producers");
+  CHECK((*even)[0].modulo == 2);
+  PlanPoint p;
+  ValueLookup lookup = [&](const std::string &n) { return point_value(p, n); };
+  for (int n : {1, 2, 3, 4, 8, 9}) {
+    p.producers = n;
+    INFO(n);
+    CHECK(holds_all(*even, lookup) == (n % 2 == 0));
+  }
+  CHECK_FALSE(parse_condition("producers % 0 == 0", f, err));
+  CHECK(err.find("the divisor after '%' is a positive integer") != std::string::npos);
+  CHECK_FALSE(parse_condition("producers % x == 0", f, err));
+  CHECK_FALSE(parse_condition("prog % 2 == 0", f, err));
+  CHECK(err.find("'prog % N' needs an int setting") != std::string::npos);
+  // The shipped htab_mem family says so for its paired program.
+  const FamilyManifest &h = *reg.find("htab_mem");
+  PlanPoint q;
+  q.program = "add_del_on_diff_cpu";
+  Diagnostics cdiags;
+  ConstraintChecker checker(cdiags);
+  for (int n : {2, 3, 8}) {
+    q.producers = n;
+    INFO(n);
+    CHECK(checker.check(q, h) == (n % 2 == 0));
+  }
+  q.program = "overwrite";
+  q.producers = 3;
+  CHECK(checker.check(q, h));
+}

@@ -212,7 +212,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "producer": "fork" }])")) ==
           "program 'x': unknown producer 'fork' (expected syscall, test_run, uprobe_nop, uprobe_push, "
           "uprobe_ret, uprobe_nop5, usdt_nop, usdt_nop5, count_global, count_local, rename, socket_create, "
-          "thread_create, getsockopt or none)");
+          "thread_create, getsockopt, syscall_pair or none)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("producer": "sycall",)"),
                      nullptr, &hint)
               .rfind("unknown producer 'sycall'", 0) == 0);
@@ -290,7 +290,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "counters:x" }])")) ==
           "metric 'm': bad metric source 'counters:x' (expected counter:<var>, producer, consumer, "
-          "ratio:<a>/<b>, sum:<a>+<b>[+...] or kthread_stime:<comm>)");
+          "ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm> or cgroup_memory:current|peak)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "ratio:m/q" }])")) ==
           "metric 'm': source 'ratio:m/q' names unknown metric 'q'");

@@ -304,3 +304,77 @@ TEST_CASE("a counter in .data and a per_cpu typo are located", "[manifest][compi
   CHECK(p.err.find("hint: did you mean 'bb_ops'?") != std::string::npos);
   CHECK(p.err.find("hint: its .bss") == std::string::npos);  // bb_calls is there, elsewhere
 }
+
+TEST_CASE("cgroup_memory sources are levels in their unit, peak a high-water mark", "[manifest][kinds][metrics]") {
+  std::string why;
+  for (const char *ok : {"cgroup_memory:current", "cgroup_memory:peak"}) {
+    auto s = parse_metric_source(ok, why);
+    REQUIRE(s);
+    CHECK(s->kind == MetricSourceKind::CgroupMemory);
+    CHECK(s->text() == ok);
+  }
+  for (const char *bad : {"cgroup_memory", "cgroup_memory:", "cgroup_memory:max", "cgroup_memory:current/peak"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_metric_source(bad, why));
+  }
+  CHECK(default_report_of(MetricSourceKind::CgroupMemory) == MetricReport::AsIs);
+  CHECK(level_unit_scale("MiB") == 1048576.0);
+  CHECK(level_unit_scale("MB") == 0.0);
+
+  test::TempDir d;
+  std::string errors;
+  auto f = load_family(d,
+                       R"([{"name": "hits", "source": "counter:bb_hits"},
+                           {"name": "memory", "source": "cgroup_memory:current", "unit": "MiB"},
+                           {"name": "peak", "source": "cgroup_memory:peak", "unit": "KiB"}])",
+                       kOneProgram, errors);
+  INFO(errors);
+  REQUIRE(f);
+  // Levels are read at each interval's end: the values are bytes there, never per second.
+  std::vector<Sample> s(3);
+  const uint64_t mib = 1048576;
+  uint64_t current[] = {3 * mib, 5 * mib, 4 * mib}, peak[] = {6 * mib, 6 * mib, 7 * mib};
+  for (size_t i = 0; i < s.size(); ++i) {
+    s[i].duration_s = 0.5;  // not a rate: a half-second interval changes nothing
+    s[i].deltas = {{"hits", 1000}, {"memory", current[i]}, {"peak", peak[i]}};
+  }
+  Summary sum = summarize(s, f->metrics, 2, {"hits", "memory", "peak"});
+  const MetricSummary *m = sum.find("memory");
+  REQUIRE(m);
+  CHECK(m->unit == "MiB");
+  CHECK(m->mean == Approx(4.0));
+  CHECK(m->stddev == Approx(1.0));
+  const MetricSummary *p = sum.find("peak");
+  REQUIRE(p);
+  CHECK(p->unit == "KiB");
+  CHECK(p->mean == Approx(7.0 * 1024));  // the last reading, not the mean of the readings
+  CHECK(p->stddev == 0);
+  CHECK(p->values.size() == 3);
+  CHECK(sum.find("total_ops")->mean == Approx(1000 / 1e6 / 0.5));  // levels are no operations
+}
+
+TEST_CASE("a memory level that is a rate, a throughput or in an unknown unit is refused", "[manifest][locations]") {
+  test::TempDir d;
+  const std::string path = (d.path / "fam" / "family.json").string();
+  struct Bad {
+    const char *metric, *message;
+  } bads[] = {
+      {R"({"name": "mem", "source": "cgroup_memory:current", "unit": "MB"})",
+       "the unit of a memory level is one of B, KiB, MiB, GiB (metric 'mem')"},
+      {R"({"name": "mem", "source": "cgroup_memory:current", "unit": "MiB", "reported": "rate"})",
+       "a memory level is reported as it is, not as a rate (metric 'mem')"},
+      {R"({"name": "mem", "source": "cgroup_memory:peak", "unit": "MiB", "throughput": true})",
+       "a memory level cannot be the throughput (metric 'mem')"},
+      {R"({"name": "mem", "source": "cgroup_memory:peak", "unit": "MiB", "total_ops": true})",
+       "a memory level does not count in total_ops (metric 'mem')"},
+  };
+  for (const Bad &b : bads) {
+    std::string errors;
+    auto f = load_family(d, std::string("[{\"name\": \"hits\", \"source\": \"counter:bb_hits\"},\n ") + b.metric + "]",
+                         kOneProgram, errors);
+    INFO(errors);
+    CHECK_FALSE(f);
+    CHECK(errors.find(path + ":4:") != std::string::npos);  // the level metric's line
+    CHECK(errors.find(b.message) != std::string::npos);
+  }
+}
