@@ -54,12 +54,28 @@ void start_thread(std::vector<std::thread> &threads, const char *what, int i, in
   }
 }
 
-// jthread-like guard: stops and joins the threads when the harness returns, on every path.
+// The start gate: every thread waits (a futex sleep, no CPU) until all are created, so
+// creating the 1000th thread does not compete with 999 running ones (1024 uprobe producers
+// on 2 CPUs took ~25 s to start, most of it in the kernel), and the run starts with all of
+// them at once.
+struct StartGate {
+  std::atomic<bool> open{false};
+  void wait() { open.wait(false); }
+  void release() {
+    open.store(true);
+    open.notify_all();
+  }
+};
+
+// jthread-like guard: opens the gate, stops and joins the threads when the harness
+// returns, on every path.
 struct Joiner {
   std::atomic<bool> &stop;
+  StartGate &gate;
   std::vector<std::thread> &threads;
   ~Joiner() {
     stop.store(true);
+    gate.release();
     for (auto &t : threads)
       if (t.joinable()) t.join();
   }
@@ -98,15 +114,18 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
 
   ProducerCounters counters(static_cast<size_t>(std::max(opts.producers, 0)));
   std::vector<std::thread> threads;
-  Joiner joiner{stop, threads};  // whatever happens below, threads are stopped and joined
+  StartGate gate;
+  Joiner joiner{stop, gate, threads};  // whatever happens below, threads are stopped and joined
 
-  // Starting many threads takes long when the started ones already compete for the CPUs
-  // (1024 uprobe producers on 2 CPUs): a stop or a failure is checked before each one.
+  // A stop or a failure is checked before each thread is created; the threads wait at the
+  // gate until the last one exists (or the run ends first: then they see `stop`).
   auto go_on = [&] { return !stop.load() && !external.stop_requested(); };
   for (int i = 0; i < nr_consumers && go_on(); ++i) {
     int cpu = cpus->consumers[static_cast<size_t>(i)];
     start_thread(threads, "consumer", i, nr_consumers, fail, [&, i, cpu] {
       if (auto e = pin_self(cpu); !e.empty()) return fail(e);
+      gate.wait();
+      if (stop.load()) return;
       if (auto e = consumer->run(i, stop); !e.empty()) fail(e);
     });
   }
@@ -114,9 +133,12 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
     int cpu = cpus->producers[static_cast<size_t>(i)];
     start_thread(threads, "producer", i, opts.producers, fail, [&, i, cpu] {
       if (auto e = pin_self(cpu); !e.empty()) return fail(e);
+      gate.wait();
+      if (stop.load()) return;
       if (auto e = producer.run(i, counters.slot(static_cast<size_t>(i)), stop); !e.empty()) fail(e);
     });
   }
+  gate.release();
 
   const int nwarm = warmup_intervals(opts), nmeas = measured_intervals(opts);
   const int64_t interval = opts.interval_ns > 0 ? opts.interval_ns : 1'000'000'000;
