@@ -14,6 +14,7 @@
 
 #include "runtime/kprobe_multi_all.hpp"
 #include "runtime/libbpf_log.hpp"
+#include "runtime/memory_cgroup.hpp"
 #include "runtime/uprobe_multi.hpp"
 #include "runtime/uprobe_targets.hpp"
 
@@ -171,13 +172,10 @@ Result<> BpfObject::load(bool verbose) {
   return make_error(BpfPhase::Load, err, msg, last_lines(vlog.empty() ? cap.text() : vlog, kLogTailLines));
 }
 
-// Where cgroup v2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid
-// (v1 + v2) system, as /proc/self/mounts says.
+// Where cgroup v2 is mounted (runtime/memory_cgroup.hpp), /sys/fs/cgroup when nowhere.
 static std::string cgroup2_root() {
-  std::ifstream mounts("/proc/self/mounts");
-  for (std::string dev, dir, type, rest; mounts >> dev >> dir >> type && std::getline(mounts, rest);)
-    if (type == "cgroup2") return dir;
-  return "/sys/fs/cgroup";
+  std::string dir = cgroup2_mount();
+  return dir.empty() ? "/sys/fs/cgroup" : dir;
 }
 
 Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) {

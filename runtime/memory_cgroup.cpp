@@ -54,15 +54,26 @@ bool file_holds_token(const std::string &path, const std::string &token) {
   return has_token(all, ' ', token);
 }
 
+// The mount point of the first /proc/self/mounts entry `want` accepts (type, options).
+template <class Want>
+std::string find_mount(Want want) {
+  std::ifstream mounts("/proc/self/mounts");
+  for (std::string dev, dir, type, opts, rest; mounts >> dev >> dir >> type >> opts && std::getline(mounts, rest);)
+    if (want(type, opts)) return dir;
+  return "";
+}
+
 }  // namespace
 
+std::string cgroup2_mount() {
+  return find_mount([](const std::string &type, const std::string &) { return type == "cgroup2"; });
+}
+
 Result<MemoryHierarchy> find_memory_hierarchy() {
-  std::ifstream mounts("/proc/self/mounts");
-  std::string v2_mount;
-  for (std::string dev, dir, type, opts, rest; mounts >> dev >> dir >> type >> opts && std::getline(mounts, rest);) {
-    if (type == "cgroup" && has_token(opts, ',', "memory")) return MemoryHierarchy{dir, own_cgroup_path(false), 1};
-    if (type == "cgroup2" && v2_mount.empty()) v2_mount = dir;
-  }
+  std::string v1 = find_mount(
+      [](const std::string &type, const std::string &opts) { return type == "cgroup" && has_token(opts, ',', "memory"); });
+  if (!v1.empty()) return MemoryHierarchy{v1, own_cgroup_path(false), 1};
+  const std::string v2_mount = cgroup2_mount();
   if (v2_mount.empty()) return Error("no cgroup file system with a memory controller is mounted");
   if (!file_holds_token(v2_mount + "/cgroup.controllers", "memory"))
     return Error("the cgroup v2 hierarchy at " + v2_mount + " has no memory controller (cgroup.controllers)");

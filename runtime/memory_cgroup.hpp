@@ -55,4 +55,8 @@ struct MemoryHierarchy {
 };
 Result<MemoryHierarchy> find_memory_hierarchy();
 
+// Where cgroup v2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid
+// (v1 + v2) system, as /proc/self/mounts says; "" when it is not mounted.
+std::string cgroup2_mount();
+
 }  // namespace bpfbench
