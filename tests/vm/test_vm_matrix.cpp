@@ -189,6 +189,29 @@ TEST_CASE("rcu_tasks_trace gp-latency attaches its extra programs and counts gra
   CHECK(p["stats"]["ticks_per_gp"]["unit"] == "ticks/gp");
 }
 
+TEST_CASE("htab_mem reads its memory from a cgroup v2 of its own under 6.12", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  test::TempDir t;
+  std::string json = (t.path / "htab.json").string();
+  const std::string bdsl = std::string(BPFBENCH_SOURCE_DIR) + "/tests/vm/htab_mem_matrix.bdsl";
+  ProcResult r = bb({"run", bdsl, "--kernel", "6.12", "-q", "--calibration", "off", "--json", json});
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(test::read_text(json), nullptr, false);
+  REQUIRE(j.is_object());
+  const auto &p = j["points"].at(0);
+  REQUIRE(p["status"] == "ok");
+  // 8192 preallocated 4096-byte values are charged at load: every reading holds 32 MiB.
+  uint64_t hits = 0;
+  for (const auto &s : p["samples"]) {
+    hits += s["deltas"].value("hits", uint64_t{0});
+    CHECK(s["deltas"].value("memory", uint64_t{0}) >= (uint64_t{32} << 20));
+    CHECK(s["deltas"].value("peak_memory", uint64_t{0}) >= s["deltas"].value("memory", uint64_t{0}));
+  }
+  CHECK(hits > 0);
+  CHECK(p["stats"]["memory"]["unit"] == "MiB");
+}
+
 TEST_CASE("a guest that does not come up is killed and its console tail shown", "[vm]") {
   BB_REQUIRE_VM("6.12");
   ProcResult r = bb({"probe", "--kernel", "6.12", "--boot-timeout", "1"}, 60);
