@@ -85,10 +85,6 @@ std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
   if (b2b && a.producers > 1) return "back-to-back mode makes sense only for single-producer case!";
   if (n.options == KbenchOptions::LpmTrie && !given(a, "--nr_entries")) return "Missing --nr_entries parameter";
   if (n.options == KbenchOptions::Rename && a.producers != 1) return "benchmark doesn't support multi-producer!";
-  if (n.options == KbenchOptions::HtabMem && a.producers % 2 &&
-      std::any_of(a.options.begin(), a.options.end(),
-                  [](const auto &o) { return o.first == "--use-case" && o.second == "add_del_on_diff_cpu"; }))
-    return "add_del_on_diff_cpu needs an even number of producers";
   return "";
 }
 
