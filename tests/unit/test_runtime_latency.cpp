@@ -40,11 +40,15 @@ TEST_CASE("latency hist: buckets sum to the timed pairs", "[runtime][histogram]"
   const uint64_t timed = r.latency_hist->count(), hits = test::sampled_total(r, "hits");
   INFO("histogram " << timed << ", hits " << hits);
   REQUIRE(hits > 100 * kBatch);
-  // The histogram is read right after the counters at each interval: a trigger (kBatch
-  // pairs, ~10 us) running between the two reads, at the start or the end of the measured
-  // part, counts in one and not the other. One producer: at most one trigger per end,
-  // doubled for margin.
-  const uint64_t slack = 4 * kBatch;
+  // The histogram is read right after the counters at each interval, with no snapshot of
+  // both at once: what the producer does between the two reads, at the start or the end of
+  // the measured part, counts in one and not the other. Unpreempted, that is at most one
+  // trigger (kBatch pairs) per end, doubled for margin. But the sampling thread can be
+  // preempted between the reads while the producer runs on: a clean-clone CI measured
+  // 4524 pairs over (13355724 timed, 13351200 hits, 0.034 %). Up to 10 ms of that at this
+  // 1 s point's rate is allowed: hits / 100. A pair counted twice or a bucket lost would
+  // still be far outside it.
+  const uint64_t slack = 4 * kBatch + hits / 100;
   CHECK(timed + slack >= hits);
   CHECK(timed <= hits + slack);
   // ktime pairs take nanoseconds to a few microseconds (preemption aside).
