@@ -24,8 +24,9 @@ std::string format_progress(int iter, const Sample &s, int producers, int64_t in
                             const std::vector<std::string> &metrics, const std::vector<MetricSpec> *specs) {
   double dev_us = (s.duration_s * 1e9 - double(interval_ns)) / 1000.0;
   double hits = rate_of(s, "hits"), drops = rate_of(s, "drops");
-  std::string out = fmt::sprintf("Iter %3d (%7.3lfus): ", iter, dev_us);
-  out += fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod)", hits, hits / std::max(producers, 1));
+  std::string out;
+  // hits first, as the kernel bench, where the family has them; else its own metrics only.
+  if (s.deltas.count("hits")) out += fmt::sprintf(", hits %8.3lfM/s (%7.3lfM/prod)", hits, hits / std::max(producers, 1));
   // Drops and the total only where the family counts drops (bpfbench bench keeps the
   // kernel bench's fixed line: results/report_kernel.hpp).
   if (s.deltas.count("drops")) out += fmt::sprintf(", drops %8.3lfM/s, total operations %8.3lfM/s", drops, hits + drops);
@@ -40,7 +41,7 @@ std::string format_progress(int iter, const Sample &s, int producers, int64_t in
           fmt::sprintf(", %s %8.3lf%s", m, metric_values({s}, *spec).at(0), spec->unit.empty() ? "" : " " + spec->unit);
     else if (s.deltas.count(m)) out += fmt::sprintf(", %s %8.3lfM/s", m, rate_of(s, m));
   }
-  return out;
+  return fmt::sprintf("Iter %3d (%7.3lfus): ", iter, dev_us) + out.substr(std::min<size_t>(2, out.size()));
 }
 
 std::string format_summary(const PointResult &r) {
@@ -55,8 +56,10 @@ std::string format_summary(const PointResult &r) {
     return m ? *m : zero;
   };
   const auto &hits = get("hits"), &drops = get("drops"), &total = get("total_ops");
-  std::string out = fmt::sprintf("Summary: hits %8.3lf \u00b1 %5.3lfM/s (%7.3lfM/prod)", hits.mean, hits.stddev,
-                                 hits.mean / std::max(r.producers, 1));
+  std::string out;
+  if (r.summary.find("hits"))
+    out = fmt::sprintf(", hits %8.3lf \u00b1 %5.3lfM/s (%7.3lfM/prod)", hits.mean, hits.stddev,
+                       hits.mean / std::max(r.producers, 1));
   if (r.summary.find("drops")) {
     out += fmt::sprintf(", drops %8.3lf \u00b1 %5.3lfM/s", drops.mean, drops.stddev);
     out += fmt::sprintf(", total operations %8.3lf \u00b1 %5.3lfM/s", total.mean, total.stddev);
@@ -87,7 +90,7 @@ std::string format_summary(const PointResult &r) {
   else if (p && r.precision_pct > 0)
     out += fmt::sprintf(" [%zu samples, %s CI \u00b1%.2f%%%s]", p->n, p->name, p->rel_ci() * 100, target);
   if (r.status == S::Interrupted) out += " (interrupted)";
-  return out;
+  return "Summary: " + out.substr(std::min<size_t>(2, out.size()));
 }
 
 std::string format_table_row(const std::string &label, const PointResult &r, const std::vector<std::string> &metrics,

@@ -262,6 +262,22 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
   CHECK(format_table_row("rb", rb, {"hits", "drops"}, false) ==
         "rb                  :   12.000 \u00b1 2.828M/s (drops 1.000 \u00b1 0.000M/s)");
 
+  // A family without hits (sockmap's bytes): its own metrics, no "hits 0.000" first.
+  PointResult b;
+  b.producers = 1;
+  b.report = {"recv", "send"};
+  Sample b1, b2;
+  b1.duration_s = b2.duration_s = 1.0;
+  b1.deltas = {{"recv", 400'000'000}, {"send", 410'000'000}};
+  b2.deltas = {{"recv", 420'000'000}, {"send", 410'000'000}};
+  b.samples = {b1, b2};
+  b.summary = summarize(b.samples, {test::metric("recv", test::source(MetricSourceKind::Consumer, ""), "M/s"),
+                                    test::metric("send", test::source(MetricSourceKind::Producer, ""), "M/s")},
+                        1, b.report);
+  CHECK(format_summary(b) == "Summary: recv  410.000 \u00b1 14.142M/s, send  410.000 \u00b1 0.000M/s");
+  CHECK(format_progress(1, b1, 1, 1'000'000'000, b.report) ==
+        "Iter   1 (  0.000us): recv  400.000M/s, send  410.000M/s");
+
   PointResult skip;
   skip.status = PointResult::Status::Skipped;
   skip.reason = "fentry not supported by this kernel (load failed: Permission denied (EPERM))";
