@@ -41,6 +41,9 @@ constexpr KindInfo<ProducerKind> kProducers[] = {
     {ProducerKind::SyscallPair, "syscall_pair",
      "threads in pairs taking turns: getpgid(0) on the even one, then getppid() on the odd one",
      "SyscallPairProducer (runtime/pair_producer.cpp)"},
+    {ProducerKind::Sendfile, "sendfile",
+     "sendfile() of a 128 KiB pattern file to the `send` socket of socket_pairs, non-blocking, round and round; an operation is a byte",
+     "SendfileProducer (runtime/socket_traffic.cpp)"},
     {ProducerKind::None, "none", "no producer: the threads wait for the end of the run",
      "IdleProducer (runtime/components.cpp)"},
 };
@@ -51,6 +54,9 @@ constexpr KindInfo<ConsumerKind> kConsumers[] = {
      "runtime/consumers/ringbuf_consumers.cpp"},
     {ConsumerKind::Perfbuf, "perfbuf", "reads the program's BPF_MAP_TYPE_PERF_EVENT_ARRAY map",
      "runtime/consumers/perfbuf_consumers.cpp"},
+    {ConsumerKind::Socket, "socket",
+     "reads the `receive` socket of socket_pairs and checks every byte against the sendfile pattern; a record is a byte",
+     "SocketConsumer (runtime/socket_traffic.cpp)"},
 };
 
 constexpr KindInfo<AttachKind> kAttach[] = {
@@ -83,6 +89,12 @@ constexpr KindInfo<SetupActionKind> kSetupActions[] = {
     {SetupActionKind::RunProgram, "run_program",
      "BPF_PROG_TEST_RUN of `program` once (it fills maps with any keys); its return value must be `expect`",
      "run_setup_program() (runtime/setup_program.cpp)"},
+    {SetupActionKind::SocketPairs, "socket_pairs",
+     "`count` TCP loopback pairs c<k> <-> p<k>; `send` / `receive` name the sockets the sendfile producer and socket consumer use",
+     "SocketPairs (runtime/socket_pairs.cpp)"},
+    {SetupActionKind::Sockmap, "sockmap",
+     "attach `program` (its SEC gives the attach type) to sockmap `map`, then store `sockets` at keys 0, 1, ...",
+     "wire_sockmap() (runtime/socket_pairs.cpp)"},
 };
 
 constexpr KindInfo<MetricSourceKind> kMetricSources[] = {
@@ -140,6 +152,11 @@ bool is_identifier(const std::string &s) {
   for (size_t i = 0; i < s.size(); ++i)
     if (!is_ident_char(s[i], i == 0)) return false;
   return true;
+}
+
+bool is_socket_name(const std::string &s) {
+  if (s.size() < 2 || s.size() > 3 || (s[0] != 'c' && s[0] != 'p') || s[1] < '1' || s[1] > '9') return false;
+  return s.size() == 2 || (s[2] >= '0' && s[2] <= '9');
 }
 
 bool is_name(const std::string &s) {

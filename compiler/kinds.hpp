@@ -17,6 +17,9 @@ namespace bpfbench {
 bool is_ident_char(char c, bool first);
 bool is_identifier(const std::string &s);
 bool is_name(const std::string &s);
+// A socket of the `socket_pairs` setup action: c<k> (connecting side) or p<k> (accepted
+// side), k = 1..99.
+bool is_socket_name(const std::string &s);
 
 // What generates the events a program counts (runtime/components.cpp).
 enum class ProducerKind {
@@ -36,15 +39,16 @@ enum class ProducerKind {
   ThreadCreate,
   Getsockopt,
   SyscallPair,
+  Sendfile,
   None
 };
 // What drains the buffer a program writes (runtime/consumers/).
-enum class ConsumerKind { None, Ringbuf, Perfbuf };
+enum class ConsumerKind { None, Ringbuf, Perfbuf, Socket };
 // How a program is attached (runtime/bpf_object.cpp).
 enum class AttachKind { Auto, Uprobe, Uretprobe, UprobeMulti, UretprobeMulti, Usdt, Cgroup, TestRun, None };
 // A step run on the loaded object before attach (runtime/setup_actions.cpp; its keys are
 // checked by compiler/setup_spec.cpp).
-enum class SetupActionKind { Fork, InnerMaps, Prefill, RunProgram };
+enum class SetupActionKind { Fork, InnerMaps, Prefill, RunProgram, SocketPairs, Sockmap };
 // Where a metric's per-interval value comes from (the sampler in runtime/run_point.cpp).
 enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, Sum, KthreadStime, CgroupMemory };
 

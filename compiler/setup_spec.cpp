@@ -13,7 +13,7 @@ namespace {
 
 using json = nlohmann::json;
 
-enum class Arg { Map, Program, Count, Keys };  // what an argument holds
+enum class Arg { Map, Program, Count, Keys, Socket, Sockets };  // what an argument holds
 
 struct ActionKeys {
   std::map<std::string, Arg> required, optional;
@@ -27,6 +27,8 @@ const std::map<SetupActionKind, ActionKeys> &actions() {
       {SetupActionKind::Prefill, {{{"map", Arg::Map}, {"keys", Arg::Keys}}, {}}},
       {SetupActionKind::Fork, {{{"count", Arg::Count}}, {{"pause_max", Arg::Count}}}},
       {SetupActionKind::RunProgram, {{{"program", Arg::Program}}, {{"expect", Arg::Count}}}},
+      {SetupActionKind::SocketPairs, {{{"count", Arg::Count}}, {{"send", Arg::Socket}, {"receive", Arg::Socket}}}},
+      {SetupActionKind::Sockmap, {{{"map", Arg::Map}, {"program", Arg::Program}, {"sockets", Arg::Sockets}}, {}}},
   };
   return a;
 }
@@ -64,6 +66,27 @@ std::string read_count(const json &v, Arg kind, const FamilyManifest &f, std::st
     return "";
   }
   return s;
+}
+
+// A socket name (c1, p2, ...: runtime/socket_pairs.hpp), or with `list` a non-empty
+// array of them, joined by ',' for the runtime.
+std::string read_sockets(const json &v, bool list, std::string &error) {
+  const char *shape = "a socket name of socket_pairs (c<k> or p<k>, k from 1)";
+  if (!list) {
+    if (v.is_string() && is_socket_name(v.get<std::string>())) return v.get<std::string>();
+    error = std::string("must be ") + shape;
+    return "";
+  }
+  std::string out;
+  if (!v.is_array() || v.empty()) error = std::string("must be a non-empty array, each ") + shape;
+  for (const auto &e : v) {
+    if (!e.is_string() || !is_socket_name(e.get<std::string>())) {
+      error = std::string("must be a non-empty array, each ") + shape;
+      return "";
+    }
+    out += (out.empty() ? "" : ",") + e.get<std::string>();
+  }
+  return error.empty() ? out : "";
 }
 
 }  // namespace
@@ -120,6 +143,8 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         else if (kt->second == Arg::Program && !f.template_path.empty() &&
                  !template_defines_function(f.template_text, value))
           err = "'" + value + "' is not defined in template " + f.template_path;
+      } else if (kt->second == Arg::Socket || kt->second == Arg::Sockets) {
+        value = read_sockets(item.value(), kt->second == Arg::Sockets, err);
       } else {
         value = read_count(item.value(), kt->second, f, err);
       }

@@ -10,6 +10,7 @@
 #include "runtime/consumers/buffer_consumers.hpp"
 #include "runtime/owner_producers.hpp"
 #include "runtime/pair_producer.hpp"
+#include "runtime/socket_traffic.hpp"
 #include "runtime/uprobe_targets.hpp"
 #include "runtime/user_producers.hpp"
 
@@ -113,6 +114,10 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   case ProducerKind::ThreadCreate:
   case ProducerKind::Getsockopt: return make_owner_producer(cfg);
   case ProducerKind::SyscallPair: return make_syscall_pair_producer(cfg.producers);
+  case ProducerKind::Sendfile:
+    if (cfg.socket_fd < 0)
+      return Error("producer 'sendfile' needs a socket to send to: a socket_pairs setup action with `send`");
+    return P(make_sendfile_producer(cfg.socket_fd, cfg.max_in_flight, cfg.delivered));
   case ProducerKind::None: return P(std::make_unique<IdleProducer>());
   }
   return Error("unknown producer kind");
@@ -123,6 +128,11 @@ Result<std::unique_ptr<Consumer>> make_consumer(const ConsumerConfig &cfg) {
   if (!cfg.consumed)
     return Error(std::string("consumer '") + kind_name(cfg.kind) + "' needs a counter for consumed records");
   if (cfg.kind == ConsumerKind::Ringbuf) return make_ringbuf_consumer(cfg);
+  if (cfg.kind == ConsumerKind::Socket) {
+    if (cfg.socket_fd < 0)
+      return Error("consumer 'socket' needs a socket to read: a socket_pairs setup action with `receive`");
+    return std::unique_ptr<Consumer>(make_socket_consumer(cfg.socket_fd, cfg.consumed, cfg.interrupt, cfg.verify_per_byte));
+  }
   return make_perfbuf_consumer(cfg);
 }
 

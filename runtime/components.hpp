@@ -48,6 +48,12 @@ struct ProducerConfig {
   bool getpgid_self = false;
   // syscall_pair: the number of producer threads (they pair up: it must be even).
   int producers = 1;
+  // sendfile: the socket it writes (the `send` socket of the socket_pairs setup action),
+  // and at how many bytes sent but not yet `delivered` (what the consumer read) it waits
+  // (0: never; the `max_in_flight` param).
+  int socket_fd = -1;
+  uint64_t max_in_flight = 0;
+  const ProducerSlot *delivered = nullptr;
 };
 
 // The argument the syscall producer passes to getpgid() on the calling thread: its own
@@ -63,6 +69,10 @@ struct ConsumerConfig {
   ConsumerKind kind = ConsumerKind::None;
   std::string flavor = "libbpf";  // libbpf (libbpf's manager) | custom (own mmap reader)
   int map_fd = -1;                // the BPF_MAP_TYPE_RINGBUF / PERF_EVENT_ARRAY map
+  int socket_fd = -1;             // socket: the `receive` socket of the socket_pairs setup action
+  // socket: ends drain_rest() early (a stop signal while the kernel's backlog drains).
+  const std::atomic<bool> *interrupt = nullptr;
+  bool verify_per_byte = false;  // socket: the kernel bench's byte-at-a-time check (the `verify` param)
   uint64_t ring_size = 0;         // ringbuf: data bytes (the map's max_entries)
   uint64_t perfbuf_pages = 128;   // perfbuf: data pages per CPU (a power of two)
   bool sampled = false;           // perfbuf: wake up every sample_rate records
@@ -79,7 +89,7 @@ struct ConsumerConfig {
 
 // Consumer kind "none" yields nullptr without error: no consumer threads are started.
 // "ringbuf" and "perfbuf" build the `flavor` reader over `map_fd`; fails when the buffer
-// cannot be set up.
+// cannot be set up. "socket" reads `socket_fd` (runtime/socket_traffic.hpp).
 Result<std::unique_ptr<Consumer>> make_consumer(const ConsumerConfig &cfg);
 
 }  // namespace bpfbench

@@ -29,7 +29,7 @@ bool runs_back_to_back(const PlanPoint &p) { return int_param(p, "back2back", 0)
 Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj) {
   ConsumerConfig c;
   c.kind = kind;
-  if (c.kind == ConsumerKind::None) return c;
+  if (c.kind == ConsumerKind::None || c.kind == ConsumerKind::Socket) return c;  // socket: its fd comes from setup
   if (const ParamValue *v = p.param("consumer"); v && !v->is_int) c.flavor = v->s;
   c.sampled = int_param(p, "sampled", 0) != 0;
   c.sample_rate = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "sample_rate", 1)));

@@ -310,6 +310,10 @@ Result<> PointRunner::make_components() {
     pc_.data_in = std::move(input->data_in);
     pc_.repeat = input->repeat;
   }
+  pc_.socket_fd = setup_.sockets.send_fd;
+  pc_.delivered = &consumed_.slot(0);
+  if (const ParamValue *m = p_.param("max_in_flight"); m && m->is_int && m->i > 0)
+    pc_.max_in_flight = static_cast<uint64_t>(m->i);
   auto producer = make_producer(pc_);
   if (!producer) return producer.error();
   producer_ = std::move(*producer);
@@ -317,6 +321,9 @@ Result<> PointRunner::make_components() {
   if (!cc) return cc.error();
   cc_ = std::move(*cc);
   cc_->consumed = &consumed_.slot(0);
+  cc_->socket_fd = setup_.sockets.receive_fd;
+  cc_->interrupt = &stop_.flag();
+  if (const ParamValue *v = p_.param("verify"); v && !v->is_int) cc_->verify_per_byte = v->s == "per_byte";
   if (runs_back_to_back(p_) && cc_->kind != ConsumerKind::None) {
     // Back-to-back: the consumer thread produces each batch after draining the last one.
     auto trigger = make_trigger(pc_);
@@ -460,7 +467,10 @@ void PointRunner::finish_observers() {
 Result<> PointRunner::self_check() {
   if (checks_.empty() || r_.status != PointResult::Status::Ok) return {};
   if (consumer_)
-    if (std::string e = consumer_->drain_rest(); !e.empty()) return Error("self-check: draining the buffer: " + e);
+    if (std::string e = consumer_->drain_rest(); !e.empty()) {
+      if (stop_.stop_requested()) return end_as(PointResult::Status::Interrupted, "interrupted during the self-check's drain");
+      return Error("self-check: draining the buffer: " + e);
+    }
   read_interval(late_producer_ops_);  // into the totals only
   std::optional<Error> failed;
   for (const auto &c : checks_) {

@@ -161,6 +161,46 @@ std::string run_program(const SetupActionSpec &a, BpfObject &obj, const PlanPoin
   return why;
 }
 
+// The pairs, and the sockets the producer and consumer use.
+std::string socket_pairs(const SetupActionSpec &a, const PlanPoint &p, SetupState &state) {
+  std::string err;
+  uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);
+  if (!err.empty()) return err;
+  if (n < 1 || n > 99) return "socket_pairs: count " + std::to_string(n) + " is outside 1..99";
+  if (Result<> made = state.sockets.create(n); !made) return made.error().message;
+  for (const char *side : {"send", "receive"}) {
+    auto it = a.args.find(side);
+    if (it == a.args.end()) continue;
+    int fd = state.sockets.fd(it->second);
+    if (fd < 0)
+      return "socket_pairs: `" + std::string(side) + "` names socket '" + it->second + "', not one of " +
+             state.sockets.names();
+    (side[0] == 's' ? state.sockets.send_fd : state.sockets.receive_fd) = fd;
+  }
+  return "";
+}
+
+std::string sockmap(const SetupActionSpec &a, BpfObject &obj, SetupState &state) {
+  const std::string &name = a.args.at("map"), &prog = a.args.at("program");
+  bpf_map *m = obj.map(name);
+  if (!m || bpf_map__type(m) != BPF_MAP_TYPE_SOCKMAP) return "sockmap: no BPF_MAP_TYPE_SOCKMAP '" + name + "' in the object";
+  bpf_program *bp = obj.program(prog);
+  if (!bp || obj.program_fd(prog) < 0) return "sockmap: program '" + prog + "' is not loaded";
+  std::vector<int> fds;
+  const std::string &list = a.args.at("sockets");
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = std::min(list.find(',', start), list.size());
+    std::string s = list.substr(start, comma - start);
+    int fd = state.sockets.fd(s);
+    if (fd < 0) return "sockmap: no socket '" + s + "' (there are: " + state.sockets.names() + "; socket_pairs makes them)";
+    fds.push_back(fd);
+    start = comma + 1;
+  }
+  Result<> wired = wire_sockmap(bpf_map__fd(m), bpf_map__value_size(m), obj.program_fd(prog),
+                                bpf_program__expected_attach_type(bp), fds);
+  return wired ? "" : "sockmap '" + name + "', program '" + prog + "': " + wired.error().message;
+}
+
 // Async-signal-safe work only: the parent may have other threads.
 [[noreturn]] void child_loop(pid_t parent, int pause_max_s) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
@@ -207,7 +247,7 @@ std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const Pr
 
 Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj, SetupState &state) {
   for (const auto &a : actions) {
-    if (a.action == SetupActionKind::RunProgram) {
+    if (a.action == SetupActionKind::RunProgram || a.action == SetupActionKind::Sockmap) {
       if (std::string why = prepare_setup_program(a, obj); !why.empty()) return Error(why);
       continue;
     }
@@ -238,6 +278,8 @@ Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObjec
     case SetupActionKind::InnerMaps: why = inner_maps(a, obj, p, state); break;
     case SetupActionKind::Prefill: why = prefill(a, obj, p, state); break;
     case SetupActionKind::RunProgram: why = run_program(a, obj, p, state); break;
+    case SetupActionKind::SocketPairs: why = socket_pairs(a, p, state); break;
+    case SetupActionKind::Sockmap: why = sockmap(a, obj, state); break;
     case SetupActionKind::Fork: {
       std::string err;
       uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);

@@ -14,6 +14,7 @@
 #include "results/point_result.hpp"
 #include "runtime/bpf_object.hpp"
 #include "runtime/map_prefill.hpp"
+#include "runtime/socket_pairs.hpp"
 #include "runtime/stop.hpp"
 
 namespace bpfbench {
@@ -50,6 +51,7 @@ struct InnerMapDef {
 struct SetupState {
   std::map<std::string, InnerMapDef> inner;  // outer map name -> its inner definition
   ChildProcesses children;
+  SocketPairs sockets;            // socket_pairs: open until the point ends
   double seconds = 0;             // wall time the actions took
   std::vector<SelfCheck> checks;  // read-backs of prefilled maps, in order (a failed one last)
 };
@@ -76,6 +78,10 @@ Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, cons
 //   fork: see ChildProcesses::spawn.
 //   run_program: one BPF_PROG_TEST_RUN of `program` (runtime/setup_program.hpp); its
 //     return value must equal `expect` (default 0); the check goes into `state.checks`.
+//   socket_pairs: `count` TCP loopback pairs into `state.sockets`, with the `send` and
+//     `receive` sockets the sendfile producer and the socket consumer use.
+//   sockmap: attaches `program` to sockmap `map` (wire_sockmap) and stores `sockets` (names
+//     of an earlier socket_pairs) at keys 0, 1, ...
 Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj, const PlanPoint &p,
                            const StopSource &stop, SetupState &state);
 

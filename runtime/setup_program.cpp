@@ -11,8 +11,9 @@ namespace bpfbench {
 std::string prepare_setup_program(const SetupActionSpec &a, const BpfObject &obj) {
   const std::string &name = a.args.at("program");
   bpf_program *prog = obj.program(name);
-  if (!prog) return "run_program: no program '" + name + "' in the object";
-  if (bpf_program__set_autoload(prog, true) != 0) return "run_program: cannot load program '" + name + "'";
+  const std::string what = kind_name(a.action);
+  if (!prog) return what + ": no program '" + name + "' in the object";
+  if (bpf_program__set_autoload(prog, true) != 0) return what + ": cannot load program '" + name + "'";
   return "";
 }
 

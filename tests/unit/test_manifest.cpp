@@ -212,13 +212,13 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "producer": "fork" }])")) ==
           "program 'x': unknown producer 'fork' (expected syscall, test_run, uprobe_nop, uprobe_push, "
           "uprobe_ret, uprobe_nop5, usdt_nop, usdt_nop5, count_global, count_local, rename, socket_create, "
-          "thread_create, getsockopt, syscall_pair or none)");
+          "thread_create, getsockopt, syscall_pair, sendfile or none)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("producer": "sycall",)"),
                      nullptr, &hint)
               .rfind("unknown producer 'sycall'", 0) == 0);
     CHECK(hint == "did you mean 'syscall'?");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("consumer": "epoll",)")) ==
-          "unknown consumer 'epoll' (expected none, ringbuf or perfbuf)");
+          "unknown consumer 'epoll' (expected none, ringbuf, perfbuf or socket)");
   }
   SECTION("defaults must fit") {
     CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "default": 0, "min": 1, "max": 100)"))) ==

@@ -57,6 +57,23 @@ TEST_CASE("setup actions and per_cpu load with their arguments", "[manifest][set
   CHECK(f->per_cpu.ns == "b");
 }
 
+TEST_CASE("socket_pairs and sockmap load with their sockets", "[manifest][setup]") {
+  std::string errors;
+  auto f = load(R"(, "setup": [{"action": "socket_pairs", "count": 2, "send": "c1", "receive": "c2"},
+                               {"action": "sockmap", "map": "m", "program": "bench_x", "sockets": ["p1", "p2"]}])",
+                errors);
+  INFO(errors);
+  REQUIRE(f);
+  REQUIRE(f->setup.size() == 2);
+  CHECK(f->setup[0].action == SetupActionKind::SocketPairs);
+  CHECK(f->setup[0].args.at("send") == "c1");
+  CHECK(f->setup[0].args.at("receive") == "c2");
+  CHECK(f->setup[1].action == SetupActionKind::Sockmap);
+  CHECK(f->setup[1].args.at("sockets") == "p1,p2");
+  for (const char *good : {"c1", "p2", "c10", "p99"}) CHECK(is_socket_name(good));
+  for (const char *bad : {"c0", "p", "x1", "c1a", "c100", "C1", ""}) CHECK_FALSE(is_socket_name(bad));
+}
+
 TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
   struct Case {
     const char *extra, *message;
@@ -82,6 +99,17 @@ TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
        "per_cpu: unknown key 'opps' (did you mean 'ops'?)"},
       {R"(, "per_cpu": {"zzz": "a"})", "per_cpu: unknown key 'zzz' (allowed keys: ops, ns, line)"},
       {R"(, "hooks": [{"name": "body", "dco": "x"}])", "hooks[0]: unknown key 'dco' (did you mean 'doc'?)"},
+      // Sockets are named c<k> / p<k>, k from 1.
+      {R"(, "setup": [{"action": "socket_pairs", "count": 2, "send": "c0"}])",
+       "setup[0] (socket_pairs): 'send' must be a socket name of socket_pairs (c<k> or p<k>, k from 1)"},
+      {R"(, "setup": [{"action": "sockmap", "map": "m", "program": "bench_x", "sockets": ["p1", "q2"]}])",
+       "setup[0] (sockmap): 'sockets' must be a non-empty array, each a socket name"},
+      {R"(, "setup": [{"action": "sockmap", "map": "m", "program": "bench_x", "sockets": []}])",
+       "setup[0] (sockmap): 'sockets' must be a non-empty array"},
+      {R"(, "setup": [{"action": "sockmap", "map": "m", "program": "bench_x"}])",
+       "setup[0] (sockmap): missing required key 'sockets'"},
+      {R"(, "setup": [{"action": "socket_pair", "count": 1}])",
+       "setup[0]: unknown action 'socket_pair' (did you mean 'socket_pairs'?)"},
   };
   for (const auto &c : cases) {
     std::string errors;
