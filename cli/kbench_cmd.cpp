@@ -1,10 +1,11 @@
 #include "cli/kbench_cmd.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
-#include "cli/commands.hpp"
 #include <algorithm>
 
+#include "cli/commands.hpp"
 #include "cli/kbench_names.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/values.hpp"
@@ -52,6 +53,14 @@ constexpr KbenchOption kOptions[] = {
     {"--use-case", "prog {}", false, KbenchOptions::HtabMem, "overwrite|batch_add_batch_del|add_del_on_diff_cpu"},
     {"--preallocated", "preallocated", true, KbenchOptions::HtabMem},
     {"--value-size", "value_size {}", false, KbenchOptions::HtabMem},
+    {"--rx-normal", "prog rx_normal", true, KbenchOptions::Sockmap},
+    {"--rx-pass", "prog rx_pass", true, KbenchOptions::Sockmap},
+    {"--rx-verdict-egress", "prog rx_verdict_egress", true, KbenchOptions::Sockmap},
+    {"--rx-verdict-ingress", "prog rx_verdict_ingress", true, KbenchOptions::Sockmap},
+    {"--tx-normal", "prog tx_normal", true, KbenchOptions::Sockmap},
+    {"--tx-pass", "prog tx_pass", true, KbenchOptions::Sockmap},
+    {"--tx-verdict-ingress", "prog tx_verdict_ingress", true, KbenchOptions::Sockmap},
+    {"--tx-verdict-egress", "prog tx_verdict_egress", true, KbenchOptions::Sockmap},
 };
 
 std::vector<std::string> split_words(const char *words) {
@@ -85,7 +94,21 @@ std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
   if (b2b && a.producers > 1) return "back-to-back mode makes sense only for single-producer case!";
   if (n.options == KbenchOptions::LpmTrie && !given(a, "--nr_entries")) return "Missing --nr_entries parameter";
   if (n.options == KbenchOptions::Rename && a.producers != 1) return "benchmark doesn't support multi-producer!";
+  if (n.options == KbenchOptions::Sockmap && (a.consumers != 2 || a.producers != 1 || !a.affinity))
+    return "argument '-c 2 -p 1 -a' is necessary";
   return "";
+}
+
+// sockmap runs -c 2 -p 1 -a: the kernel bench pins consumer k to CPU k and the producer
+// to CPU 2 mod the CPU count (it wraps), and its second consumer only proxies in
+// rx-normal. bpfbench runs the one reading consumer where the kernel bench's first is
+// and the producer where its producer is (on 2 CPUs, both on CPU 0).
+std::string sockmap_placement(const KbenchArgs &a) {
+  std::string out;
+  const long cpus = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  if (a.cons_cpus.empty()) out += " cons_affinity \"0\";";
+  if (a.prod_cpus.empty()) out += fmt::format(" prod_affinity \"{}\";", 2 % cpus);
+  return out;
 }
 
 }  // namespace
@@ -93,7 +116,28 @@ std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
 KbenchText kbench_bdsl(const KbenchArgs &a) {
   const KbenchName *n = find_kbench_name(a.name);
   if (!n) return {"", fmt::format("benchmark '{}' not found (bpfbench bench --list names them)", a.name)};
-  std::string settings = n->settings;
+  // An option's setting replaces the name's own of that key; two options setting one key
+  // (two sockmap modes) are refused: argp would keep the last on the command line, but
+  // the options arrive here in their table's order, not the command line's.
+  std::vector<std::string> parts;
+  size_t own = 0;  // parts [0, own) are the name's settings
+  std::string clash;
+  auto set = [&](std::string text) {
+    const std::string key = text.substr(0, text.find(' '));
+    for (size_t i = 0; i < parts.size(); ++i)
+      if (parts[i].substr(0, parts[i].find(' ')) == key) {
+        if (i >= own) clash = parts[i] + "' and '" + text;
+        return void(parts[i] = std::move(text));
+      }
+    parts.push_back(std::move(text));
+  };
+  const std::string base = n->settings;
+  for (size_t start = 0; start < base.size();) {
+    const size_t end = std::min(base.find("; ", start), base.size());
+    set(base.substr(start, end - start));
+    start = end + 2;
+  }
+  own = parts.size();
   bool b2b = false;
   for (const auto &[name, value] : a.options) {
     const KbenchOption *o = find_option(name, n->options);
@@ -102,15 +146,18 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
     if (name == "--rb-use-output" && std::string(n->name).rfind("rb-", 0) != 0)
       return {"", fmt::format("--rb-use-output applies to the rb-* benchmarks, not '{}'", n->name)};
     b2b |= name == "--rb-b2b";
-    settings += (settings.empty() ? "" : "; ") +
-                (o->flag ? std::string(o->setting) : fmt::format(fmt::runtime(o->setting), value));
+    set(o->flag ? std::string(o->setting) : fmt::format(fmt::runtime(o->setting), value));
+    if (!clash.empty()) return {"", fmt::format("options that set the same thing: '{}' (give one)", clash)};
   }
   if (n->options == KbenchOptions::LocalStorage && !given(a, "--nr_maps"))
-    settings += "; nr_maps 1000";  // the kernel bench's default
+    set("nr_maps 1000");  // the kernel bench's default
+  std::string settings;
+  for (const auto &part : parts) settings += (settings.empty() ? "" : "; ") + part;
   if (std::string why = refused(*n, a, b2b); !why.empty()) return {"", why};
   std::string report = n->report == KernelReport::LocalStorage ? "hits, important_hits"
                        : n->report == KernelReport::Creates    ? "hits, kmallocs"
                        : n->report == KernelReport::HtabMem    ? "hits, memory, peak_memory"
+                       : n->report == KernelReport::Sockmap    ? "send, bpf, recv"
                                                                : "hits";
   if (!settings.empty()) settings += "; ";
   std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};", n->family,
@@ -119,6 +166,8 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
   // Checked by cpuset_error when parsed: digits, commas and dashes only.
   if (!a.prod_cpus.empty()) text += fmt::format(" prod_affinity \"{}\";", a.prod_cpus);
   if (!a.cons_cpus.empty()) text += fmt::format(" cons_affinity \"{}\";", a.cons_cpus);
+  if (n->options == KbenchOptions::Sockmap)
+    text += sockmap_placement(a);
   return {text + " >\n", ""};
 }
 

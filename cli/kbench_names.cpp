@@ -82,6 +82,10 @@ constexpr KbenchName kNames[] = {
     // No settings: the family's default program (socket) unless --storage-type task.
     {"local-storage-create", "local_storage_create", "", O::LocalStorageCreate, R::Creates, 0},
     {"sk-storage-get", "sk_storage_get", "prog get", O::NoOptions, R::Ops, 0},
+    // TCP loopback forwarding through a sockmap; the mode flags pick the program. The
+    // kernel bench's producer never waits for the consumer (max_in_flight 0) and its
+    // consumer checks a byte at a time (verify per_byte).
+    {"sockmap", "sockmap", "max_in_flight 0; verify per_byte", O::Sockmap, R::Sockmap, 2},
 };
 
 }  // namespace

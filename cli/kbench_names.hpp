@@ -29,6 +29,7 @@ enum class KbenchOptions {
   Crypto,
   LocalStorageCreate,
   HtabMem,
+  Sockmap,    // a mode flag (--rx-verdict-egress, ...); -c 2 -p 1 -a as the kernel bench requires
   NoOptions,  // a benchmark that takes none
 };
 
@@ -38,7 +39,7 @@ struct KbenchName {
   const char *settings;  // the .bdsl settings that select the scenario, e.g. "prog perfbuf; consumer custom"
   KbenchOptions options;
   KernelReport report;
-  int consumers;  // what the kernel bench requires of -c (0 or 1)
+  int consumers;  // what the kernel bench requires of -c (0, 1, or 2 for sockmap)
 };
 
 std::span<const KbenchName> kbench_names();

@@ -78,6 +78,10 @@ std::string format_kernel_progress(KernelReport style, int iter, const Sample &s
     return out + fmt::sprintf("creates %8.3lfk/s (%7.3lfk/prod), %3.2lf kmallocs/create", hits * 1e3,
                               hits * 1e3 / std::max(producers, 1), hits > 0 ? kmallocs / hits : 0.0);
   }
+  case KernelReport::Sockmap:
+    // The kernel bench also prints send and read calls/s; bpfbench counts bytes only.
+    return out + fmt::sprintf("Send Speed %8.3lf MB/s, BPF Speed %8.3lf MB/s, Rcv Speed %8.3lf MB/s",
+                              rate_of(s, "send"), rate_of(s, "bpf"), rate_of(s, "recv"));
   case KernelReport::HtabMem:
     return out + fmt::sprintf("per-prod-op %7.2lfk/s, memory usage %7.2lfMiB", hits * 1e3 / std::max(producers, 1),
                               double(count_of(s, "memory")) / 1048576.0);
@@ -123,6 +127,14 @@ std::string format_kernel_summary(KernelReport style, const PointResult &r) {
     return fmt::sprintf("Summary: creates %8.3lf \u00b1 %5.3lfk/s (%7.3lfk/prod), %4.2lf kmallocs/create",
                         hits.mean * 1e3, hits.stddev * 1e3, hits.mean * 1e3 / prods,
                         hits.mean > 0 ? kmallocs.mean / hits.mean : 0.0);
+  }
+  case KernelReport::Sockmap: {
+    // As the kernel bench: MB the BPF program saw, the total summed in whole MB sample by
+    // sample (its `long` accumulator), and the mean MB/s.
+    long total = 0;
+    for (const auto &s : r.samples) total = static_cast<long>(double(total) + double(count_of(s, "bpf")) / 1e6);
+    return fmt::sprintf("Summary: total trans %8.3lu MB \u00b1 %5.3lf MB/s", static_cast<unsigned long>(total),
+                        summary_of(r, "bpf").mean);
   }
   case KernelReport::HtabMem: {
     const MetricSummary mem = summary_of(r, "memory"), peak = summary_of(r, "peak_memory");

@@ -19,6 +19,7 @@ enum class KernelReport {
   BpfTime,       // lpm-trie-insert/delete: ops per second of BPF time (bpf_ns), "throughput … latency …"
   Creates,       // local-storage-create: "creates …k/s (…k/prod), … kmallocs/create"
   HtabMem,       // htab-mem: "per-prod-op …k/s, memory usage …MiB, peak memory usage …MiB"
+  Sockmap,       // sockmap: "Send Speed … MB/s, BPF Speed … MB/s, Rcv Speed … MB/s"; "total trans … MB"
 };
 
 std::string format_kernel_progress(KernelReport style, int iter, const Sample &s, int producers, int64_t interval_ns);

@@ -87,6 +87,14 @@ for uc in overwrite add_del_on_diff_cpu; do
     "^Summary: per-prod-op +$mem2 ± +$mem2""k/s, memory usage +$mem2 ± +$mem2""MiB, peak memory usage +$mem2""MiB$" \
     "$($RUN_BENCH -p4 --use-case $uc htab-mem 2>&1)"
 done
+# sockmap as its bench wants it (-c 2 -p 1 -a), two modes; the last mode flag wins, as argp's.
+for mode in --rx-verdict-egress --rx-pass; do
+  summarize "sockmap $mode" "^Summary: total trans +[0-9]*[1-9][0-9]* MB ± +$num MB/s$" \
+    "$($RUN_BENCH -c2 -p1 $mode sockmap 2>&1)"
+done
+# No program in tx-normal: its Summary (BPF bytes) is 0, printed as the kernel's %8.3lu does.
+summarize "sockmap --tx-normal" "^Summary: total trans +000 MB ± 0\.000 MB/s$" \
+  "$($RUN_BENCH -c2 -p1 --tx-normal sockmap 2>&1)"
 
 # The kernel bench's argument errors: exit 2 (it exits 1), with its message's meaning.
 expect_refusal() {
@@ -108,6 +116,9 @@ expect_refusal "does not apply" --nr_hash_funcs 3 lpm-trie-lookup
 expect_refusal "does not apply" --crypto-len 32 trig-tp
 expect_refusal "storage-type" --storage-type sockets local-storage-create
 expect_refusal "needs an even number of producers" -p3 --use-case add_del_on_diff_cpu htab-mem
+expect_refusal "argument '-c 2 -p 1 -a' is necessary" -c1 -a sockmap
+expect_refusal "argument '-c 2 -p 1 -a' is necessary" -c2 -p1 sockmap
+expect_refusal "options that set the same thing: 'prog rx_pass' and 'prog tx_pass' (give one)" -c2 -p1 -a --tx-pass --rx-pass sockmap
 listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
 grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
 
