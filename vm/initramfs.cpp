@@ -65,6 +65,8 @@ mount -t debugfs debugfs $R/sys/kernel/debug
 mount -t bpf bpf $R/sys/fs/bpf
 mount -t cgroup2 cgroup2 $R/sys/fs/cgroup
 mount -t tmpfs -o mode=0755 tmpfs $R/run
+# Loopback up, as on any booted system (sockmap's TCP pairs connect to 127.0.0.1).
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null || echo "bpfbench guest: lo stays down" >&2
 mkdir -p $R{guest}
 mount --move /mnt/share $R{guest} || die "cannot move the result share into the new root"
 echo up > $R{guest}/{status}

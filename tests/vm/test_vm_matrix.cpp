@@ -212,6 +212,28 @@ TEST_CASE("htab_mem reads its memory from a cgroup v2 of its own under 6.12", "[
   CHECK(p["stats"]["memory"]["unit"] == "MiB");
 }
 
+TEST_CASE("sockmap forwards and checks every byte under 6.12", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  test::TempDir t;
+  std::string json = (t.path / "sockmap.json").string();
+  const std::string bdsl = std::string(BPFBENCH_SOURCE_DIR) + "/tests/vm/sockmap_matrix.bdsl";
+  ProcResult r = bb({"run", bdsl, "--kernel", "6.12", "-q", "--calibration", "off", "--json", json});
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);  // the guest's loopback is up (vm/initramfs.cpp), so the pairs connect
+  auto j = nlohmann::json::parse(test::read_text(json), nullptr, false);
+  REQUIRE(j.is_object());
+  REQUIRE(j["points"].size() == 2);
+  for (const auto &p : j["points"]) {
+    INFO(p.value("label", ""));
+    REQUIRE(p["status"] == "ok");
+    REQUIRE(!p["self_checks"].empty());
+    for (const auto &c : p["self_checks"]) {
+      CHECK(c["ok"] == true);
+      CHECK(c["observed"].get<double>() > 0);
+    }
+  }
+}
+
 TEST_CASE("a guest that does not come up is killed and its console tail shown", "[vm]") {
   BB_REQUIRE_VM("6.12");
   ProcResult r = bb({"probe", "--kernel", "6.12", "--boot-timeout", "1"}, 60);
