@@ -185,7 +185,8 @@ std::string sockmap(const SetupActionSpec &a, BpfObject &obj, SetupState &state)
   bpf_map *m = obj.map(name);
   if (!m || bpf_map__type(m) != BPF_MAP_TYPE_SOCKMAP) return "sockmap: no BPF_MAP_TYPE_SOCKMAP '" + name + "' in the object";
   bpf_program *bp = obj.program(prog);
-  if (!bp || obj.program_fd(prog) < 0) return "sockmap: program '" + prog + "' is not loaded";
+  const int prog_fd = obj.program_fd(prog);
+  if (!bp || prog_fd < 0) return "sockmap: program '" + prog + "' is not loaded";
   std::vector<int> fds;
   const std::string &list = a.args.at("sockets");
   for (size_t start = 0; start <= list.size();) {
@@ -196,8 +197,8 @@ std::string sockmap(const SetupActionSpec &a, BpfObject &obj, SetupState &state)
     fds.push_back(fd);
     start = comma + 1;
   }
-  Result<> wired = wire_sockmap(bpf_map__fd(m), bpf_map__value_size(m), obj.program_fd(prog),
-                                bpf_program__expected_attach_type(bp), fds);
+  Result<> wired =
+      wire_sockmap(bpf_map__fd(m), bpf_map__value_size(m), prog_fd, bpf_program__expected_attach_type(bp), fds);
   return wired ? "" : "sockmap '" + name + "', program '" + prog + "': " + wired.error().message;
 }
 

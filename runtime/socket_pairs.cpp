@@ -3,7 +3,6 @@
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 

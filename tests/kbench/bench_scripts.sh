@@ -118,7 +118,7 @@ expect_refusal "storage-type" --storage-type sockets local-storage-create
 expect_refusal "needs an even number of producers" -p3 --use-case add_del_on_diff_cpu htab-mem
 expect_refusal "argument '-c 2 -p 1 -a' is necessary" -c1 -a sockmap
 expect_refusal "argument '-c 2 -p 1 -a' is necessary" -c2 -p1 sockmap
-expect_refusal "options that set the same thing: 'prog rx_pass' and 'prog tx_pass' (give one)" -c2 -p1 -a --tx-pass --rx-pass sockmap
+expect_refusal "error: 'prog' is set twice in this bench" -c2 -p1 -a --tx-pass --rx-pass sockmap
 listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
 grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
 
