@@ -51,6 +51,7 @@ constexpr KbenchName kNames[] = {
     {"lpm-trie-insert", "lpm_trie", "prog insert", O::LpmTrie, R::BpfTime, 0},
     {"lpm-trie-update", "lpm_trie", "prog update", O::LpmTrie, R::Ops, 0},
     {"lpm-trie-delete", "lpm_trie", "prog delete", O::LpmTrie, R::BpfTime, 0},
+    {"lpm-trie-free", "lpm_trie", "prog free", O::LpmTrie, R::FreeTime, 0},
     // Issue 16 (families-a): counting in user space, renames, uprobe.multi, nop5, USDT, kprobe.multi-all.
     {"htab-mem", "htab_mem", "", O::HtabMem, R::HtabMem, 0},
     {"count-global", "count", "prog global", O::Count, R::HitsDrops, 0},

@@ -44,6 +44,9 @@ constexpr KindInfo<ProducerKind> kProducers[] = {
     {ProducerKind::Sendfile, "sendfile",
      "sendfile() of a 128 KiB pattern file to the `send` socket of socket_pairs, non-blocking, round and round; an operation is a byte",
      "SendfileProducer (runtime/socket_traffic.cpp)"},
+    {ProducerKind::MapChurn, "map_churn",
+     "creates a map like the object's `churn_map`, fills it with keys 0..nr_entries-1 (LPM trie keys of `prefix_len` bits) and closes it, round and round; an operation is a map",
+     "MapChurnProducer (runtime/map_churn.cpp)"},
     {ProducerKind::None, "none", "no producer: the threads wait for the end of the run",
      "IdleProducer (runtime/components.cpp)"},
 };

@@ -40,6 +40,7 @@ enum class ProducerKind {
   Getsockopt,
   SyscallPair,
   Sendfile,
+  MapChurn,
   None
 };
 // What drains the buffer a program writes (runtime/consumers/).

@@ -28,23 +28,35 @@ std::string false_hits_line(uint64_t false_hits, uint64_t hits, uint64_t drops, 
                       total ? double(false_hits) / double(total) * 100 : 0.0);
 }
 
-// Operations per second of BPF time (the lpm-trie bench leaves out its resets).
-double bpf_rate(const Sample &s) {
-  const uint64_t ns = count_of(s, "bpf_ns");
-  return ns ? double(count_of(s, "hits")) / 1e6 / (double(ns) / 1e9) : 0.0;
+// The lpm-trie bench's rates of BPF time: operations in millions (insert, delete) or
+// thousands (free) per second of BPF time, latencies in ns or ms.
+struct BpfTimeScale {
+  double rate_divisor, lat_divisor;
+  char rate;
+  const char *unit;
+};
+BpfTimeScale scale_of(KernelReport style) {
+  return style == KernelReport::FreeTime ? BpfTimeScale{1e3, 1e6, 'K', "ms"} : BpfTimeScale{1e6, 1.0, 'M', "ns"};
 }
 
-std::string bpf_time_summary(const PointResult &r, int prods) {
+// Operations per second of BPF time (the lpm-trie bench leaves out its resets).
+double bpf_rate(const Sample &s, const BpfTimeScale &sc) {
+  const uint64_t ns = count_of(s, "bpf_ns");
+  return ns ? double(count_of(s, "hits")) / sc.rate_divisor / (double(ns) / 1e9) : 0.0;
+}
+
+std::string bpf_time_summary(const PointResult &r, int prods, const BpfTimeScale &sc) {
   double mean = 0, stddev = 0, latency = 0;
   const double n = double(r.samples.size());
   for (const auto &s : r.samples) {
-    mean += bpf_rate(s) / n;
+    mean += bpf_rate(s, sc) / n;
     if (uint64_t hits = count_of(s, "hits")) latency += double(count_of(s, "bpf_ns")) / double(hits) / n;
   }
   for (const auto &s : r.samples)
-    if (n > 1) stddev += (mean - bpf_rate(s)) * (mean - bpf_rate(s)) / (n - 1);
-  return fmt::sprintf("Summary: throughput %8.3lf \u00b1 %5.3lf M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op", mean,
-                      std::sqrt(stddev), mean / prods, latency / prods);
+    if (n > 1) stddev += (mean - bpf_rate(s, sc)) * (mean - bpf_rate(s, sc)) / (n - 1);
+  return fmt::sprintf("Summary: throughput %8.3lf \u00b1 %5.3lf %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op",
+                      mean, std::sqrt(stddev), sc.rate, mean / prods, sc.rate, latency / sc.lat_divisor / prods,
+                      sc.unit);
 }
 
 MetricSummary summary_of(const PointResult &r, const char *name) {
@@ -72,7 +84,11 @@ std::string format_kernel_progress(KernelReport style, int iter, const Sample &s
   case KernelReport::FalseHits:
     return out + false_hits_line(count_of(s, "false_hits"), count_of(s, "hits"), count_of(s, "drops"), " ");
   case KernelReport::BpfTime:
-    return out + fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod)", bpf_rate(s), bpf_rate(s) / std::max(producers, 1));
+  case KernelReport::FreeTime: {
+    const BpfTimeScale sc = scale_of(style);
+    return out + fmt::sprintf("hits %8.3lf%c/s (%7.3lf%c/prod)", bpf_rate(s, sc), sc.rate,
+                              bpf_rate(s, sc) / std::max(producers, 1), sc.rate);
+  }
   case KernelReport::Creates: {
     const double kmallocs = rate_of(s, "kmallocs");
     return out + fmt::sprintf("creates %8.3lfk/s (%7.3lfk/prod), %3.2lf kmallocs/create", hits * 1e3,
@@ -120,7 +136,8 @@ std::string format_kernel_summary(KernelReport style, const PointResult &r) {
     }
     return "Summary: " + false_hits_line(f, h, d, "  ");
   }
-  case KernelReport::BpfTime: return bpf_time_summary(r, prods);
+  case KernelReport::BpfTime:
+  case KernelReport::FreeTime: return bpf_time_summary(r, prods, scale_of(style));
   case KernelReport::Creates: {
     // Intervals of equal length: the ratio of the means is the kernel bench's ratio of totals.
     const MetricSummary kmallocs = summary_of(r, "kmallocs");

@@ -17,6 +17,7 @@ enum class KernelReport {
   PerCpu,        // bpf-hashmap-full-update: no Iter lines; the per-CPU lines are the summary
   FalseHits,     // bloom-false-positive: "… false hits of … total operations. Percentage = … %"
   BpfTime,       // lpm-trie-insert/delete: ops per second of BPF time (bpf_ns), "throughput … latency …"
+  FreeTime,      // lpm-trie-free: the same in K ops/s and ms/op
   Creates,       // local-storage-create: "creates …k/s (…k/prod), … kmallocs/create"
   HtabMem,       // htab-mem: "per-prod-op …k/s, memory usage …MiB, peak memory usage …MiB"
   Sockmap,       // sockmap: "Send Speed … MB/s, BPF Speed … MB/s, Rcv Speed … MB/s"; "total trans … MB"

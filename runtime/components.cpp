@@ -8,6 +8,7 @@
 
 #include "runtime/bpf_object.hpp"
 #include "runtime/consumers/buffer_consumers.hpp"
+#include "runtime/map_churn.hpp"
 #include "runtime/owner_producers.hpp"
 #include "runtime/pair_producer.hpp"
 #include "runtime/socket_traffic.hpp"
@@ -118,6 +119,10 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
     if (cfg.socket_fd < 0)
       return Error("producer 'sendfile' needs a socket to send to: a socket_pairs setup action with `send`");
     return P(make_sendfile_producer(cfg.socket_fd, cfg.max_in_flight, cfg.delivered));
+  case ProducerKind::MapChurn:
+    if (cfg.churn_map_fd < 0)
+      return Error(std::string("producer 'map_churn' needs a map named '") + kChurnTemplateMap + "' in the program");
+    return P(make_map_churn_producer(cfg.churn_map_fd, cfg.churn_entries, cfg.churn_prefix_len));
   case ProducerKind::None: return P(std::make_unique<IdleProducer>());
   }
   return Error("unknown producer kind");

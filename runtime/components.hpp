@@ -54,6 +54,11 @@ struct ProducerConfig {
   int socket_fd = -1;
   uint64_t max_in_flight = 0;
   const ProducerSlot *delivered = nullptr;
+  // map_churn: the object's `churn_map` (-1: none), keys per map (the `nr_entries` param)
+  // and an LPM trie key's prefix length (the `prefix_len` param; 0: every data bit).
+  int churn_map_fd = -1;
+  uint64_t churn_entries = 0;
+  uint32_t churn_prefix_len = 0;
 };
 
 // The argument the syscall producer passes to getpgid() on the calling thread: its own

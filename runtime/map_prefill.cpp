@@ -135,15 +135,46 @@ Result<MapLayout> map_layout(int fd) {
   return l;
 }
 
-Result<> prefill_map(int fd, uint64_t n) {
+namespace {
+
+// Key number `k` in the map's key format (an LPM trie: {prefixlen, k}).
+void put_key(uint8_t *dst, const MapLayout &l, uint32_t prefix_len, uint64_t k) {
+  if (l.type != BPF_MAP_TYPE_LPM_TRIE) return put_le(dst, l.key_size, k);
+  put_le(dst, 4, prefix_len);
+  put_le(dst + 4, l.key_size - 4, k);
+}
+
+// The prefix length an LPM trie key gets (0 for other maps), once `n` distinct keys are
+// known to fit the key: its bytes, or an LPM trie's prefix bits.
+Result<uint32_t> checked_prefix_len(const MapLayout &l, uint64_t n, uint32_t lpm_prefix_len) {
+  if (n && l.key_size == 0) return Error("the map has no keys");
+  uint64_t bits = 8ull * l.key_size;
+  if (l.type == BPF_MAP_TYPE_LPM_TRIE) {
+    if (l.key_size <= 4) return Error("an LPM trie key of " + std::to_string(l.key_size) + " bytes has no data");
+    const uint64_t data_bits = 8ull * (l.key_size - 4);
+    if (lpm_prefix_len > data_bits)
+      return Error("prefix length " + std::to_string(lpm_prefix_len) + " is longer than the key's " +
+                   std::to_string(data_bits) + " data bits");
+    bits = lpm_prefix_len ? lpm_prefix_len : data_bits;
+    if (bits < 64 && n > (uint64_t{1} << bits))
+      return Error(std::to_string(n) + " keys do not fit " + std::to_string(bits) + " prefix bits");
+    return static_cast<uint32_t>(bits);
+  }
+  if (bits < 64 && n > (uint64_t{1} << bits))
+    return Error(std::to_string(n) + " keys do not fit a " + std::to_string(l.key_size) + "-byte key");
+  return 0u;
+}
+
+}  // namespace
+
+Result<> prefill_map(int fd, uint64_t n, uint32_t lpm_prefix_len) {
   Result<MapLayout> layout = map_layout(fd);
   if (!layout) return layout.error();
   const MapLayout &l = *layout;
   if (n > l.max_entries)
     return Error(std::to_string(n) + " keys do not fit (max_entries " + std::to_string(l.max_entries) + ")");
-  if (n && l.key_size == 0) return Error("the map has no keys");
-  if (l.key_size < 8 && n > (uint64_t{1} << (8 * l.key_size)))
-    return Error(std::to_string(n) + " keys do not fit a " + std::to_string(l.key_size) + "-byte key");
+  Result<uint32_t> prefix = checked_prefix_len(l, n, lpm_prefix_len);
+  if (!prefix) return prefix.error();
   const size_t ks = l.key_size, vb = l.value_bytes();
   const uint64_t chunk = chunk_for(l);
   std::vector<uint8_t> keys(chunk * ks), vals(chunk * vb);
@@ -151,7 +182,7 @@ Result<> prefill_map(int fd, uint64_t n) {
   for (uint64_t start = 0; start < n; start += chunk) {
     uint32_t cnt = static_cast<uint32_t>(std::min(chunk, n - start));
     for (uint32_t i = 0; i < cnt; ++i) {
-      put_le(&keys[i * ks], ks, start + i);
+      put_key(&keys[i * ks], l, *prefix, start + i);
       put_value(&vals[i * vb], l, start + i);
     }
     if (batch) {

@@ -27,7 +27,10 @@ Result<MapLayout> map_layout(int fd);
 // Inserts keys 0..n-1 into map `fd`: key and value = the key's number, little endian,
 // zero-extended or truncated to the key/value size, in every CPU's slot of a per-CPU map.
 // Refuses `n` beyond max_entries or beyond the distinct keys of the key size.
-Result<> prefill_map(int fd, uint64_t n);
+// An LPM trie's key is {__u32 prefixlen, data}: prefixlen = `lpm_prefix_len` (0: every
+// data bit) and data = the key's number, little endian, as the kernel's lpm-trie bench
+// fills its tries (value = the number too). check_prefill does not read LPM tries.
+Result<> prefill_map(int fd, uint64_t n, uint32_t lpm_prefix_len = 0);
 
 // Reads map `fd` back after prefill_map(fd, n): how many of the keys 0..n-1 it holds with
 // the value prefill_map wrote in every CPU slot (`observed`, against `expected` = n), and

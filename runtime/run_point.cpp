@@ -12,6 +12,7 @@
 #include "runtime/hw_counters.hpp"
 #include "runtime/kthread_stat.hpp"
 #include "runtime/latency_hist.hpp"
+#include "runtime/map_churn.hpp"
 #include "runtime/memory_cgroup.hpp"
 #include "runtime/profiler.hpp"
 #include "runtime/prog_facts.hpp"
@@ -96,6 +97,7 @@ class PointRunner {
   void watch_prog_stats();
   void start_prog_stats();
   Result<> make_components();
+  void set_map_churn();
   Result<> watch_kernel_threads();
   void measure();
   void bracket_measured_part();
@@ -314,6 +316,7 @@ Result<> PointRunner::make_components() {
   pc_.delivered = &consumed_.slot(0);
   if (const ParamValue *m = p_.param("max_in_flight"); m && m->is_int && m->i > 0)
     pc_.max_in_flight = static_cast<uint64_t>(m->i);
+  if (pc_.kind == ProducerKind::MapChurn) set_map_churn();
   auto producer = make_producer(pc_);
   if (!producer) return producer.error();
   producer_ = std::move(*producer);
@@ -335,6 +338,15 @@ Result<> PointRunner::make_components() {
   if (!consumer) return consumer.error();
   consumer_ = std::move(*consumer);
   return {};
+}
+
+// map_churn: the object's template map and the `nr_entries` / `prefix_len` params.
+void PointRunner::set_map_churn() {
+  if (bpf_map *m = obj_.map(kChurnTemplateMap)) pc_.churn_map_fd = bpf_map__fd(m);
+  if (const ParamValue *n = p_.param("nr_entries"); n && n->is_int && n->i > 0)
+    pc_.churn_entries = static_cast<uint64_t>(n->i);
+  if (const ParamValue *l = p_.param("prefix_len"); l && l->is_int && l->i > 0)
+    pc_.churn_prefix_len = static_cast<uint32_t>(l->i);
 }
 
 // Kernel threads whose CPU time is a metric; a missing thread skips the point.

@@ -7,8 +7,13 @@
  * empty (insert) or refill (delete) the trie, these programs do it themselves after the
  * timed loop, so `latency` (BPF time per operation) leaves it out as the kernel's does.
  * The kernel bench runs one xdp program switching on an op; these are raw_tp programs,
- * one per op. Emitted around this text (docs/families.md): the shared header, bb_tgid,
+ * one per op. Program free (lpm-trie-free) times the kernel's free of a full trie: the
+ * map_churn producer creates, fills and closes tries named "bb_churn" (copies of
+ * churn_map) round and round, and fentry/fexit on bpf_map_free_deferred time each one's
+ * free (bpf_ns, hits), as the kernel bench does; it needs BPF trampolines. Emitted around this text (docs/families.md): the shared header, bb_tgid,
  * the rodata params and the BB_ macros. */
+
+#include <bpf/bpf_core_read.h>
 
 char _license[] SEC("license") = "GPL";
 
@@ -20,13 +25,17 @@ struct trie_key {
 	__u32 data;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
-	__type(key, struct trie_key);
-	__type(value, __u32);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 100000000);
-} trie_map SEC(".maps");
+/* The kernel bench's tries: unpreallocated, room for 10^8 keys. */
+#define BB_TRIE_MAP(name)                                  \
+	struct {                                           \
+		__uint(type, BPF_MAP_TYPE_LPM_TRIE);       \
+		__type(key, struct trie_key);              \
+		__type(value, __u32);                      \
+		__uint(map_flags, BPF_F_NO_PREALLOC);      \
+		__uint(max_entries, 100000000);            \
+	} name SEC(".maps")
+
+BB_TRIE_MAP(trie_map);
 
 struct bb_counter bb_hits[BB_MAX_CPUS] = {};
 struct bb_counter bb_ns[BB_MAX_CPUS] = {};
@@ -230,4 +239,73 @@ int bench_delete(void *ctx)
 	if (reset)
 		bpf_loop(BB_NR_ENTRIES, insert_all_cb, NULL, 0);
 	return err;
+}
+
+/* ---- free: the time the kernel takes to free a full trie ---- */
+
+/* The template of the tries the map_churn producer makes (runtime/map_churn.hpp): never
+ * used here, only copied (type, sizes, flags, max_entries). */
+BB_TRIE_MAP(churn_map);
+
+/* What the programs read of the kernel's structs, relocated by CO-RE against its BTF. */
+struct work_struct {
+	long data;
+} __attribute__((preserve_access_index));
+
+struct bpf_map {
+	enum bpf_map_type map_type;
+	char name[16];
+	struct work_struct work;
+} __attribute__((preserve_access_index));
+
+/* Start time per map being freed (the work item's address): the workqueue may free two at
+ * once on different CPUs. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u64);
+	__type(value, __u64);
+	__uint(max_entries, 64);
+} free_start SEC(".maps");
+
+/* One of the producer's tries: an LPM trie named "bb_churn" (kChurnMapName). */
+static __always_inline int is_churned_trie(__u64 work)
+{
+	struct bpf_map *map = (void *)(work - bpf_core_field_offset(struct bpf_map, work));
+	static const char want[] = "bb_churn";
+	char name[sizeof(want)] = {};
+
+	if (BPF_CORE_READ(map, map_type) != BPF_MAP_TYPE_LPM_TRIE)
+		return 0;
+	if (bpf_probe_read_kernel(name, sizeof(name), __builtin_preserve_access_index(&map->name)))
+		return 0;
+#pragma unroll
+	for (int i = 0; i < sizeof(want); i++)
+		if (name[i] != want[i])
+			return 0;
+	return 1;
+}
+
+SEC("?fentry/bpf_map_free_deferred")
+int bench_free_entry(__u64 *ctx)
+{
+	__u64 work = ctx[0], now;
+
+	if (!is_churned_trie(work))
+		return 0;
+	now = bpf_ktime_get_ns();
+	bpf_map_update_elem(&free_start, &work, &now, BPF_ANY);
+	return 0;
+}
+
+SEC("?fexit/bpf_map_free_deferred")
+int bench_free_exit(__u64 *ctx)
+{
+	__u64 work = ctx[0], *start = bpf_map_lookup_elem(&free_start, &work);
+
+	if (!start)
+		return 0;
+	bb_add(bb_ns, bpf_ktime_get_ns() - *start);
+	bb_inc(bb_hits);
+	bpf_map_delete_elem(&free_start, &work);
+	return 0;
 }

@@ -65,6 +65,14 @@ ops="^Summary: throughput +$num ± +$num M ops/s \( *$num""M ops/prod\), latency
 for b in lookup insert delete; do
   summarize "lpm-trie-$b --nr_entries 1000" "$ops" "$($RUN_BENCH --nr_entries 1000 lpm-trie-$b 2>&1)"
 done
+# lpm-trie-free needs BPF trampolines: where they are missing it prints the skip instead.
+out=$($RUN_BENCH --nr_entries 1000 lpm-trie-free 2>&1)
+if grep -q '^lpm-trie-free: skipped: .*not supported by this kernel (' <<<"$out"; then
+  echo "lpm-trie-free --nr_entries 1000: $out"
+else
+  summarize "lpm-trie-free --nr_entries 1000" \
+    "^Summary: throughput +$num ± +$num K ops/s \( *$num""K ops/prod\), latency +$num ms/op$" "$out"
+fi
 # Crypto kfuncs (6.10+): a kernel without them prints the skip and its reason instead.
 out=$($RUN_BENCH --crypto-len 64 crypto-decrypt 2>&1)
 if grep -q '^crypto-decrypt: skipped: .*not supported by this kernel (' <<<"$out"; then
