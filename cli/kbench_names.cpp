@@ -7,7 +7,8 @@ using O = KbenchOptions;
 using R = KernelReport;
 
 // The kernel bench's programs count every process's events: its names run ours with
-// pid_filter off (the family default counts only bpfbench's own).
+// pid_filter off (the family default counts only bpfbench's own). Its ring and perf buffer
+// consumers count each record with atomic_inc: record_count atomic.
 constexpr KbenchName kNames[] = {
     {"trig-syscall-count", "trigger", "prog base", O::Trigger, R::HitsDrops, 0},
     {"trig-kernel-count", "trigger", "prog kernel-count", O::Trigger, R::HitsDrops, 0},
@@ -27,10 +28,10 @@ constexpr KbenchName kNames[] = {
     {"trig-uretprobe-push", "uprobes", "prog uretprobe-push; pid_filter false", O::Uprobe, R::HitsDrops, 0},
     {"trig-uprobe-ret", "uprobes", "prog uprobe-ret; pid_filter false", O::Uprobe, R::HitsDrops, 0},
     {"trig-uretprobe-ret", "uprobes", "prog uretprobe-ret; pid_filter false", O::Uprobe, R::HitsDrops, 0},
-    {"rb-libbpf", "ringbuf", "consumer libbpf", O::Ringbuf, R::HitsDrops, 1},
-    {"rb-custom", "ringbuf", "consumer custom", O::Ringbuf, R::HitsDrops, 1},
-    {"pb-libbpf", "ringbuf", "prog perfbuf; consumer libbpf", O::Ringbuf, R::HitsDrops, 1},
-    {"pb-custom", "ringbuf", "prog perfbuf; consumer custom", O::Ringbuf, R::HitsDrops, 1},
+    {"rb-libbpf", "ringbuf", "consumer libbpf; record_count atomic", O::Ringbuf, R::HitsDrops, 1},
+    {"rb-custom", "ringbuf", "consumer custom; record_count atomic", O::Ringbuf, R::HitsDrops, 1},
+    {"pb-libbpf", "ringbuf", "prog perfbuf; consumer libbpf; record_count atomic", O::Ringbuf, R::HitsDrops, 1},
+    {"pb-custom", "ringbuf", "prog perfbuf; consumer custom; record_count atomic", O::Ringbuf, R::HitsDrops, 1},
     {"strncmp-no-helper", "strncmp", "prog no-helper; pid_filter false", O::Strncmp, R::HitsDrops, 0},
     {"strncmp-helper", "strncmp", "prog helper; pid_filter false", O::Strncmp, R::HitsDrops, 0},
     {"bpf-loop", "bpf_loop", "prog bpf_loop", O::BpfLoop, R::Ops, 0},

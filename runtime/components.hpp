@@ -81,6 +81,10 @@ struct ConsumerConfig {
   uint64_t ring_size = 0;         // ringbuf: data bytes (the map's max_entries)
   uint64_t perfbuf_pages = 128;   // perfbuf: data pages per CPU (a power of two)
   bool sampled = false;           // perfbuf: wake up every sample_rate records
+  // Each record counted at once with a locked add, as the kernel bench's consumers do
+  // (atomic_inc per record), instead of a plain add per record (libbpf) or per pass
+  // (custom readers): the `record_count` param.
+  bool atomic_count = false;
   uint64_t sample_rate = 1;
   // Records consumed are added here (the `consumer` metric source). Required.
   ProducerSlot *consumed = nullptr;

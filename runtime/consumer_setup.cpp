@@ -32,6 +32,7 @@ Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind
   if (c.kind == ConsumerKind::None || c.kind == ConsumerKind::Socket) return c;  // socket: its fd comes from setup
   if (const ParamValue *v = p.param("consumer"); v && !v->is_int) c.flavor = v->s;
   c.sampled = int_param(p, "sampled", 0) != 0;
+  if (const ParamValue *v = p.param("record_count"); v && !v->is_int) c.atomic_count = v->s == "atomic";
   c.sample_rate = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "sample_rate", 1)));
   c.perfbuf_pages = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "perfbuf_pages", 128)));
   const bool ring = c.kind == ConsumerKind::Ringbuf;

@@ -35,6 +35,14 @@ class BufferConsumer : public Consumer {
   // Consumes what is there without waiting.
   virtual std::string drain() = 0;
   void count(uint64_t n) { cfg_.consumed->add(n); }
+  // One record: with `atomic_count` a locked add now (the kernel bench's atomic_inc per
+  // record); otherwise nothing, the reader counts its pass with count(). Returns 1 or 0,
+  // what is left for count().
+  uint64_t count_record() {
+    if (!cfg_.atomic_count) return 1;
+    cfg_.consumed->ops.fetch_add(1, std::memory_order_relaxed);
+    return 0;
+  }
 
   ConsumerConfig cfg_;
 };

@@ -37,8 +37,10 @@ class PerfbufBase : public BufferConsumer {
 
  protected:
   static enum bpf_perf_event_ret on_event(void *ctx, int, perf_event_header *e) {
-    if (e->type == PERF_RECORD_SAMPLE) static_cast<PerfbufBase *>(ctx)->count(1);
-    else if (e->type != PERF_RECORD_LOST) return LIBBPF_PERF_EVENT_ERROR;
+    if (e->type == PERF_RECORD_SAMPLE) {
+      auto *self = static_cast<PerfbufBase *>(ctx);
+      if (uint64_t n = self->count_record()) self->count(n);
+    } else if (e->type != PERF_RECORD_LOST) return LIBBPF_PERF_EVENT_ERROR;
     return LIBBPF_PERF_EVENT_CONT;
   }
 
@@ -121,7 +123,7 @@ class PerfbufCustom final : public PerfbufBase {
     uint64_t tail = r.header->data_tail, records = 0;  // only this thread writes the tail
     while (tail != head) {
       auto *e = reinterpret_cast<const perf_event_header *>(r.data + (tail & r.mask));
-      if (e->type == PERF_RECORD_SAMPLE) ++records;
+      if (e->type == PERF_RECORD_SAMPLE) records += count_record();
       tail += e->size;
     }
     std::atomic_ref<__u64>(r.header->data_tail).store(tail, std::memory_order_release);

@@ -28,7 +28,8 @@ class RingbufLibbpf final : public BufferConsumer {
 
  private:
   static int on_record(void *ctx, void *, size_t) {
-    static_cast<RingbufLibbpf *>(ctx)->count(1);
+    auto *self = static_cast<RingbufLibbpf *>(ctx);
+    if (uint64_t n = self->count_record()) self->count(n);
     return 0;
   }
   std::string wait_and_drain() override {
@@ -111,7 +112,7 @@ class RingbufCustom final : public BufferConsumer {
           busy = true;
           break;
         }
-        if (!(len & kDiscardBit)) ++records;
+        if (!(len & kDiscardBit)) records += count_record();
         cons += (kHeaderLen + (len & ~(kBusyBit | kDiscardBit)) + 7) & ~uint64_t{7};
       }
       if (cons != start) cons_ref.store(cons, std::memory_order_release);
