@@ -55,7 +55,7 @@ class PerfbufLibbpf final : public PerfbufBase {
   std::string wait_and_drain() override {
     int n = perf_buffer__poll(pb_, kConsumerPollMs);
     if (n < 0 && n != -EINTR) return "perf_buffer__poll failed: " + errno_text(-n);
-    return "";
+    return n == 0 ? on_timeout() : "";
   }
   std::string drain() override {
     int n = perf_buffer__consume(pb_);
@@ -110,6 +110,7 @@ class PerfbufCustom final : public PerfbufBase {
   std::string wait_and_drain() override {
     int n = epoll_wait(epfd_, events_.data(), static_cast<int>(events_.size()), kConsumerPollMs);
     if (n < 0 && errno != EINTR) return "epoll_wait on the perf buffers failed: " + errno_text(errno);
+    if (n == 0) return on_timeout();
     for (int i = 0; i < n; ++i) read_ring(rings_[events_[static_cast<size_t>(i)].data.u64]);
     return "";
   }

@@ -35,7 +35,7 @@ class RingbufLibbpf final : public BufferConsumer {
   std::string wait_and_drain() override {
     int n = ring_buffer__poll(rb_, kConsumerPollMs);
     if (n < 0 && n != -EINTR) return "ring_buffer__poll failed: " + errno_text(-n);
-    return "";
+    return n == 0 ? on_timeout() : "";
   }
   std::string drain() override {
     int n = ring_buffer__consume(rb_);
@@ -95,7 +95,7 @@ class RingbufCustom final : public BufferConsumer {
     int n = epoll_wait(epfd_, &ev, 1, kConsumerPollMs);
     if (n < 0 && errno != EINTR) return "epoll_wait on the ring buffer failed: " + errno_text(errno);
     if (n > 0) return drain();
-    return "";
+    return n == 0 ? on_timeout() : "";
   }
 
   std::string drain() override {
