@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <thread>
 
 #include "runtime/consumer_setup.hpp"
@@ -70,6 +71,36 @@ constexpr Variant kVariants[] = {{"reserve_commit", "libbpf"},
                                  {"output", "custom"},
                                  {"perfbuf", "libbpf"},
                                  {"perfbuf", "custom"}};
+
+// A variant's consumer over sampled notification (wake once sample_rate records wait),
+// with its object loaded and attached; `error` says why not.
+struct SampledConsumer {
+  PlanPoint p;
+  std::unique_ptr<Loaded> l;
+  ProducerCounters consumed{1};
+  std::unique_ptr<Consumer> c;
+  std::string error;
+
+  SampledConsumer(const test::Families &fams, const Variant &v, uint64_t batch, uint64_t sample_rate) {
+    const FamilyManifest &f = fams.get("ringbuf");
+    p = test::make_point(f, v.prog);
+    set_param(p, "batch", num(batch));
+    set_param(p, "sample_rate", num(sample_rate));
+    set_param(p, "sampled", num(1));
+    set_param(p, "consumer", word(v.consumer));
+    l = std::make_unique<Loaded>(p, fams);
+    if (!(error = l->error).empty()) return;
+    auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l->obj);
+    if (!cc) {
+      error = cc.error().message;
+      return;
+    }
+    cc->consumed = &consumed.slot(0);
+    auto made = make_consumer(*cc);
+    if (!made) error = made.error().message;
+    else if (!(c = std::move(*made))) error = "no consumer";
+  }
+};
 
 }  // namespace
 
@@ -149,35 +180,21 @@ TEST_CASE("ringbuf: back-to-back consumes batch x triggers exactly, no drops", "
 TEST_CASE("ringbuf: sampled notification delivers every record by the end", "[runtime][ringbuf]") {
   BB_REQUIRE_ROOT();
   test::Families fams;
-  const FamilyManifest &f = fams.get("ringbuf");
   // sample_rate far above what is ever waiting: most records never cause a wakeup.
   constexpr uint64_t kTriggers = 101, kBatch = 7;
   for (const auto &v : kVariants) {
     DYNAMIC_SECTION(v.prog << " " << v.consumer) {
-      PlanPoint p = test::make_point(f, v.prog);
-      set_param(p, "batch", num(kBatch));
-      set_param(p, "sample_rate", num(5000));
-      set_param(p, "sampled", num(1));
-      set_param(p, "consumer", word(v.consumer));
-      Loaded l(p, fams);
-      INFO(l.error);
-      REQUIRE(l.error.empty());
-      auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l.obj);
-      REQUIRE(cc);
-      ProducerCounters consumed(1);
-      cc->consumed = &consumed.slot(0);
-      auto c = make_consumer(*cc);
-      INFO((c ? "" : c.error().message));
-      REQUIRE(c);
-      REQUIRE(*c);
+      SampledConsumer sc(fams, v, kBatch, 5000);
+      INFO(sc.error);
+      REQUIRE(sc.error.empty());
       // This thread produces (the consumer is another thread); then the run ends.
       run_consumer(
-          **c, [] { return true; },
+          *sc.c, [] { return true; },
           [] {
             for (uint64_t i = 0; i < kTriggers; ++i) (void)syscall(__NR_getpgid);
           });
-      CHECK(l.drops.take(0) == 0);
-      CHECK(consumed.take() == kTriggers * kBatch);
+      CHECK(sc.l->drops.take(0) == 0);
+      CHECK(sc.consumed.take() == kTriggers * kBatch);
     }
   }
 }
@@ -186,36 +203,23 @@ TEST_CASE("ringbuf: records that never wake the consumer are read within a poll 
           "[runtime][ringbuf]") {
   BB_REQUIRE_ROOT();
   test::Families fams;
-  const FamilyManifest &f = fams.get("ringbuf");
   // sample_rate 10^6 (16 MB waiting for a ringbuf wakeup, 10^6 records for a perf one):
   // none of these 700 records wakes the consumer, as with a missed wakeup. A consumer that
   // reads only when woken would see none of them until it stops.
   constexpr uint64_t kTriggers = 100, kBatch = 7;
   for (const auto &v : kVariants) {
     DYNAMIC_SECTION(v.prog << " " << v.consumer) {
-      PlanPoint p = test::make_point(f, v.prog);
-      set_param(p, "batch", num(kBatch));
-      set_param(p, "sample_rate", num(1000000));
-      set_param(p, "sampled", num(1));
-      set_param(p, "consumer", word(v.consumer));
-      Loaded l(p, fams);
-      INFO(l.error);
-      REQUIRE(l.error.empty());
-      auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l.obj);
-      REQUIRE(cc);
-      ProducerCounters consumed(1);
-      cc->consumed = &consumed.slot(0);
-      auto c = make_consumer(*cc);
-      REQUIRE(c);
-      REQUIRE(*c);
+      SampledConsumer sc(fams, v, kBatch, 1000000);
+      INFO(sc.error);
+      REQUIRE(sc.error.empty());
       for (uint64_t i = 0; i < kTriggers; ++i) (void)syscall(__NR_getpgid);
       uint64_t total = 0;
       const auto t0 = std::chrono::steady_clock::now();
-      run_consumer(**c, [&] { return (total += consumed.take()) >= kTriggers * kBatch; });
+      run_consumer(*sc.c, [&] { return (total += sc.consumed.take()) >= kTriggers * kBatch; });
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       CHECK(total == kTriggers * kBatch);
       CHECK(waited < 5.0);  // one 100 ms poll timeout; the deadline that stops it is 10 s
-      CHECK(l.drops.take(0) == 0);
+      CHECK(sc.l->drops.take(0) == 0);
     }
   }
 }
