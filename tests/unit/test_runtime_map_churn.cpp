@@ -27,7 +27,9 @@ struct LpmKey {
 struct Trie {
   int fd = -1;
   explicit Trie(uint32_t max_entries = 100000) {
-    LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = BPF_F_NO_PREALLOC);
+    bpf_map_create_opts o{};  // not LIBBPF_OPTS: clang -Wpedantic flags its compound literal
+    o.sz = sizeof(o);
+    o.map_flags = BPF_F_NO_PREALLOC;
     fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "bb_churn_test", sizeof(LpmKey), 4, max_entries, &o);
   }
   ~Trie() {
