@@ -30,6 +30,34 @@ uint64_t get_le(const uint8_t *src, size_t size) {
   return v;
 }
 
+// Key number `k` in the map's key format (an LPM trie: {prefixlen, k}).
+void put_key(uint8_t *dst, const MapLayout &l, uint32_t prefix_len, uint64_t k) {
+  if (l.type != BPF_MAP_TYPE_LPM_TRIE) return put_le(dst, l.key_size, k);
+  put_le(dst, 4, prefix_len);
+  put_le(dst + 4, l.key_size - 4, k);
+}
+
+// The prefix length an LPM trie key gets (0 for other maps), once `n` distinct keys are
+// known to fit the key: its bytes, or an LPM trie's prefix bits.
+Result<uint32_t> checked_prefix_len(const MapLayout &l, uint64_t n, uint32_t lpm_prefix_len) {
+  if (n && l.key_size == 0) return Error("the map has no keys");
+  uint64_t bits = 8ull * l.key_size;
+  if (l.type == BPF_MAP_TYPE_LPM_TRIE) {
+    if (l.key_size <= 4) return Error("an LPM trie key of " + std::to_string(l.key_size) + " bytes has no data");
+    const uint64_t data_bits = 8ull * (l.key_size - 4);
+    if (lpm_prefix_len > data_bits)
+      return Error("prefix length " + std::to_string(lpm_prefix_len) + " is longer than the key's " +
+                   std::to_string(data_bits) + " data bits");
+    bits = lpm_prefix_len ? lpm_prefix_len : data_bits;
+    if (bits < 64 && n > (uint64_t{1} << bits))
+      return Error(std::to_string(n) + " keys do not fit " + std::to_string(bits) + " prefix bits");
+    return static_cast<uint32_t>(bits);
+  }
+  if (bits < 64 && n > (uint64_t{1} << bits))
+    return Error(std::to_string(n) + " keys do not fit a " + std::to_string(l.key_size) + "-byte key");
+  return 0u;
+}
+
 // Entries per batch syscall: 64K (one syscall instead of 64K: 4M keys ~ 1 s less), fewer
 // when per-CPU values would make the buffers larger than 16 MiB (64K entries of 8 bytes
 // on 256 CPUs are 128 MiB).
@@ -134,38 +162,6 @@ Result<MapLayout> map_layout(int fd) {
   }
   return l;
 }
-
-namespace {
-
-// Key number `k` in the map's key format (an LPM trie: {prefixlen, k}).
-void put_key(uint8_t *dst, const MapLayout &l, uint32_t prefix_len, uint64_t k) {
-  if (l.type != BPF_MAP_TYPE_LPM_TRIE) return put_le(dst, l.key_size, k);
-  put_le(dst, 4, prefix_len);
-  put_le(dst + 4, l.key_size - 4, k);
-}
-
-// The prefix length an LPM trie key gets (0 for other maps), once `n` distinct keys are
-// known to fit the key: its bytes, or an LPM trie's prefix bits.
-Result<uint32_t> checked_prefix_len(const MapLayout &l, uint64_t n, uint32_t lpm_prefix_len) {
-  if (n && l.key_size == 0) return Error("the map has no keys");
-  uint64_t bits = 8ull * l.key_size;
-  if (l.type == BPF_MAP_TYPE_LPM_TRIE) {
-    if (l.key_size <= 4) return Error("an LPM trie key of " + std::to_string(l.key_size) + " bytes has no data");
-    const uint64_t data_bits = 8ull * (l.key_size - 4);
-    if (lpm_prefix_len > data_bits)
-      return Error("prefix length " + std::to_string(lpm_prefix_len) + " is longer than the key's " +
-                   std::to_string(data_bits) + " data bits");
-    bits = lpm_prefix_len ? lpm_prefix_len : data_bits;
-    if (bits < 64 && n > (uint64_t{1} << bits))
-      return Error(std::to_string(n) + " keys do not fit " + std::to_string(bits) + " prefix bits");
-    return static_cast<uint32_t>(bits);
-  }
-  if (bits < 64 && n > (uint64_t{1} << bits))
-    return Error(std::to_string(n) + " keys do not fit a " + std::to_string(l.key_size) + "-byte key");
-  return 0u;
-}
-
-}  // namespace
 
 Result<> prefill_map(int fd, uint64_t n, uint32_t lpm_prefix_len) {
   Result<MapLayout> layout = map_layout(fd);

@@ -10,8 +10,9 @@
  * one per op. Program free (lpm-trie-free) times the kernel's free of a full trie: the
  * map_churn producer creates, fills and closes tries named "bb_churn" (copies of
  * churn_map) round and round, and fentry/fexit on bpf_map_free_deferred time each one's
- * free (bpf_ns, hits), as the kernel bench does; it needs BPF trampolines. Emitted around this text (docs/families.md): the shared header, bb_tgid,
- * the rodata params and the BB_ macros. */
+ * free (bpf_ns, hits), as the kernel bench does; it needs BPF trampolines. Emitted around
+ * this text (docs/families.md): the shared header, bb_tgid, the rodata params and the BB_
+ * macros. */
 
 #include <bpf/bpf_core_read.h>
 

@@ -37,10 +37,8 @@ class PerfbufBase : public BufferConsumer {
 
  protected:
   static enum bpf_perf_event_ret on_event(void *ctx, int, perf_event_header *e) {
-    if (e->type == PERF_RECORD_SAMPLE) {
-      auto *self = static_cast<PerfbufBase *>(ctx);
-      if (uint64_t n = self->count_record()) self->count(n);
-    } else if (e->type != PERF_RECORD_LOST) return LIBBPF_PERF_EVENT_ERROR;
+    if (e->type == PERF_RECORD_SAMPLE) static_cast<PerfbufBase *>(ctx)->count_one();
+    else if (e->type != PERF_RECORD_LOST) return LIBBPF_PERF_EVENT_ERROR;
     return LIBBPF_PERF_EVENT_CONT;
   }
 

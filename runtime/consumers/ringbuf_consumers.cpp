@@ -28,8 +28,7 @@ class RingbufLibbpf final : public BufferConsumer {
 
  private:
   static int on_record(void *ctx, void *, size_t) {
-    auto *self = static_cast<RingbufLibbpf *>(ctx);
-    if (uint64_t n = self->count_record()) self->count(n);
+    static_cast<RingbufLibbpf *>(ctx)->count_one();
     return 0;
   }
   std::string wait_and_drain() override {
