@@ -8,9 +8,10 @@ using R = KernelReport;
 
 // The kernel bench's programs count every process's events: its names run ours with
 // pid_filter off (the family default counts only bpfbench's own). Its ring and perf buffer
-// consumers count each record with atomic_inc: record_count atomic.
+// consumers count each record with atomic_inc (record_count atomic), and so do its two
+// user-space-counted trigger loops, syscall-count and usermode-count (op_count atomic).
 constexpr KbenchName kNames[] = {
-    {"trig-syscall-count", "trigger", "prog base", O::Trigger, R::HitsDrops, 0},
+    {"trig-syscall-count", "trigger", "prog base; op_count atomic", O::Trigger, R::HitsDrops, 0},
     {"trig-kernel-count", "trigger", "prog kernel-count", O::Trigger, R::HitsDrops, 0},
     {"trig-kprobe", "trigger", "prog kprobe", O::Trigger, R::HitsDrops, 0},
     {"trig-kretprobe", "trigger", "prog kretprobe", O::Trigger, R::HitsDrops, 0},
@@ -21,7 +22,7 @@ constexpr KbenchName kNames[] = {
     {"trig-fmodret", "trigger", "prog fmodret", O::Trigger, R::HitsDrops, 0},
     {"trig-tp", "trigger", "prog tp-kfunc", O::Trigger, R::HitsDrops, 0},
     {"trig-rawtp", "trigger", "prog rawtp-kfunc", O::Trigger, R::HitsDrops, 0},
-    {"trig-usermode-count", "uprobes", "prog uprobe-base", O::Uprobe, R::HitsDrops, 0},
+    {"trig-usermode-count", "uprobes", "prog uprobe-base; op_count atomic", O::Uprobe, R::HitsDrops, 0},
     {"trig-uprobe-nop", "uprobes", "prog uprobe-nop; pid_filter false", O::Uprobe, R::HitsDrops, 0},
     {"trig-uretprobe-nop", "uprobes", "prog uretprobe-nop; pid_filter false", O::Uprobe, R::HitsDrops, 0},
     {"trig-uprobe-push", "uprobes", "prog uprobe-push; pid_filter false", O::Uprobe, R::HitsDrops, 0},

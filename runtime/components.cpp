@@ -21,23 +21,37 @@ long getpgid_arg(bool self) { return self ? static_cast<long>(gettid()) : -1L; }
 
 namespace {
 
+// Calls op() until stop, counting each call in slot: a plain add, or the kernel bench's
+// locked add (atomic). The choice is made once, outside the loop.
+template <typename Op>
+void count_calls(ProducerSlot &slot, const std::atomic<bool> &stop, bool atomic, Op op) {
+  if (atomic) {
+    while (!stop.load(std::memory_order_relaxed)) {
+      op();
+      slot.add_atomic(1);
+    }
+    return;
+  }
+  while (!stop.load(std::memory_order_relaxed)) {
+    op();
+    slot.add(1);
+  }
+}
+
 // getpgid: the cheapest syscall with a tracepoint the trigger family can hook. Its
 // argument is explicit: left out, the callee sees whatever the register holds, and the
 // cost depends on whether that happens to be a live pid (docs/families/trigger.md).
 class SyscallProducer final : public Producer {
  public:
-  explicit SyscallProducer(bool self) : self_(self) {}
+  SyscallProducer(bool self, bool atomic) : self_(self), atomic_(atomic) {}
   std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     const long pid = getpgid_arg(self_);
-    while (!stop.load(std::memory_order_relaxed)) {
-      (void)syscall(__NR_getpgid, pid);
-      slot.add(1);
-    }
+    count_calls(slot, stop, atomic_, [pid] { (void)syscall(__NR_getpgid, pid); });
     return "";
   }
 
  private:
-  bool self_;
+  bool self_, atomic_;
 };
 
 // BPF_PROG_TEST_RUN of a driver program that loops in the kernel (or of a packet program,
@@ -76,13 +90,14 @@ class TestRunProducer final : public Producer {
 template <void (*Target)()>
 class UprobeProducer final : public Producer {
  public:
+  explicit UprobeProducer(bool atomic) : atomic_(atomic) {}
   std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
-    while (!stop.load(std::memory_order_relaxed)) {
-      Target();
-      slot.add(1);
-    }
+    count_calls(slot, stop, atomic_, [] { Target(); });
     return "";
   }
+
+ private:
+  bool atomic_;
 };
 
 class IdleProducer final : public Producer {
@@ -98,16 +113,16 @@ class IdleProducer final : public Producer {
 Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   using P = std::unique_ptr<Producer>;
   switch (cfg.kind) {
-  case ProducerKind::Syscall: return P(std::make_unique<SyscallProducer>(cfg.getpgid_self));
+  case ProducerKind::Syscall: return P(std::make_unique<SyscallProducer>(cfg.getpgid_self, cfg.atomic_count));
   case ProducerKind::TestRun:
     if (cfg.test_run_fd < 0) return Error("producer test_run needs a loaded driver program");
     return P(std::make_unique<TestRunProducer>(cfg));
-  case ProducerKind::UprobeNop: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>());
-  case ProducerKind::UprobePush: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>());
-  case ProducerKind::UprobeRet: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>());
-  case ProducerKind::UprobeNop5: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop5>>());
-  case ProducerKind::UsdtNop: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop>>());
-  case ProducerKind::UsdtNop5: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop5>>());
+  case ProducerKind::UprobeNop: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>(cfg.atomic_count));
+  case ProducerKind::UprobePush: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>(cfg.atomic_count));
+  case ProducerKind::UprobeRet: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>(cfg.atomic_count));
+  case ProducerKind::UprobeNop5: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop5>>(cfg.atomic_count));
+  case ProducerKind::UsdtNop: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop>>(cfg.atomic_count));
+  case ProducerKind::UsdtNop5: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop5>>(cfg.atomic_count));
   case ProducerKind::CountGlobal:
   case ProducerKind::CountLocal:
   case ProducerKind::Rename: return P(make_user_producer(cfg.kind));

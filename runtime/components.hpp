@@ -46,6 +46,9 @@ struct ProducerConfig {
   // syscall: getpgid(own tid), a lookup that finds the task, instead of getpgid(-1), which
   // fails before any lookup (the `getpgid_arg` param; docs/families/trigger.md).
   bool getpgid_self = false;
+  // syscall and the uprobe/USDT target producers: count each operation with a locked add
+  // (the kernel bench's atomic_inc) instead of a plain one (the `op_count` param).
+  bool atomic_count = false;
   // syscall_pair: the number of producer threads (they pair up: it must be even).
   int producers = 1;
   // sendfile: the socket it writes (the `send` socket of the socket_pairs setup action),

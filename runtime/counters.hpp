@@ -49,6 +49,9 @@ struct alignas(128) ProducerSlot {
   std::atomic<uint64_t> ops{0};
 
   void add(uint64_t n) { ops.store(ops.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+  // A locked add, as the kernel bench's inc_counter() (atomic_inc) counts each operation of
+  // its user-space producers: the `op_count atomic` param (docs/families.md).
+  void add_atomic(uint64_t n) { ops.fetch_add(n, std::memory_order_relaxed); }
 };
 
 class ProducerCounters {

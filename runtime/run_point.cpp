@@ -301,6 +301,7 @@ Result<> PointRunner::make_components() {
   pc_.kind = f_.producer_of(*prog_);
   pc_.producers = p_.producers;
   if (const ParamValue *g = p_.param("getpgid_arg"); g && !g->is_int) pc_.getpgid_self = g->s == "self";
+  if (const ParamValue *c = p_.param("op_count"); c && !c->is_int) pc_.atomic_count = c->s == "atomic";
   if (const ParamValue *b = p_.param("batch_size"); b && b->is_int && b->i > 0)
     pc_.batch_size = static_cast<uint32_t>(b->i);
   if (pc_.kind == ProducerKind::TestRun) {

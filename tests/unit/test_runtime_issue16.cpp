@@ -28,11 +28,10 @@ std::string own_comm() {
 
 // A point that runs must count, and a self-check the family has for it must hold; a
 // point this kernel cannot run must say which feature is missing.
-void check_runs_or_skips(Runner &run, const std::string &family, const std::string &prog, const char *check = nullptr) {
-  PlanPoint p = run.point(family, prog);
+void check_point_runs_or_skips(Runner &run, const PlanPoint &p, const char *check = nullptr) {
   PointResult r = run.run(p);
-  INFO(family << "/" << prog << ": " << to_string(r.status) << " " << r.reason);
-  if (!run.supported(family, prog)) {
+  INFO(p.family << "/" << p.program << ": " << to_string(r.status) << " " << r.reason);
+  if (!run.supported(p.family, p.program)) {
     REQUIRE(r.status == PointResult::Status::Skipped);
     CHECK(r.reason.find(" not supported by this kernel (") != std::string::npos);
     CHECK(r.samples.empty());
@@ -47,6 +46,10 @@ void check_runs_or_skips(Runner &run, const std::string &family, const std::stri
   CHECK(r.self_checks[0].name == check);
   CHECK(r.self_checks[0].ok);
   CHECK(r.self_checks[0].observed > 0);
+}
+
+void check_runs_or_skips(Runner &run, const std::string &family, const std::string &prog, const char *check = nullptr) {
+  check_point_runs_or_skips(run, run.point(family, prog), check);
 }
 
 }  // namespace
@@ -92,6 +95,25 @@ TEST_CASE("uprobes: the multi and nop5 and USDT programs count every call", "[ru
     const std::string &n = prog.name;
     if (n.find("multi") == std::string::npos && n.find("nop5") == std::string::npos && n.find("usdt") != 0) continue;
     DYNAMIC_SECTION(n) { check_runs_or_skips(run, "uprobes", n, "hits_vs_producer"); }
+  }
+}
+
+// op_count atomic: the syscall and uprobe-target producers count with a locked add, as
+// the kernel bench's trig-syscall-count and trig-usermode-count loops do. Its count must
+// still be exact: the programs' own count of the same calls agrees to the call.
+TEST_CASE("op_count atomic: the producers' locked count agrees with the programs'", "[runtime][trigger][uprobes]") {
+  BB_REQUIRE_ROOT();
+  Runner run;
+  const std::pair<const char *, const char *> cases[] = {
+      {"trigger", "tp"}, {"uprobes", "uprobe-nop"}, {"trigger", "base"}, {"uprobes", "uprobe-base"}};
+  for (const auto &[family, prog] : cases) {
+    DYNAMIC_SECTION(family << "/" << prog) {
+      PlanPoint p = run.point(family, prog);
+      test::set_param(p, "op_count", test::word("atomic"));
+      // base and uprobe-base count in user space only: nothing to check them against.
+      const bool checked = std::string(prog) != "base" && std::string(prog) != "uprobe-base";
+      check_point_runs_or_skips(run, p, checked ? "hits_vs_producer" : nullptr);
+    }
   }
 }
 
