@@ -74,20 +74,45 @@ htab-mem-overwrite|KB|-p8 htab-mem
 htab-mem-batch-add-del|KB|-p8 --use-case batch_add_batch_del htab-mem
 htab-mem-add-del-diff-cpu|KB|-p8 --use-case add_del_on_diff_cpu htab-mem
 htab-mem-prealloc-overwrite|KB|-p8 --preallocated htab-mem
+trig-usermode-count|KB|trig-usermode-count
+trig-uretprobe-push|KB|trig-uretprobe-push
+trig-uretprobe-ret|KB|trig-uretprobe-ret
+trig-uprobe-multi-push|KB|trig-uprobe-multi-push
+trig-uprobe-multi-ret|KB|trig-uprobe-multi-ret
+trig-uretprobe-multi-push|KB|trig-uretprobe-multi-push
+trig-uretprobe-multi-ret|KB|trig-uretprobe-multi-ret
+ls-hashmap-control-100|TP|--nr_maps 100 local-storage-cache-hashmap-control
+bloom-lookup|TP|bloom-lookup
+bloom-update|TP|bloom-update
+hashmap-without-bloom|TP|hashmap-without-bloom
+hashmap-with-bloom|TP|hashmap-with-bloom
+bpf-hashmap-lookup|TP|bpf-hashmap-lookup
+bpf-hashmap-full-update|TP|bpf-hashmap-full-update
+crypto-encrypt|KB|crypto-encrypt
+crypto-decrypt|KB|crypto-decrypt
 EOF2
 )
 
-# The hits rate of a Summary line, in M/s, either tool's format:
+# The hits rate of a run, in M/s, either tool's format: its Summary line,
 # "Summary: hits 19.855 ± 0.134M/s ...", "Summary: hits throughput 52.190 ± 0.113 M ops/s ..." or
 # "Summary: throughput 45.748 ± 0.000 M ops/s ..." or (htab-mem, k/s per producer)
-# "Summary: per-prod-op   21.34 ±    0.75k/s, ...".
-hits_of() { sed -n 's/^Summary: \(hits \|per-prod-op \)\{0,1\}\(throughput \)\{0,1\} *\([0-9.]*\).*/\3/p' | tail -n1; }
+# "Summary: per-prod-op   21.34 ±    0.75k/s, ..."; without one (the two per-CPU benches) the
+# sum of the per-CPU lines: "cpu00: lookup 12.345M ± ..." (bpf-hashmap-lookup) or
+# "0:hash_map_full_perf 1234567 events per sec" (bpf-hashmap-full-update, events/s).
+hits_of() {
+  awk '
+    /^Summary: / { s = $0; sub(/^Summary: (hits |per-prod-op )?(throughput )?[ ]*/, "", s)
+                   sub(/[^0-9.].*$/, "", s); summary = s; have = 1 }
+    /^cpu[0-9]+: lookup / { v = $3; sub(/M$/, "", v); lookups += v; nl++ }
+    /^[0-9]+:hash_map_full_perf / { updates += $2 / 1e6; nu++ }
+    END { if (have) print summary; else if (nl) print lookups; else if (nu) printf "%.6f\n", updates }'
+}
 median() { printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
 
 run_one() { # BIN ARGS: the hits rate, "" when it printed none
   # shellcheck disable=SC2086
-  "$@" 2>/dev/null | hits_of || true
+  "$@" </dev/null 2>/dev/null | hits_of || true
 }
 
 printf "# %s, kernel %s, %d CPUs; medians over %d pairs, -w1 -d%s, affinity on\n" \
