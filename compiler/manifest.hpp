@@ -68,6 +68,7 @@ struct SetupActionSpec {
 // intervals. `line` holds {cpu} and {rate}.
 struct PerCpuSpec {
   std::string ops, ns, line;
+  bool total = true;  // a `total` line after the per-CPU ones (the kernel bench has none)
   bool enabled() const { return !ops.empty(); }
 };
 

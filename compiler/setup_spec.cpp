@@ -172,6 +172,23 @@ bool is_map_argument(SetupActionKind action, const std::string &key) {
   return false;
 }
 
+namespace {
+
+// The placeholders a per_cpu line may use (results/point_result.hpp says what each is).
+constexpr const char *kPerCpuFields[] = {"{cpu}", "{cpu02}", "{rate}", "{mean_m}", "{spread_m}", "{samples}", "{sample_ms}"};
+
+// "" or the first {...} in `line` that is not a per_cpu placeholder.
+std::string unknown_per_cpu_field(const std::string &line) {
+  for (size_t b = line.find('{'); b != std::string::npos; b = line.find('{', b + 1)) {
+    const size_t e = line.find('}', b);
+    const std::string f = line.substr(b, e == std::string::npos ? std::string::npos : e - b + 1);
+    if (std::find(std::begin(kPerCpuFields), std::end(kPerCpuFields), f) == std::end(kPerCpuFields)) return f;
+  }
+  return "";
+}
+
+}  // namespace
+
 void read_per_cpu(const json &obj, PerCpuSpec &out, std::vector<ManifestProblem> &errors) {
   if (!obj.is_object()) {
     errors.push_back({&obj, "", std::string("'per_cpu' must be an object, got ") + obj.type_name()});
@@ -179,12 +196,17 @@ void read_per_cpu(const json &obj, PerCpuSpec &out, std::vector<ManifestProblem>
   }
   for (const auto &item : obj.items()) {
     const std::string &k = item.key();
+    if (k == "total") {
+      if (item.value().is_boolean()) out.total = item.value().get<bool>();
+      else errors.push_back({&item.value(), "", "per_cpu: 'total' must be true or false"});
+      continue;
+    }
     std::string *dst = k == "ops" ? &out.ops : k == "ns" ? &out.ns : k == "line" ? &out.line : nullptr;
     if (!dst) {
-      std::string close = ManifestFields::nearest_key(k, {"ops", "ns", "line"});
+      std::string close = ManifestFields::nearest_key(k, {"ops", "ns", "line", "total"});
       errors.push_back({&obj, k,
                         "per_cpu: unknown key '" + k + "'" +
-                            (close.empty() ? " (allowed keys: ops, ns, line)" : " (did you mean '" + close + "'?)")});
+                            (close.empty() ? " (allowed keys: ops, ns, line, total)" : " (did you mean '" + close + "'?)")});
       continue;
     }
     if (!item.value().is_string()) {
@@ -195,8 +217,13 @@ void read_per_cpu(const json &obj, PerCpuSpec &out, std::vector<ManifestProblem>
   }
   if (!is_ident(out.ops) || !is_ident(out.ns))
     errors.push_back({&obj, "", "per_cpu: 'ops' and 'ns' must name bb_counter arrays (C identifiers)"});
-  if (out.line.find("{rate}") == std::string::npos)
-    errors.push_back({&obj, obj.contains("line") ? "line" : "", "per_cpu: 'line' must contain {rate}"});
+  const char *where = obj.contains("line") ? "line" : "";
+  if (out.line.find("{rate}") == std::string::npos && out.line.find("{mean_m}") == std::string::npos)
+    errors.push_back({&obj, where, "per_cpu: 'line' must contain {rate} or {mean_m}"});
+  else if (std::string f = unknown_per_cpu_field(out.line); !f.empty())
+    errors.push_back({&obj, where,
+                      "per_cpu: 'line' has an unknown field '" + f +
+                          "' (known: {cpu}, {cpu02}, {rate}, {mean_m}, {spread_m}, {samples}, {sample_ms})"});
   if (!errors.empty()) out = PerCpuSpec{};
 }
 

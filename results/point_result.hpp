@@ -22,10 +22,19 @@ struct PerCpuRate {
   int cpu = 0;
   uint64_t ops = 0, ns = 0;  // over the measured intervals
   double rate = 0;           // ops per second of BPF time: ops * 1e9 / ns
+  // One rate per measured interval in which this CPU ran the program (ops * 1e9 / ns of
+  // that interval), and the BPF time those intervals held together: the samples the
+  // kernel bench's bpf-hashmap-lookup line averages (there: single program runs).
+  std::vector<double> sample_rates{};
+  uint64_t sample_ns = 0;
 };
 
-// One `spec.line` per CPU ({cpu}, {rate} as an integer) and a total line
-// ("total" in place of the CPU number, the sum of the rates).
+// One `spec.line` per CPU and, unless `spec.total` is false, a total line. Fields:
+// {cpu} the CPU number ("total" on the total line), {cpu02} the same in two digits,
+// {rate} ops per second of BPF time as an integer, {mean_m} the mean of the sample rates
+// and {spread_m} twice their standard deviation, in millions with 3 decimals, {samples}
+// their count and {sample_ms} the mean BPF time of one sample in whole ms. The total line
+// sums the rates and the means; its spread is left 0.
 std::string format_per_cpu(const PerCpuSpec &spec, const std::vector<PerCpuRate> &rates);
 
 // A run-time self-check of the point: two counts of the same events (family.json

@@ -20,6 +20,8 @@ std::vector<PerCpuRate> sum_per_cpu(const std::vector<const PointResult *> &runs
       acc.cpu = x.cpu;
       acc.ops += x.ops;
       acc.ns += x.ns;
+      acc.sample_rates.insert(acc.sample_rates.end(), x.sample_rates.begin(), x.sample_rates.end());
+      acc.sample_ns += x.sample_ns;
     }
   std::vector<PerCpuRate> out;
   for (auto &[cpu, x] : by_cpu) {

@@ -45,6 +45,23 @@ bool PerCpuReader::read(std::vector<uint64_t> &ops, std::vector<uint64_t> &ns) c
 
 void PerCpuReader::snapshot() {
   if (!read(ops0_, ns0_)) ops0_.clear(), ns0_.clear();
+  ops_last_ = ops0_;
+  ns_last_ = ns0_;
+  sample_rates_.assign(slots_, {});
+  sample_ns_.assign(slots_, 0);
+}
+
+void PerCpuReader::end_interval() {
+  std::vector<uint64_t> ops, ns;
+  if (!read(ops, ns) || ops_last_.size() != slots_ || sample_rates_.size() != slots_) return;
+  for (size_t i = 0; i < slots_; ++i) {
+    const uint64_t d_ops = ops[i] - ops_last_[i], d_ns = ns[i] - ns_last_[i];
+    if (d_ns == 0) continue;
+    sample_rates_[i].push_back(double(d_ops) * 1e9 / double(d_ns));
+    sample_ns_[i] += d_ns;
+  }
+  ops_last_ = std::move(ops);
+  ns_last_ = std::move(ns);
 }
 
 std::vector<PerCpuRate> PerCpuReader::rates() const {
@@ -58,6 +75,10 @@ std::vector<PerCpuRate> PerCpuReader::rates() const {
     r.ns = ns[i] - (i < ns0_.size() ? ns0_[i] : 0);
     if (r.ns == 0) continue;
     r.rate = double(r.ops) * 1e9 / double(r.ns);
+    if (i < sample_rates_.size()) {
+      r.sample_rates = sample_rates_[i];
+      r.sample_ns = sample_ns_[i];
+    }
     out.push_back(r);
   }
   return out;

@@ -401,7 +401,10 @@ void PointRunner::measure() {
   const int warm_n = warmup_intervals(h_);
   SampleFn on_sample = [&](int iter, const Sample &s, bool warm) {
     // Per-CPU rates cover the measured intervals: mark where warmup ends.
-    if (warm && iter + 1 == warm_n && f_.per_cpu.enabled()) per_cpu_.snapshot();
+    if (f_.per_cpu.enabled()) {
+      if (!warm) per_cpu_.end_interval();
+      else if (iter + 1 == warm_n) per_cpu_.snapshot();
+    }
     if (warm && iter + 1 == warm_n) prog_reader_.mark_start();
     if (opts_.on_sample) opts_.on_sample(p_, iter, s, warm);
   };

@@ -51,8 +51,8 @@ PointResult with_status(PointResult r, PointResult::Status st, const std::string
 TEST_CASE("rounds combine: mean and CI over round means, spread over intervals", "[rounds]") {
   // Each run is steady on its own (CI ~0), but the runs sit at 10, 11 and 12 M/s.
   std::vector<PointResult> runs = {run_of({10, 10, 10, 10}), run_of({11, 11, 11, 11}), run_of({12, 12, 12, 12})};
-  runs[0].per_cpu = {PerCpuRate{0, 100, 1000, 0}, PerCpuRate{1, 50, 1000, 0}};
-  runs[1].per_cpu = {PerCpuRate{0, 300, 1000, 0}};
+  runs[0].per_cpu = {PerCpuRate{0, 100, 1000, 0, {1e6, 2e6}, 900}, PerCpuRate{1, 50, 1000, 0}};
+  runs[1].per_cpu = {PerCpuRate{0, 300, 1000, 0, {3e6}, 700}};
   PointResult c = combine_rounds(runs, kHits);
   CHECK(c.status == PointResult::Status::Ok);
   CHECK(c.round_sizes == std::vector<size_t>{4, 4, 4});
@@ -73,6 +73,35 @@ TEST_CASE("rounds combine: mean and CI over round means, spread over intervals",
   CHECK(c.per_cpu[0].ops == 400);
   CHECK(c.per_cpu[0].rate == Approx(400 * 1e9 / 2000));
   CHECK(c.per_cpu[1].ops == 50);
+  // Each round's interval samples are samples of the whole.
+  CHECK(c.per_cpu[0].sample_rates == std::vector<double>{1e6, 2e6, 3e6});
+  CHECK(c.per_cpu[0].sample_ns == 1600);
+}
+
+TEST_CASE("per-CPU lines: the kernel bench's lookup line from interval samples", "[rounds][per_cpu]") {
+  PerCpuSpec lookup{"ops", "ns",
+                    "cpu{cpu02}: lookup {mean_m}M ± {spread_m}M events/sec (approximated from {samples} samples of "
+                    "~{sample_ms}ms)",
+                    false};
+  // Rates 1, 3 and 5 M/s in three intervals of 1.5 s of BPF time together: mean 3, sd 2.
+  std::vector<PerCpuRate> rates = {PerCpuRate{1, 9'000'000, 3'000'000'000, 3e6, {1e6, 3e6, 5e6}, 1'500'000'000}};
+  CHECK(format_per_cpu(lookup, rates) ==
+        "cpu01: lookup 3.000M ± 4.000M events/sec (approximated from 3 samples of ~500ms)\n");
+  // One sample: no spread. No samples (a run without measured intervals): the overall rate.
+  rates[0].sample_rates = {2e6};
+  rates[0].sample_ns = 800'000'000;
+  CHECK(format_per_cpu(lookup, rates) ==
+        "cpu01: lookup 2.000M ± 0.000M events/sec (approximated from 1 samples of ~800ms)\n");
+  rates[0].sample_rates.clear();
+  rates[0].sample_ns = 0;
+  CHECK(format_per_cpu(lookup, rates) ==
+        "cpu01: lookup 3.000M ± 0.000M events/sec (approximated from 0 samples of ~0ms)\n");
+  // The full-update line keeps its integer rate and total line.
+  PerCpuSpec full{"ops", "ns", "{cpu}:hash_map_full_perf {rate} events per sec"};
+  std::vector<PerCpuRate> two = {PerCpuRate{0, 10, 10, 1e9}, PerCpuRate{1, 5, 10, 5e8}};
+  CHECK(format_per_cpu(full, two) ==
+        "0:hash_map_full_perf 1000000000 events per sec\n1:hash_map_full_perf 500000000 events per sec\n"
+        "total:hash_map_full_perf 1500000000 events per sec\n");
 }
 
 TEST_CASE("rounds combine: a failed or skipped round decides, an interrupted one is left out", "[rounds]") {

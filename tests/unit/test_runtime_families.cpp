@@ -213,6 +213,10 @@ TEST_CASE("hashmap_full_update: one per-CPU row per producing CPU", "[runtime][f
   REQUIRE(r.per_cpu.size() == 1);
   CHECK(r.per_cpu[0].cpu == 0);
   CHECK(r.per_cpu[0].rate > 0);
+  // A sample per measured interval (two here), holding no more BPF time than the whole.
+  CHECK(r.per_cpu[0].sample_rates.size() == r.samples.size());
+  CHECK(r.per_cpu[0].sample_ns <= r.per_cpu[0].ns);
+  CHECK(r.per_cpu[0].sample_ns > 0);
   std::string text = format_per_cpu(t.fams.get("hashmap_full_update").per_cpu, r.per_cpu);
   CHECK(text.rfind("0:hash_map_full_perf ", 0) == 0);
   CHECK(text.find(" events per sec\ntotal:hash_map_full_perf ") != std::string::npos);

@@ -89,7 +89,11 @@ TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
       {R"(, "setup": [{"action": "fork", "count": "on"}])", "'count' param 'on' must be int or size"},
       {R"(, "setup": [{"action": "fork", "count": -1}])", "'count' must not be negative"},
       {R"(, "setup": [{"action": "prefill", "map": "not a map", "keys": 1}])", "'map' must be a map name"},
-      {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "no rate"})", "per_cpu: 'line' must contain {rate}"},
+      {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "no rate"})", "per_cpu: 'line' must contain {rate} or {mean_m}"},
+      {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "{cpu}: {rate} {mean}"})",
+       "per_cpu: 'line' has an unknown field '{mean}' (known: {cpu}, {cpu02}, {rate}, {mean_m}, {spread_m}, {samples}, "
+       "{sample_ms})"},
+      {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "{rate}", "total": "no"})", "per_cpu: 'total' must be true or false"},
       {R"(, "setup": [{"action": "run_program", "program": "bench_y", "expect": "n"}])",
        "setup[0] (run_program): 'program' 'bench_y' is not defined in template "},
       {R"(, "setup": [{"action": "run_program", "program": "bench_x", "expects": 1}])",
@@ -97,7 +101,7 @@ TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
       // Typos name the nearest key of that object.
       {R"(, "per_cpu": {"opps": "a", "ns": "b", "line": "{rate}"})",
        "per_cpu: unknown key 'opps' (did you mean 'ops'?)"},
-      {R"(, "per_cpu": {"zzz": "a"})", "per_cpu: unknown key 'zzz' (allowed keys: ops, ns, line)"},
+      {R"(, "per_cpu": {"zzz": "a"})", "per_cpu: unknown key 'zzz' (allowed keys: ops, ns, line, total)"},
       {R"(, "hooks": [{"name": "body", "dco": "x"}])", "hooks[0]: unknown key 'dco' (did you mean 'doc'?)"},
       // Sockets are named c<k> / p<k>, k from 1.
       {R"(, "setup": [{"action": "socket_pairs", "count": 2, "send": "c0"}])",
