@@ -83,6 +83,13 @@ void write_other_btf(const std::string &path) {
   btf__free(b);
 }
 
+// The sum of `metric` over a point's samples in a results file.
+uint64_t total(const nlohmann::json &point, const char *metric) {
+  uint64_t n = 0;
+  for (const auto &s : point["samples"]) n += s["deltas"].value(metric, uint64_t{0});
+  return n;
+}
+
 std::string diag_text(const CompileResult &r) {
   std::string s = r.error;
   for (const auto &d : r.diags) s += "\n" + d.file + ":" + std::to_string(d.line) + ": " + d.message;
@@ -288,44 +295,27 @@ TEST_CASE("vmlinux.h errors are located: no BTF at the #include, mistakes in the
                    "CONFIG_DEBUG_INFO_BTF has none)\n#include <vmlinux.h>\n") != std::string::npos);
   CHECK(r.err.find("note: in the BPF program generated for 'core'") != std::string::npos);
 
-  // The rest share c's cache: the PCH is built once.
-  const std::string syntax = c.d.write("syntax.bdsl", "bench trigger as \"bad\" < prog tp;\n"
-                                                      "  code globals {\n"
-                                                      "#include <vmlinux.h>\n"
-                                                      "  }\n"
-                                                      "  code body { struct task_struct *t = 0; int x = t->tgid +; }\n"
-                                                      ">\n");
-  r = c.run({"check", "--compile", syntax});
-  INFO(r.err);
-  CHECK(r.exit_code == 2);
-  CHECK(r.err.find(syntax + ":5:59: error: in inline BPF C: expected expression") != std::string::npos);
-
-  const std::string field =
-      c.d.write("field.bdsl", "bench trigger as \"nofield\" < prog tp;\n"
-                              "  code globals {\n"
-                              "#include <vmlinux.h>\n"
-                              "  }\n"
-                              "  code body { struct task_struct *t = 0; int x = t->bb_no_such_field; }\n"
-                              ">\n");
-  r = c.run({"check", "--compile", field});
-  INFO(r.err);
-  CHECK(r.exit_code == 2);
-  CHECK(r.err.find(field + ":5:53: error: in inline BPF C: no member named 'bb_no_such_field' in 'struct "
-                           "task_struct'") != std::string::npos);
-
+  // The rest share c's cache: the PCH is built once. Each file's bench is "b" in a
+  // trigger program; `globals` and `body` are its code blocks (line 3 and 5).
+  auto fails_with = [&](const std::string &name, const std::string &globals, const std::string &body,
+                        const std::string &where, const std::string &message) {
+    const std::string f = c.d.write(name, "bench trigger as \"b\" < prog tp;\n  code globals {\n" + globals +
+                                              "\n  }\n  code body {" + body + "}\n>\n");
+    auto r = c.run({"check", "--compile", f});
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find((where.empty() ? f : (c.d.path / where).string()) + message) != std::string::npos);
+    return r.err;
+  };
+  fails_with("syntax.bdsl", "#include <vmlinux.h>", " struct task_struct *t = 0; int x = t->tgid +; ", "",
+             ":5:59: error: in inline BPF C: expected expression");
+  fails_with("field.bdsl", "#include <vmlinux.h>", " struct task_struct *t = 0; int x = t->bb_no_such_field; ", "",
+             ":5:53: error: in inline BPF C: no member named 'bb_no_such_field' in 'struct task_struct'");
   // vmlinux.h is there for the code that includes it, not for a header it includes.
   c.d.write("my_core.h", "#include <vmlinux.h>\n");
-  const std::string nested = c.d.write("nested.bdsl", "bench trigger as \"nested\" < prog tp;\n"
-                                                      "  code globals {\n"
-                                                      "#include \"my_core.h\"\n"
-                                                      "  }\n"
-                                                      ">\n");
-  r = c.run({"check", "--compile", nested});
-  INFO(r.err);
-  CHECK(r.exit_code == 2);
-  CHECK(r.err.find("my_core.h:1:10: error: 'vmlinux.h' file not found") != std::string::npos);
-  CHECK(r.err.find("hint: vmlinux.h is there for a template or code block that includes it itself") !=
-        std::string::npos);
+  std::string err =
+      fails_with("nested.bdsl", "#include \"my_core.h\"", "", "my_core.h", ":1:10: error: 'vmlinux.h' file not found");
+  CHECK(err.find("hint: vmlinux.h is there for a template or code block that includes it itself") != std::string::npos);
 }
 
 TEST_CASE("BPFBENCH_VMLINUX_BTF: another BTF's types, another PCH", "[vmlinux][cli]") {
@@ -358,13 +348,8 @@ TEST_CASE("a template that includes vmlinux.h reads the task with CO-RE and coun
   auto j = nlohmann::json::parse(in);
   const auto &p = j["points"].at(0);
   REQUIRE(p["status"] == "ok");
-  uint64_t hits = 0, misses = 0;
-  for (const auto &s : p["samples"]) {
-    hits += s["deltas"].value("hits", uint64_t{0});
-    misses += s["deltas"].value("misses", uint64_t{0});
-  }
-  CHECK(hits > 0);
-  CHECK(misses == 0);  // every run's task, read through vmlinux.h's types, is bpfbench's
+  CHECK(total(p, "hits") > 0);
+  CHECK(total(p, "misses") == 0);  // every run's task, read through vmlinux.h's types, is bpfbench's
 }
 
 TEST_CASE("inline C reads the task with CO-RE through vmlinux.h and counts", "[vmlinux][runtime]") {
@@ -380,8 +365,6 @@ TEST_CASE("inline C reads the task with CO-RE through vmlinux.h and counts", "[v
   for (const auto &p : j["points"]) {
     INFO(p["label"]);
     REQUIRE(p["status"] == "ok");
-    uint64_t hits = 0;
-    for (const auto &s : p["samples"]) hits += s["deltas"].value("hits", uint64_t{0});
-    CHECK(hits > 0);  // only calls whose task's tgid (CO-RE) is bpfbench's count
+    CHECK(total(p, "hits") > 0);  // only calls whose task's tgid (CO-RE) is bpfbench's count
   }
 }
