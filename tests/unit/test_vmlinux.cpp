@@ -282,6 +282,24 @@ TEST_CASE("check --compile: inline C with vmlinux.h compiles; the second run tak
   CHECK(second.out.find("2 BPF programs compiled (vmlinux.h: the cached PCH)") != std::string::npos);
 }
 
+TEST_CASE("check --compile with an unwritable cache: compiled anyway, each cache's warning once", "[vmlinux][cli]") {
+  BB_REQUIRE_BTF();
+  CliCase c(kInlineCore);
+  c.d.write("file", "not a directory");
+  c.cache = (c.d.path / "file").string();  // $XDG_CACHE_HOME/bpfbench under a regular file
+  auto r = c.run({"check", "--compile", c.bdsl});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("2 BPF programs compiled (vmlinux.h precompiled for this kernel in ") != std::string::npos);
+  auto count = [&](const std::string &what) {
+    size_t n = 0;
+    for (size_t at = r.err.find(what); at != std::string::npos; at = r.err.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("warning: the precompiled vmlinux.h is not cached (cannot create " + c.cache + "/bpfbench: ") == 1);
+  CHECK(count("warning: compiled BPF objects are not cached (cannot create " + c.cache + "/bpfbench: ") == 1);
+}
+
 TEST_CASE("vmlinux.h errors are located: no BTF at the #include, mistakes in the C at their .bdsl line",
           "[vmlinux][cli]") {
   BB_REQUIRE_BTF();
@@ -294,6 +312,15 @@ TEST_CASE("vmlinux.h errors are located: no BTF at the #include, mistakes in the
                    " is missing: there is no BTF to generate vmlinux.h from (a kernel built without "
                    "CONFIG_DEBUG_INFO_BTF has none)\n#include <vmlinux.h>\n") != std::string::npos);
   CHECK(r.err.find("note: in the BPF program generated for 'core'") != std::string::npos);
+  // In a template: at the template's line.
+  const std::string tmpl = c.d.write("tmpl.bdsl", "bench core_task < >\n");
+  r = c.run({"check", "--compile", "--templates", test::fixtures_dir(), tmpl}, none);
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(test::fixtures_dir() +
+                   "/core_task/prog.bpf.c:3:1: error: in the template of family "
+                   "'core_task': vmlinux.h: " +
+                   none + " is missing") != std::string::npos);
 
   // The rest share c's cache: the PCH is built once. Each file's bench is "b" in a
   // trigger program; `globals` and `body` are its code blocks (line 3 and 5).
