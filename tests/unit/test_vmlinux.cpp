@@ -98,7 +98,7 @@ std::string diag_text(const CompileResult &r) {
 
 }  // namespace
 
-TEST_CASE("vmlinux.h is generated from the BTF and precompiled once; later compiles reuse the cached PCH",
+TEST_CASE("vmlinux.h is generated from the BTF and precompiled once, later compiles reuse the cached PCH",
           "[vmlinux][clang][cache]") {
   BB_REQUIRE_BTF();
   TempDir d;
@@ -270,7 +270,7 @@ TEST_CASE("emit: vmlinux.h leads the prelude instead of <linux/bpf.h>, only wher
   CHECK(plain.out.find("#include <vmlinux.h>") == std::string::npos);
 }
 
-TEST_CASE("check --compile: inline C with vmlinux.h compiles; the second run takes the cached PCH", "[vmlinux][cli]") {
+TEST_CASE("check --compile: inline C with vmlinux.h compiles, the second run takes the cached PCH", "[vmlinux][cli]") {
   BB_REQUIRE_BTF();
   CliCase c(kInlineCore);
   auto first = c.run({"check", "--compile", c.bdsl});
