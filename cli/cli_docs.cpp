@@ -90,7 +90,20 @@ constexpr const char *kManTail = R"(.SH ENVIRONMENT
 Colon\-separated folders of extra families, searched after the shipped ones and before
 each \fB\-\-templates\fR folder. Folders add up: a family defined in two of them is an
 error naming both manifests.
+.TP
+.B BPFBENCH_VMLINUX_BTF
+A raw BTF file read instead of \fI/sys/kernel/btf/vmlinux\fR when a template or inline C
+includes \fIvmlinux.h\fR: its types are the ones the program compiles against (a test
+hook; the program is still relocated against the running kernel when loaded).
 .SH FILES
+.TP
+.I /sys/kernel/btf/vmlinux
+The running kernel's BTF: \fIvmlinux.h\fR, the kernel's types for CO\-RE, is generated
+from it for a template or inline C that includes it.
+.TP
+.I $XDG_CACHE_HOME/bpfbench
+Compiled BPF objects and precompiled \fIvmlinux.h\fR files, one per kernel BTF (else
+\fI~/.cache/bpfbench\fR).
 .TP
 .I <prefix>/share/bpfbench/templates
 The shipped families (one folder each, with \fIfamily.json\fR and \fIprog.bpf.c\fR) and

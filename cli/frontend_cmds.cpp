@@ -29,10 +29,15 @@ int cmd_check(const CheckArgs &a) {
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
   size_t programs = 0;
+  std::string vmlinux;  // what the programs that include vmlinux.h were compiled with
   if (a.compile) {
     CompiledPrograms compiled;
     compile_programs(fe, compiled, &stop.flag());
     programs = compiled.compiled;
+    if (compiled.vmlinux)
+      vmlinux = compiled.vmlinux->cached ? " (vmlinux.h: the cached PCH)"
+                                         : fmt::format(" (vmlinux.h precompiled for this kernel in {:.2f} s)",
+                                                       compiled.vmlinux->build_seconds);
     if (compiled.interrupted) {
       print_diagnostics(fe);
       fmt::print(stderr, "bpfbench: interrupted\n");
@@ -42,7 +47,7 @@ int cmd_check(const CheckArgs &a) {
     if (fe.diags.has_errors()) return kExitBadInput;
   }
   fmt::print("{}: ok, {} point{}", a.in.file, fe.plan->points.size(), fe.plan->points.size() == 1 ? "" : "s");
-  if (a.compile) fmt::print(", {} BPF program{} compiled", programs, programs == 1 ? "" : "s");
+  if (a.compile) fmt::print(", {} BPF program{} compiled{}", programs, programs == 1 ? "" : "s", vmlinux);
   fmt::print("\n");
   return kExitOk;
 }

@@ -13,7 +13,10 @@
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <clang/Serialization/ASTWriter.h>
+#include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -27,14 +30,28 @@ namespace bpfbench {
 
 namespace {
 
+// What the compile child does: the cc1 arguments, its input and the files it reads from
+// memory; it emits an object, or (pch) a precompiled header.
+struct ChildJob {
+  std::vector<std::string> args;
+  std::string main_name;                   // the input, as clang names it
+  const std::string *main_text = nullptr;  // handed to clang under main_name (null: in `files`)
+  std::vector<InMemoryFile> files;
+  bool pch = false;
+};
+
 // The cc1 line clang's driver would build for `clang -target bpf -O2 -g -c`, minus the
 // parts that depend on the working directory (kept out so cached objects are
-// reproducible), pinned to the little-endian BPF triple and cpu v3.
-std::vector<std::string> cc1_args(const CompileOptions &opts) {
+// reproducible), pinned to the little-endian BPF triple and cpu v3. `action` is -emit-obj,
+// or -emit-pch for vmlinux.h: a PCH is only used by compiles whose flags match its own,
+// so both take this one list. With `vmlinux`, the generated folder is searched after the
+// system's own and (objects) the PCH is included first.
+std::vector<std::string> cc1_args(const std::string &action, const std::string &main_file,
+                                  const std::vector<std::string> &extra, bool vmlinux) {
   std::vector<std::string> a = {
       "-triple",
       "bpfel",
-      "-emit-obj",
+      action,
       "-O2",
       "-debug-info-kind=constructor",
       "-dwarf-version=5",
@@ -51,12 +68,33 @@ std::vector<std::string> cc1_args(const CompileOptions &opts) {
       "-disable-free",
       "-discard-value-names",
       "-main-file-name",
-      opts.virtual_name,
+      main_file,
   };
-  a.insert(a.end(), opts.extra_args.begin(), opts.extra_args.end());
-  a.insert(a.end(), {"-x", "c", opts.virtual_name});
+  if (vmlinux) a.insert(a.end(), {"-I", kVmlinuxDir});
+  if (vmlinux && action == "-emit-obj") a.insert(a.end(), {"-include-pch", kVmlinuxPchPath});
+  a.insert(a.end(), extra.begin(), extra.end());
+  a.insert(a.end(), {"-x", action == "-emit-pch" ? "c-header" : "c", main_file});
   return a;
 }
+
+// GeneratePCHAction writes to a file; this one keeps the PCH in `buffer` (the child writes
+// no file: its RLIMIT_FSIZE is 0). No timestamps: the PCH's bytes depend on its input only.
+class PchToMemory final : public clang::GeneratePCHAction {
+ public:
+  explicit PchToMemory(std::shared_ptr<clang::PCHBuffer> buffer) : buffer_(std::move(buffer)) {}
+
+ protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override {
+    std::string sysroot;
+    if (!ComputeASTConsumerArguments(ci, sysroot)) return nullptr;
+    return std::make_unique<clang::PCHGenerator>(ci.getPreprocessor(), ci.getModuleCache(), kVmlinuxPchPath, sysroot,
+                                                 buffer_, ci.getFrontendOpts().ModuleFileExtensions,
+                                                 /*AllowASTWithErrors=*/false, /*IncludeTimestamps=*/false);
+  }
+
+ private:
+  std::shared_ptr<clang::PCHBuffer> buffer_;
+};
 
 // Turns clang's diagnostics into data instead of text on stderr.
 class CollectingConsumer final : public clang::DiagnosticConsumer {
@@ -209,8 +247,12 @@ void on_llvm_fatal_error(void *user_data, const char *reason, bool /*gen_crash_d
   ::_exit(70);
 }
 
-CompileResult compile_in_this_process(const std::string &c_source, const std::vector<std::string> &args,
-                                      const std::string &virtual_name) {
+// Runs `action`; true when it produced its output without errors.
+bool run_action(clang::CompilerInstance &ci, clang::FrontendAction &action) {
+  return ci.ExecuteAction(action) && !ci.getDiagnostics().hasErrorOccurred();
+}
+
+CompileResult compile_in_this_process(const ChildJob &job) {
   LLVMInitializeBPFTargetInfo();
   LLVMInitializeBPFTarget();
   LLVMInitializeBPFTargetMC();
@@ -222,8 +264,8 @@ CompileResult compile_in_this_process(const std::string &c_source, const std::ve
                                      llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>(), &consumer,
                                      /*ShouldOwnClient=*/false);
   std::vector<const char *> argv;
-  argv.reserve(args.size());
-  for (const auto &a : args) argv.push_back(a.c_str());
+  argv.reserve(job.args.size());
+  for (const auto &a : job.args) argv.push_back(a.c_str());
 
   auto inv = std::make_shared<clang::CompilerInvocation>();
   if (!clang::CompilerInvocation::CreateFromArgs(*inv, argv, arg_diags)) {
@@ -232,37 +274,46 @@ CompileResult compile_in_this_process(const std::string &c_source, const std::ve
   }
   // Our consumer owns all reporting: no "N errors generated." summary on stderr.
   inv->getDiagnosticOpts().ShowCarets = false;
-  inv->getPreprocessorOpts().addRemappedFile(virtual_name,
-                                             llvm::MemoryBuffer::getMemBufferCopy(c_source, virtual_name).release());
+  if (job.main_text)
+    inv->getPreprocessorOpts().addRemappedFile(
+        job.main_name, llvm::MemoryBuffer::getMemBufferCopy(*job.main_text, job.main_name).release());
 
   clang::CompilerInstance ci;
   ci.setInvocation(inv);
   ci.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
   std::vector<std::string> refused;  // files clang was not let open (compiler/clang_vfs.hpp)
-  ci.createFileManager(checked_header_fs(refused));
-  llvm::SmallVector<char, 0> object;
-  ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(object));
-  clang::EmitObjAction action;
-  bool ok = ci.ExecuteAction(action) && !ci.getDiagnostics().hasErrorOccurred();
+  ci.createFileManager(compile_fs(refused, job.files));
+  bool ok = false;
+  if (job.pch) {
+    auto buffer = std::make_shared<clang::PCHBuffer>();
+    PchToMemory action(buffer);
+    ok = run_action(ci, action) && buffer->IsComplete;
+    if (ok) r.object.assign(buffer->Data.begin(), buffer->Data.end());
+  } else {
+    llvm::SmallVector<char, 0> object;
+    ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(object));
+    clang::EmitObjAction action;
+    ok = run_action(ci, action);
+    r.object.assign(object.begin(), object.end());
+  }
   for (const auto &why : refused)
     r.diags.push_back(CompileDiag{Severity::Error, "", 0, 0, "a compile may read regular .h files only: " + why});
-  if (ok) {
-    r.object.assign(object.begin(), object.end());
-    ok = is_bpf_elf(r.object);
-    if (!ok) r.error = "clang produced no valid BPF object";
+  if (ok && !job.pch && !is_bpf_elf(r.object)) {
+    ok = false;
+    r.error = "clang produced no valid BPF object";
   }
+  if (!ok) r.object.clear();
   r.ok = ok;
   return r;
 }
 
 // Runs in the compile child (compiler/limited_child.cpp set it up): compile, send the
 // result, _exit (skipping LLVM's static destructors and the parent's atexit handlers).
-[[noreturn]] void child_main(int fd, const std::string &c_source, const std::vector<std::string> &args,
-                             const std::string &virtual_name) {
+[[noreturn]] void child_main(int fd, const ChildJob &job) {
   llvm::install_fatal_error_handler(on_llvm_fatal_error, &fd);
   // LLVM's allocation failures (safe_malloc) end the child like operator new's do.
   llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { child_out_of_memory(); });
-  CompileResult r = compile_in_this_process(c_source, args, virtual_name);
+  CompileResult r = compile_in_this_process(job);
   ::_exit(write_all(fd, encode(r)) ? 0 : 71);
 }
 
@@ -313,20 +364,36 @@ CompileResult result_of(const ChildEnd &end, const ChildLimits &limits, const st
   return std::move(*got);
 }
 
-CompileResult compile_in_child(const std::string &c_source, const std::vector<std::string> &args,
-                               const CompileOptions &opts) {
-  ChildEnd end = run_limited_child([&](int fd) { child_main(fd, c_source, args, opts.virtual_name); }, opts.limits,
-                                   opts.stop, kMaxMessage + sizeof(uint64_t));
-  return result_of(end, opts.limits, opts.virtual_name);
+// `what` names the compile in messages ("trigger-0.bpf.c", "vmlinux.h").
+CompileResult compile_in_child(const ChildJob &job, const CompileOptions &opts, const std::string &what) {
+  ChildEnd end =
+      run_limited_child([&](int fd) { child_main(fd, job); }, opts.limits, opts.stop, kMaxMessage + sizeof(uint64_t));
+  return result_of(end, opts.limits, what);
 }
 
 }  // namespace
 
 std::string clang_version_string() { return "clang " CLANG_VERSION_STRING; }
 
+std::vector<std::string> vmlinux_pch_args() { return cc1_args("-emit-pch", kVmlinuxHeaderPath, {}, true); }
+
+CompileResult build_vmlinux_pch(const std::string &header, const CompileOptions &opts) {
+  ChildJob job;
+  job.args = vmlinux_pch_args();
+  job.main_name = kVmlinuxHeaderPath;
+  job.files = {{kVmlinuxHeaderPath, &header}};
+  job.pch = true;
+  return compile_in_child(job, opts, "vmlinux.h");
+}
+
 CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opts) {
-  std::vector<std::string> args = cc1_args(opts);
-  std::string key = object_cache_key(c_source, clang_version_string(), args, opts.virtual_name);
+  ChildJob job;
+  job.args = cc1_args("-emit-obj", opts.virtual_name, opts.extra_args, opts.vmlinux != nullptr);
+  job.main_name = opts.virtual_name;
+  job.main_text = &c_source;
+  if (opts.vmlinux) job.files = {{kVmlinuxHeaderPath, &opts.vmlinux->header}, {kVmlinuxPchPath, &opts.vmlinux->pch}};
+  std::string key = object_cache_key(c_source, clang_version_string(), job.args, opts.virtual_name,
+                                     opts.vmlinux ? opts.vmlinux->key : "");
   ObjectCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
   CacheLookup hit;
   if (opts.use_cache) {
@@ -340,7 +407,7 @@ CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opt
       return r;
     }
   }
-  CompileResult r = compile_in_child(c_source, args, opts);
+  CompileResult r = compile_in_child(job, opts, opts.virtual_name);
   r.cache_key = key;
   // A file that failed its check is a miss; the store below replaces it.
   if (!hit.problem.empty()) r.cache_repaired = hit.problem;

@@ -42,6 +42,20 @@ inline constexpr ChildLimits kCompileLimits{
     .wall_seconds = 120,
 };
 
+// vmlinux.h for CO-RE, precompiled (compiler/vmlinux_pch.hpp). A compile given one
+// includes the PCH before its C (clang's -include-pch), and `#include <vmlinux.h>` finds
+// the header's text at kVmlinuxHeaderPath; both are handed to clang in memory.
+struct PrecompiledVmlinux {
+  std::string key;     // covers the BTF, clang and the flags; part of every object key
+  std::string header;  // vmlinux.h
+  std::string pch;     // clang's precompiled form of it
+};
+// A folder that exists only in the compile's file system: `-I` of every compile that uses
+// vmlinux.h (so `<vmlinux.h>` and "vmlinux.h" find it) and the name clang records.
+inline constexpr const char *kVmlinuxDir = "/bpfbench-generated";
+inline constexpr const char *kVmlinuxHeaderPath = "/bpfbench-generated/vmlinux.h";
+inline constexpr const char *kVmlinuxPchPath = "/bpfbench-generated/vmlinux.h.pch";
+
 struct CompileOptions {
   std::string virtual_name = "bpfbench.bpf.c";
   std::vector<std::string> extra_args;  // appended cc1 args (e.g. -D, -I)
@@ -51,6 +65,8 @@ struct CompileOptions {
   // Polled while the child compiles: when set, the child is killed and the result is
   // `interrupted` (may be null).
   const std::atomic<bool> *stop = nullptr;
+  // Set when the C includes vmlinux.h (it must then not include <linux/bpf.h>).
+  const PrecompiledVmlinux *vmlinux = nullptr;
 };
 
 // Never throws and never lets a clang crash take the caller down: a crash in the child
@@ -59,5 +75,13 @@ CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opt
 
 // "clang 19.1.7": the version compiled in, which is also part of every cache key.
 std::string clang_version_string();
+
+// Precompiles `header` (vmlinux.h's text) in the compile child, with the flags every
+// compile uses (so each can include the result) and opts' limits and stop flag; the PCH
+// is `object` when ok. Nothing is cached here (compiler/vmlinux_pch.hpp caches it).
+CompileResult build_vmlinux_pch(const std::string &header, const CompileOptions &opts);
+
+// The cc1 arguments of that build: what a precompiled vmlinux.h's key covers.
+std::vector<std::string> vmlinux_pch_args();
 
 }  // namespace bpfbench

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include <llvm/Support/MemoryBuffer.h>
+
 #include "compiler/input_file.hpp"
 
 namespace bpfbench {
@@ -54,6 +56,22 @@ class CheckedHeaderFs final : public llvm::vfs::ProxyFileSystem {
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> checked_header_fs(std::vector<std::string> &refusals) {
   return llvm::makeIntrusiveRefCnt<CheckedHeaderFs>(llvm::vfs::getRealFileSystem(), refusals);
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> compile_fs(std::vector<std::string> &refusals,
+                                                           const std::vector<InMemoryFile> &files) {
+  auto checked = checked_header_fs(refusals);
+  if (files.empty()) return checked;
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const auto &f : files)
+    // No copy: the text stays where it is for as long as the compile runs. A std::string
+    // is NUL-terminated, as clang's lexer wants a source buffer to be.
+    memory->addFile(f.path, /*ModificationTime=*/0,
+                    llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f.text->data(), f.text->size()), f.path,
+                                                     /*RequiresNullTerminator=*/false));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(checked);
+  overlay->pushOverlay(memory);  // looked at first
+  return overlay;
 }
 
 }  // namespace bpfbench

@@ -20,4 +20,15 @@ inline constexpr uint64_t kMaxHeaderBytes = uint64_t{64} << 20;  // vmlinux.h is
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> checked_header_fs(std::vector<std::string> &refusals);
 
+// A file clang reads from memory, not from disk (the generated vmlinux.h and its PCH).
+struct InMemoryFile {
+  std::string path;         // absolute
+  const std::string *text;  // outlives the compile; not copied
+};
+
+// checked_header_fs with `files` over it: their paths (and folders) exist only in memory
+// and are served from there; every other path goes to the checked file system below.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> compile_fs(std::vector<std::string> &refusals,
+                                                           const std::vector<InMemoryFile> &files);
+
 }  // namespace bpfbench

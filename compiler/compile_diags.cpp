@@ -83,7 +83,10 @@ void add_compile_diags(const CompileResult &result, const PlanPoint &first_point
       d.message = cd.line > 0 ? fmt::format("{}:{}:{}: {}", cd.file, cd.line, cd.col, cd.message) : cd.message;
     }
     // clang's message for a quoted include it did not find, e.g. "'my_helpers.h' file not found".
-    if (cd.message.ends_with("' file not found") && cd.message.starts_with("'"))
+    if (cd.message == "'vmlinux.h' file not found")
+      d.hints.push_back("vmlinux.h is there for a template or code block that includes it itself, on a line of its "
+                        "own, not for a header it includes");
+    else if (cd.message.ends_with("' file not found") && cd.message.starts_with("'"))
       d.hints.push_back(
           "a quoted #include is looked for in the .bdsl file's folder, the family's folder and each --include-dir "
           "folder");
@@ -113,6 +116,25 @@ void add_compile_diags(const CompileResult &result, const PlanPoint &first_point
     d.notes.push_back(bench_note);
     diags.add(std::move(d));
   }
+}
+
+void add_vmlinux_diags(const VmlinuxResult &v, const IncludeSite &site, bool first_use, const PlanPoint &first_point,
+                       const FamilyRegistry &families, SourceManager &sm, Diagnostics &diags) {
+  if (v.vmlinux) {
+    if (!first_use) return;
+    if (!v.cache_warning.empty())
+      diags.warning(
+          {}, fmt::format("the precompiled vmlinux.h is not cached ({}); every run builds it again", v.cache_warning));
+    if (!v.cache_repaired.empty())
+      diags.warning({}, fmt::format("cached precompiled vmlinux.h {}; built it again{}", v.cache_repaired,
+                                    v.cache_warning.empty() ? " and replaced it" : ""));
+    return;
+  }
+  if (v.interrupted) return;  // a stop: the caller reports it
+  CompileResult r;
+  r.diags.push_back(CompileDiag{Severity::Error, site.file, site.line, site.col, "vmlinux.h: " + v.error});
+  if (first_use) r.diags.insert(r.diags.end(), v.diags.begin(), v.diags.end());
+  add_compile_diags(r, first_point, families, sm, diags);
 }
 
 }  // namespace bpfbench

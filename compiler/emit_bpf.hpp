@@ -1,6 +1,7 @@
 // Emit: RunPlan points -> generated BPF C, one translation unit per distinct program.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,12 +14,22 @@
 
 namespace bpfbench {
 
+// Where the template or inline C includes vmlinux.h (its first such line), as clang
+// would place that line: the template's or the .bdsl's path, line and column.
+struct IncludeSite {
+  std::string file;
+  uint32_t line = 0, col = 0;
+};
+
 struct EmitUnit {
   std::string family;
   std::string virtual_name;    // e.g. "ringbuf-0.bpf.c" (unique per unit)
   std::string c_source;        // the full generated C
   std::vector<size_t> points;  // plan point indices (positions in plan.points) using it
   std::vector<std::pair<std::string, ParamValue>> template_params;
+  // Set when the C includes vmlinux.h: it is compiled with the kernel's precompiled
+  // vmlinux.h (compiler/vmlinux_pch.hpp) and its prelude has no <linux/bpf.h>.
+  std::optional<IncludeSite> vmlinux;
 };
 
 // Groups the plan's points by (family, values of its `template` params) and renders each

@@ -12,10 +12,15 @@ namespace bpfbench {
 // $XDG_CACHE_HOME/bpfbench, else $HOME/.cache/bpfbench, else /tmp/bpfbench-cache-<uid>.
 std::string default_cache_dir();
 
-// Hex SHA-256 over the C source, the compiler version, every compiler argument and the
-// virtual file name (each length-prefixed, so no two inputs share an encoding).
+// Hex SHA-256 over `fields`, each length-prefixed, so no two lists share an encoding.
+std::string cache_key(const std::vector<std::string_view> &fields);
+
+// The cache key of an object: over the C source, the compiler version, every compiler
+// argument, the virtual file name and, for a program that includes vmlinux.h, the key of
+// its precompiled header (which covers the kernel's BTF: compiler/vmlinux_pch.hpp).
 std::string object_cache_key(std::string_view c_source, std::string_view compiler_version,
-                             const std::vector<std::string> &args, std::string_view virtual_name);
+                             const std::vector<std::string> &args, std::string_view virtual_name,
+                             std::string_view vmlinux_key = {});
 
 // True when `bytes` is a complete 64-bit little-endian ELF for EM_BPF: header, section
 // header table and every section's contents lie inside the buffer (catches truncation).
@@ -28,8 +33,9 @@ struct CacheLookup {
   std::string problem;  // "" for a hit or a plain miss (no file)
 };
 
-// A directory of `<key>.o` files, each holding its key and its object's hash. Every failure is soft: a cache that
-// cannot be read or written behaves like an empty one, it never fails a compile.
+// A directory of `<key>.o` files (compiler/cache_file.hpp), each holding its key and its
+// object's hash. Every failure is soft: a cache that cannot be read or written behaves like
+// an empty one, it never fails a compile.
 class ObjectCache {
  public:
   explicit ObjectCache(std::string dir) : dir_(std::move(dir)) {}

@@ -17,6 +17,7 @@
 #include "compiler/sha256.hpp"
 #include "compiler/template_path.hpp"
 #include "compiler/user_includes.hpp"
+#include "compiler/vmlinux_pch.hpp"
 
 namespace bpfbench {
 
@@ -101,12 +102,31 @@ UserIncludes unit_includes(const Frontend &fe, const EmitUnit &u) {
   return user_includes(dirs);
 }
 
+// The precompiled vmlinux.h for a unit that includes it: prepared at the first such
+// unit, reused by the rest. Null when there is none (a located error says why).
+const PrecompiledVmlinux *unit_vmlinux(Frontend &fe, const EmitUnit &u, std::optional<VmlinuxResult> &prepared,
+                                       CompiledPrograms &out, const std::atomic<bool> *stop) {
+  const bool first_use = !prepared;
+  if (first_use) {
+    VmlinuxOptions o;
+    o.stop = stop;
+    prepared = prepare_vmlinux(o);
+    if (prepared->vmlinux)
+      out.vmlinux = VmlinuxUse{prepared->btf_path, prepared->btf_hash, prepared->cached, prepared->build_seconds};
+  }
+  out.interrupted = prepared->interrupted || (stop && stop->load());
+  add_vmlinux_diags(*prepared, *u.vmlinux, first_use, fe.plan->points.at(u.points.at(0)), fe.families, fe.sources,
+                    fe.diags);
+  return prepared->vmlinux ? &*prepared->vmlinux : nullptr;
+}
+
 }  // namespace
 
 bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop) {
   auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
   if (fe.diags.has_errors()) return false;
   ObjectRefChecker refs(fe.sources, fe.diags);
+  std::optional<VmlinuxResult> vmlinux;
   for (const auto &u : units) {
     CompileOptions opts;
     opts.virtual_name = u.virtual_name;
@@ -114,6 +134,11 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
     opts.extra_args = std::move(inc.args);
     opts.use_cache = inc.cacheable;
     opts.stop = stop;  // a signal kills the compile child at once
+    if (u.vmlinux) {
+      opts.vmlinux = unit_vmlinux(fe, u, vmlinux, out, stop);
+      if (out.interrupted) return true;
+      if (!opts.vmlinux) continue;
+    }
     CompileResult r = compile_bpf(u.c_source, opts);
     if (r.interrupted || (stop && stop->load())) {
       out.interrupted = true;

@@ -49,7 +49,7 @@ struct Frontend {
   std::optional<CheckedProgram> checked;
   std::optional<RunPlan> plan;
   std::vector<std::string> include_dirs;  // FrontendOptions::include_dirs, for the compile
-  size_t printed_diags = 0;  // how many of `diags` a front end has shown already
+  size_t printed_diags = 0;               // how many of `diags` a front end has shown already
 
   Frontend() = default;
   Frontend(const Frontend &) = delete;
@@ -70,15 +70,25 @@ struct ProgramHash {
   std::vector<size_t> points;  // plan indices using it
 };
 
+// The precompiled vmlinux.h the programs that include it were compiled with.
+struct VmlinuxUse {
+  std::string btf_path, btf_hash;  // the kernel's BTF it was generated from
+  bool cached = false;             // taken from the cache (else built by this run)
+  double build_seconds = 0;        // when built: generating and precompiling it
+};
+
 struct CompiledPrograms {
   std::map<size_t, std::vector<uint8_t>> objects;  // plan point index -> its BPF ELF
   std::vector<ProgramHash> programs;               // every program compiled (or tried)
   size_t compiled = 0;                             // how many compiled
   bool interrupted = false;                        // `stop` ended the compiles early
+  std::optional<VmlinuxUse> vmlinux;               // set when a program includes vmlinux.h
 };
 
 // Emits every distinct program of `fe.plan` and compiles each once (cache-backed);
-// compile errors become diagnostics located in the .bdsl or the template. When `stop`
+// compile errors become diagnostics located in the .bdsl or the template. The first
+// program that includes vmlinux.h prepares the kernel's precompiled vmlinux.h (from
+// $BPFBENCH_VMLINUX_BTF or /sys/kernel/btf/vmlinux; compiler/vmlinux_pch.hpp) for all. When `stop`
 // is set (a signal), the compile child is killed and compiling ends, returning true with
 // `out.interrupted`. False when any program failed.
 bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop = nullptr);

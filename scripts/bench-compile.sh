@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Measures compile_bpf: cold (cache off, forked clang) and cached median times.
-# Usage: scripts/bench-compile.sh [--runs N] [program.bpf.c]
+# Usage: scripts/bench-compile.sh [--runs N] [--vmlinux] [program.bpf.c]
+#   --vmlinux: the precompiled vmlinux.h instead (cold, cached, compiles with and without it)
 #   BUILD_DIR=<cmake build dir> (default: build) is used when it has the
 #   bpfbench_compile_bench target; otherwise the tool is built directly with g++.
 set -euo pipefail
@@ -12,7 +13,7 @@ args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
     *) args+=("$1"); shift ;;
   esac
 done

@@ -3,7 +3,11 @@
 #ifndef BPFBENCH_SHARED_H
 #define BPFBENCH_SHARED_H
 
+/* With vmlinux.h (the emitter puts it first when a template or inline C includes it) the
+ * __u32 & co. are the kernel's, and linux/types.h would declare some of them again. */
+#ifndef __VMLINUX_H__
 #include <linux/types.h>
+#endif
 
 /* Per-CPU counter slots: one cache-line pair each, so CPUs never false-share.
  * The runtime reads them with an atomic exchange, so each read is one interval's delta. */

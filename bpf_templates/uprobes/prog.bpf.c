@@ -3,7 +3,9 @@
  * nop, a push, just a ret, or the 5-byte nop; or a function holding a USDT probe); the
  * program attached to it counts. Emitted around this text (docs/families.md):
  * <linux/bpf.h>, <bpf/bpf_helpers.h>, bpfbench_shared.h and bb_tgid. */
+#ifndef __VMLINUX_H__ /* inline C that includes vmlinux.h has the kernel's struct pt_regs */
 #include <linux/ptrace.h>
+#endif
 /* usdt.bpf.h uses C99 bool; <stdbool.h> is clang's own header, which no shipped family
  * needs (docs/install.md: it is only recommended). */
 #ifndef bool

@@ -73,6 +73,13 @@ nlohmann::json run_in_612(const std::string &study) {
   return j;
 }
 
+// The sum of `metric` over a point's samples (results JSON).
+uint64_t metric_total(const nlohmann::json &point, const char *metric) {
+  uint64_t n = 0;
+  for (const auto &s : point["samples"]) n += s["deltas"].value(metric, uint64_t{0});
+  return n;
+}
+
 // label → the `-q` line of that point.
 std::map<std::string, std::string> result_lines(const std::string &out) {
   std::map<std::string, std::string> lines;
@@ -234,14 +241,18 @@ TEST_CASE("lpm_trie free times the frees of the churned tries under 6.12", "[vm]
   REQUIRE(p["status"] == "ok");
   // Counts only (emulated timings mean nothing): frees of bb_churn tries were seen by both
   // programs (entry and exit), and each took some time.
-  uint64_t frees = 0, ns = 0;
-  for (const auto &s : p["samples"]) {
-    frees += s["deltas"].value("hits", uint64_t{0});
-    ns += s["deltas"].value("bpf_ns", uint64_t{0});
-  }
+  const uint64_t frees = metric_total(p, "hits"), ns = metric_total(p, "bpf_ns");
   CHECK(frees > 0);
   CHECK(ns > frees);  // more than 1 ns per free of a 1000-key trie
   CHECK(p["stats"]["latency"]["unit"] == "ns/op");
+}
+
+TEST_CASE("inline C with vmlinux.h gets the 6.12 guest's own types and counts with CO-RE", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  auto j = run_in_612("vmlinux_matrix.bdsl");
+  const auto &p = j["points"].at(0);
+  REQUIRE(p["status"] == "ok");
+  CHECK(metric_total(p, "hits") > 0);  // counted only when the task's tgid, read with CO-RE, is bpfbench's
 }
 
 TEST_CASE("a guest that does not come up is killed and its console tail shown", "[vm]") {

@@ -1,0 +1,43 @@
+// One keyed file of bpfbench's cache: written whole (temp + rename), read back only when it
+// holds its key and its payload's hash (BLAKE3) matches. The object cache and the precompiled
+// vmlinux.h cache are both made of these.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace bpfbench {
+
+// What a kind of cache file is: `<key><ext>` in the cache dir, starting with `magic`
+// (8 bytes), its payload at most `max_payload` bytes. `what` and `owner` word the
+// problems: "holds the <what> of <owner> (its key differs)".
+struct CacheFileKind {
+  std::string_view ext;    // ".o"
+  std::string_view magic;  // 8 bytes
+  uint64_t max_payload;
+  std::string_view what;   // "object"
+  std::string_view owner;  // "another program"
+};
+
+// A cache read: the payload, or nothing; `problem` says why a file that was there was not
+// used ("<path>: truncated or padded (the object's size differs)").
+struct CacheFileLookup {
+  std::optional<std::string> payload;
+  std::string problem;  // "" for a hit or a plain miss (no file)
+};
+
+std::string cache_file_path(const std::string &dir, const CacheFileKind &kind, const std::string &key);
+
+// The payload when the file is there, a regular file (read through read_input_file, so a
+// FIFO or a device is never opened), in the kind's format, stored under this very key and
+// its payload matches the stored hash; else a miss (with `problem` unless it is absent).
+CacheFileLookup load_cache_file(const std::string &dir, const CacheFileKind &kind, const std::string &key);
+
+// Writes atomically (temp file in `dir` + rename, mode 0644); "" or why it failed
+// ("cannot create /x/bpfbench: Read-only file system"). Creates `dir` when missing.
+std::string store_cache_file(const std::string &dir, const CacheFileKind &kind, const std::string &key,
+                             std::string_view payload);
+
+}  // namespace bpfbench
