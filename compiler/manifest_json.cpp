@@ -10,11 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/address.hpp"
 #include "compiler/builtins.hpp"
 #include "compiler/code_hooks.hpp"
 #include "compiler/constraints.hpp"
 #include "compiler/input_file.hpp"
 #include "compiler/manifest_fields.hpp"
+#include "compiler/enum_choices.hpp"
 #include "compiler/resolve_value.hpp"
 #include "compiler/self_checks.hpp"
 #include "compiler/setup_spec.hpp"
@@ -27,7 +29,7 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Names = ManifestFields::Names;
 
-const Names kTypes = {"int", "size", "duration", "bool", "enum", "cpuset"};
+const Names kTypes = {"int", "size", "duration", "bool", "enum", "cpuset", "address"};
 const Names kDests = {"rodata", "map_size", "template", "runtime"};
 const Names kFeatureKinds = {"prog_type", "attach", "helper", "kfunc"};
 
@@ -109,6 +111,7 @@ class Reader : public ManifestFields {
       if (p.dest == ParamDest::MapSize) add_ref(f, ObjectRef::Kind::Map, j["map"], 0, where);
       add_unique(f.params, std::move(p), "param", j);
     });
+    if (root.contains("params")) read_param_presets(*this, root["params"], f);  // presets name other params
     read_setup(root, "", f, f.setup);
     if (root.contains("per_cpu")) {
       std::vector<ManifestProblem> errs;
@@ -216,7 +219,7 @@ class Reader : public ManifestFields {
   bool read_param(const json &j, const std::string &where, ParamSpec &p) {
     if (!keys(j, where,
               {"name", "type", "dest", "default", "min", "max", "choices", "c_type", "map", "power_of_two", "sweepable",
-               "c_assert", "doc"},
+               "c_assert", "presets", "choice_docs", "doc"},
               {"name", "type", "dest"}))
       return false;
     std::string type, dest;
@@ -276,6 +279,7 @@ class Reader : public ManifestFields {
             "min " + format_quantity(p.min, p.type) + " is greater than max " + format_quantity(p.max, p.type));
       return false;
     }
+    read_choice_docs(*this, j, where, p);
     return read_default(j, where, numeric, p);
   }
 
@@ -374,6 +378,20 @@ class Reader : public ManifestFields {
       if (!get_string(j, "default", where, s)) return false;
       if (!s.empty() && !cpuset_error(s).empty()) {
         error(at(j["default"]), where, "bad default CPU set '" + s + "': " + cpuset_error(s));
+        return false;
+      }
+      p.default_value = ParamValue{false, 0, s};
+      return true;
+    }
+    case ParamType::Address: {
+      std::string s;
+      if (!has) {
+        error(at(j), where, "missing required key 'default'");
+        return false;
+      }
+      if (!get_string(j, "default", where, s)) return false;
+      if (std::string why = address_error(s); !why.empty()) {
+        error(at(j["default"]), where, "bad default: " + why);
         return false;
       }
       p.default_value = ParamValue{false, 0, s};
