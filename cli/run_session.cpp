@@ -222,6 +222,7 @@ void RunSession::print_prog_facts(const PointResult &r) const {
 
 void RunSession::print_observations(const PointResult &r) {
   if (r.latency_hist) fmt::print("{}\n", format_histogram(*r.latency_hist));
+  if (r.batch_timing && !args_.kernel_report) fmt::print("{}\n", format_batch_timing_summary(*r.batch_timing));
   if (r.hw_counters) fmt::print("{}\n", format_hw(*r.hw_counters));
   if (!r.profile || !opts_.profile) return;
   if (r.profile->error.empty()) {

@@ -88,6 +88,9 @@ struct ProgramSpec {
   std::vector<std::string> requires_features;          // probed before load; skipped if missing
   std::map<std::string, MetricSource> metric_sources;  // per-program overrides
   std::vector<SetupActionSpec> setup;                  // after the family's setup actions
+  // Times batches in BPF (bpfbench_shared.h BB_BATCH_LOOP): the runtime sizes the batches,
+  // collects the samples and serves the batch_timing:<stat> metrics (runtime/batch_timing.hpp).
+  bool batch_timing = false;
   std::string doc;
 };
 

@@ -404,7 +404,7 @@ class Reader : public ManifestFields {
   bool read_program(const json &j, const std::string &where, const FamilyManifest &f, ProgramSpec &p) {
     if (!keys(j, where,
               {"name", "section", "function", "attach", "target", "producer", "consumer", "extra_programs", "requires",
-               "metric_sources", "setup", "doc"},
+               "metric_sources", "setup", "batch_timing", "doc"},
               {"name"}))
       return false;
     bool good = get_string(j, "name", where, p.name) && get_string(j, "section", where, p.section) &&
@@ -413,7 +413,8 @@ class Reader : public ManifestFields {
                 get_optional_kind(j, "producer", where, "producer", p.producer) &&
                 get_optional_kind(j, "consumer", where, "consumer", p.consumer) &&
                 get_string_list(j, "extra_programs", where, p.extra_programs) &&
-                get_string_list(j, "requires", where, p.requires_features) && get_string(j, "doc", where, p.doc);
+                get_string_list(j, "requires", where, p.requires_features) && get_string(j, "doc", where, p.doc) &&
+                get_bool(j, "batch_timing", where, p.batch_timing);
     if (!good) return false;
     read_setup(j, where, f, p.setup);
     if (!is_name(p.name)) {
@@ -530,20 +531,24 @@ class Reader : public ManifestFields {
     return true;
   }
 
-  // A level (cgroup memory) is a state, not a count: never a rate, a throughput or part of
-  // total_ops, and its unit says how many bytes one unit is.
+  // A level (cgroup memory, a batch timing statistic) is a state, not a count: never a
+  // rate, a throughput or part of total_ops; a memory level's unit says how many bytes one
+  // unit is.
   bool check_level_metric(const json &j, const std::string &where, MetricSpec &m) {
-    const char *why = nullptr;
+    const std::string noun =
+        m.source.kind == MetricSourceKind::CgroupMemory ? "a memory level" : "a batch timing statistic";
+    std::string why;
     const char *key = "source";
-    if (report_of(m) == MetricReport::Rate) why = "a memory level is reported as it is, not as a rate", key = "reported";
-    else if (m.throughput.value_or(false)) why = "a memory level cannot be the throughput", key = "throughput";
-    else if (m.in_total_ops.value_or(false)) why = "a memory level does not count in total_ops", key = "total_ops";
-    else if (level_unit_scale(m.unit) == 0) why = "the unit of a memory level is one of B, KiB, MiB, GiB", key = "unit";
-    if (!why) {
+    if (report_of(m) == MetricReport::Rate) why = noun + " is reported as it is, not as a rate", key = "reported";
+    else if (m.throughput.value_or(false)) why = noun + " cannot be the throughput", key = "throughput";
+    else if (m.in_total_ops.value_or(false)) why = noun + " does not count in total_ops", key = "total_ops";
+    else if (level_unit_scale(m.source.kind, m.unit) == 0)
+      why = "the unit of a memory level is one of B, KiB, MiB, GiB", key = "unit";
+    if (why.empty()) {
       metric_nodes_[m.name] = &j;
       return true;
     }
-    error(at(j.contains(key) ? j[key] : j["source"]), where, std::string(why) + " (metric '" + m.name + "')");
+    error(at(j.contains(key) ? j[key] : j["source"]), where, why + " (metric '" + m.name + "')");
     return false;
   }
 

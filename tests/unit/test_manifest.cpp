@@ -290,7 +290,8 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "counters:x" }])")) ==
           "metric 'm': bad metric source 'counters:x' (expected counter:<var>, producer, consumer, "
-          "ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm> or cgroup_memory:current|peak)");
+          "ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm>, cgroup_memory:current|peak or "
+              "batch_timing:<stat>)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "ratio:m/q" }])")) ==
           "metric 'm': source 'ratio:m/q' names unknown metric 'q'");
