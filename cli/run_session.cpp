@@ -185,7 +185,9 @@ void RunSession::print_final_lines(const PlanPoint &p, const PointResult &r) {
   case PointResult::Status::Ok:
   case PointResult::Status::Interrupted:
     tally_.ran += r.status == PointResult::Status::Ok || !r.samples.empty();  // "N points measured"
-    if (args_.kernel_report) {
+    if (args_.kernel_report == KernelReport::BatchTiming) {
+      print_kernel_batch_timing(p, r);
+    } else if (args_.kernel_report) {
       if (std::string line = format_kernel_summary(*args_.kernel_report, r); !line.empty()) fmt::print("{}\n", line);
     } else {
       fmt::print("{}\n", args_.quiet || p.rounds > 1 ? fmt::format("{:<20}: {}", p.label, format_summary(r))
@@ -218,6 +220,16 @@ void RunSession::print_prog_facts(const PointResult &r) const {
   for (const auto &f : r.prog_facts) fmt::print("  {}\n", format_prog_facts(f));
   if (r.prog_stats.sysctl_was_enabled) fmt::print("  kernel.bpf_stats_enabled was already 1\n");
   if (!r.prog_stats.enabled && !r.prog_stats.note.empty()) fmt::print("  prog stats: {}\n", r.prog_stats.note);
+}
+
+// bench bpf-nop / xdp-lb: the kernel bench's timing report, under the name of the point's
+// scenario (the label when it has none), and its calibration's warnings on stderr.
+void RunSession::print_kernel_batch_timing(const PlanPoint &p, const PointResult &r) {
+  const ParamValue *v = args_.kernel_title_param.empty() ? nullptr : p.param(args_.kernel_title_param);
+  KernelText t = format_kernel_batch_timing(r, v ? v->to_string() : p.label, args_.machine_readable);
+  std::fflush(stdout);
+  if (!t.err.empty()) fmt::print(stderr, "{}", t.err);
+  fmt::print("{}\n", t.out);
 }
 
 void RunSession::print_observations(const PointResult &r) {

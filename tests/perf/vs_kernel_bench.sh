@@ -14,6 +14,12 @@
 #                                   ringbuf, perfbuf, local-storage, bpf-loop and hashmap
 #                                   benches attached at tp/syscalls/sys_enter_getpgid (fentry
 #                                   is refused by kernels without BPF trampolines)
+#   KBENCH_XDP=/tmp/kbench-xdp/bench the v6.12 bench with bpf-next's xdp-lb and bpf-nop added
+#                                   (rows marked XDP, built by /tmp/kbench-xdp/build.sh;
+#                                   skipped with a note when it is missing). Their number is
+#                                   the median ns per operation ("NAME: median X ns/op"): the
+#                                   ratio is bpfbench's time over the kernel bench's, so there
+#                                   above 1 means bpfbench measured slower.
 # When they are missing and KBENCH_BUILD names a build script (one that extracts a v6.12 tree
 # fetched with the search tool's `fetch github:aida0710/linux-kernel-explorer` and builds both;
 # MIRROR= the fetched git directory), it is run first.
@@ -32,6 +38,7 @@ done
 shift $((OPTIND - 1))
 KBENCH=${KBENCH:-/tmp/kbench/bench}
 KBENCH_TP=${KBENCH_TP:-/tmp/kbench/bench-tp}
+KBENCH_XDP=${KBENCH_XDP:-/tmp/kbench-xdp/bench}
 
 if [ ! -x "$KBENCH" ] || [ ! -x "$KBENCH_TP" ]; then
   if [ -n "${KBENCH_BUILD:-}" ]; then
@@ -74,14 +81,43 @@ htab-mem-overwrite|KB|-p8 htab-mem
 htab-mem-batch-add-del|KB|-p8 --use-case batch_add_batch_del htab-mem
 htab-mem-add-del-diff-cpu|KB|-p8 --use-case add_del_on_diff_cpu htab-mem
 htab-mem-prealloc-overwrite|KB|-p8 --preallocated htab-mem
+bpf-nop|XDP|bpf-nop
+xdp-lb-tcp-v4-lru-hit|XDP|xdp-lb --scenario tcp-v4-lru-hit
+xdp-lb-tcp-v4-ch|XDP|xdp-lb --scenario tcp-v4-ch
+xdp-lb-tcp-v6-lru-hit|XDP|xdp-lb --scenario tcp-v6-lru-hit
+xdp-lb-tcp-v6-ch|XDP|xdp-lb --scenario tcp-v6-ch
+xdp-lb-udp-v4-lru-hit|XDP|xdp-lb --scenario udp-v4-lru-hit
+xdp-lb-udp-v6-lru-hit|XDP|xdp-lb --scenario udp-v6-lru-hit
+xdp-lb-tcp-v4v6-lru-hit|XDP|xdp-lb --scenario tcp-v4v6-lru-hit
+xdp-lb-tcp-v4-lru-diverse|XDP|xdp-lb --scenario tcp-v4-lru-diverse
+xdp-lb-tcp-v4-ch-diverse|XDP|xdp-lb --scenario tcp-v4-ch-diverse
+xdp-lb-tcp-v6-lru-diverse|XDP|xdp-lb --scenario tcp-v6-lru-diverse
+xdp-lb-tcp-v6-ch-diverse|XDP|xdp-lb --scenario tcp-v6-ch-diverse
+xdp-lb-udp-v4-lru-diverse|XDP|xdp-lb --scenario udp-v4-lru-diverse
+xdp-lb-tcp-v4-lru-miss|XDP|xdp-lb --scenario tcp-v4-lru-miss
+xdp-lb-udp-v4-lru-miss|XDP|xdp-lb --scenario udp-v4-lru-miss
+xdp-lb-tcp-v4-lru-warmup|XDP|xdp-lb --scenario tcp-v4-lru-warmup
+xdp-lb-tcp-v4-syn|XDP|xdp-lb --scenario tcp-v4-syn
+xdp-lb-tcp-v4-rst-miss|XDP|xdp-lb --scenario tcp-v4-rst-miss
+xdp-lb-pass-v4-no-vip|XDP|xdp-lb --scenario pass-v4-no-vip
+xdp-lb-pass-v6-no-vip|XDP|xdp-lb --scenario pass-v6-no-vip
+xdp-lb-pass-v4-icmp|XDP|xdp-lb --scenario pass-v4-icmp
+xdp-lb-pass-non-ip|XDP|xdp-lb --scenario pass-non-ip
+xdp-lb-drop-v4-frag|XDP|xdp-lb --scenario drop-v4-frag
+xdp-lb-drop-v4-options|XDP|xdp-lb --scenario drop-v4-options
+xdp-lb-drop-v6-frag|XDP|xdp-lb --scenario drop-v6-frag
 EOF2
 )
 
 # The hits rate of a Summary line, in M/s, either tool's format:
 # "Summary: hits 19.855 ± 0.134M/s ...", "Summary: hits throughput 52.190 ± 0.113 M ops/s ..." or
 # "Summary: throughput 45.748 ± 0.000 M ops/s ..." or (htab-mem, k/s per producer)
-# "Summary: per-prod-op   21.34 ±    0.75k/s, ...".
-hits_of() { sed -n 's/^Summary: \(hits \|per-prod-op \)\{0,1\}\(throughput \)\{0,1\} *\([0-9.]*\).*/\3/p' | tail -n1; }
+# "Summary: per-prod-op   21.34 ±    0.75k/s, ..."; for xdp-lb (bench_bpf_timing) the
+# median ns/op of "tcp-v4-lru-hit: median 55.57 ns/op, stddev 0.85, p99 57.91 (206 samples)".
+hits_of() {
+  sed -n -e 's/^Summary: \(hits \|per-prod-op \)\{0,1\}\(throughput \)\{0,1\} *\([0-9.]*\).*/\3/p' \
+    -e 's/^[a-z0-9-]*: median \([0-9.]*\) ns\/op, .*/\1/p' | tail -n1
+}
 median() { printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
 
@@ -98,6 +134,11 @@ while IFS='|' read -r name which args; do
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "$name"; then continue; fi
   kbin=$KBENCH
   [ "$which" = TP ] && kbin=$KBENCH_TP
+  [ "$which" = XDP ] && kbin=$KBENCH_XDP
+  if [ ! -x "$kbin" ]; then
+    echo "$name: skipped: no kernel bench at $kbin (see the header)" >&2
+    continue
+  fi
   ours=() theirs=() ratios=()
   for ((i = 0; i < pairs; i++)); do
     # shellcheck disable=SC2086

@@ -1,11 +1,14 @@
 // The xdp_lb family (issue 16, the kernel's xdp-lb): every scenario's packet through the
 // balancer, its verdict and output bytes checked (the validation runs, check_output) and
 // its counts self-checked; a wrong expectation failing the point; in-BPF batch timing
-// (calibration, the sample target). Runtime tests need root.
+// (calibration, the sample target); and `bpfbench bench xdp-lb`. Runtime tests need root.
 #include <catch2/catch.hpp>
+
+#include <regex>
 
 #include "compiler/enum_choices.hpp"
 #include "point_runner.hpp"
+#include "run_process.hpp"
 #include "test_runtime_support.hpp"
 
 using namespace bpfbench;
@@ -141,4 +144,58 @@ TEST_CASE("xdp_lb: calibrated batches, and the run ends at its sample target", "
   CHECK(res.batch_timing->per_op_ns.size() >= 3u);
   CHECK(res.samples.size() < 20u);                    // ended by the target, not after 20 s of intervals
   for (const auto &c : res.self_checks) CHECK(c.ok);  // producer ops = calls x (batch_iters + 1)
+}
+
+TEST_CASE("bpfbench bench xdp-lb prints the kernel bench's timing line", "[runtime][xdp_lb][kbench]") {
+  BB_REQUIRE_ROOT();
+  using test::run_process;
+  const std::string num = "[0-9]+\\.[0-9]{2}";
+  auto p = run_process({BPFBENCH_BINARY, "bench", "-w0", "xdp-lb", "--scenario", "tcp-v4-lru-hit"}, 120);
+  INFO(p.out << p.err);
+  REQUIRE(p.exit_code == 0);
+  std::smatch m;
+  REQUIRE(
+      std::regex_match(p.out, m,
+                       std::regex("Setting up benchmark 'xdp-lb'\\.\\.\\.\nBenchmark 'xdp-lb' started\\.\n"
+                                  "tcp-v4-lru-hit: median (" +
+                                  num + ") ns/op, stddev " + num + ", p99 (" + num + ") \\(([0-9]+) samples\\)\n")));
+  CHECK(std::stod(m[1].str()) > 0);
+  CHECK(std::stod(m[2].str()) >= std::stod(m[1].str()));
+  CHECK(std::stoi(m[3].str()) > 100);  // the kernel bench's 200, less the outliers it drops
+
+  auto mr =
+      run_process({BPFBENCH_BINARY, "bench", "-w0", "xdp-lb", "--machine-readable", "--scenario", "pass-non-ip"}, 120);
+  INFO(mr.out << mr.err);
+  REQUIRE(mr.exit_code == 0);
+  CHECK(std::regex_match(mr.out,
+                         std::regex("RESULT scenario=pass-non-ip samples=[0-9]+ median=" + num + " stddev=" + num +
+                                    " cv=" + num + " min=" + num + " p99=" + num + " max=" + num + "\n")));
+}
+
+TEST_CASE("bpfbench bench xdp-lb: scenarios listed, argument errors exit 2", "[cli][kbench]") {
+  using test::run_process;
+  auto list = run_process({BPFBENCH_BINARY, "bench", "xdp-lb", "--list-scenarios"}, 30);
+  CHECK(list.exit_code == 0);
+  CHECK(list.out.rfind("Available scenarios:\n  tcp-v4-lru-hit        IPv4 TCP, LRU hit, IPIP encap\n", 0) == 0);
+  CHECK(std::count(list.out.begin(), list.out.end(), '\n') == 25);
+  struct Refusal {
+    std::vector<std::string> args;
+    const char *message;
+  } refusals[] = {
+      {{"xdp-lb"}, "bpfbench: error: bench: --scenario is required. Use --list-scenarios to see options.\n"},
+      {{"--scenario", "tcp-v4-lru-hti", "xdp-lb"},
+       "bpfbench: error: bench: unknown scenario: 'tcp-v4-lru-hti' (use --list-scenarios to see options; did you mean "
+       "'tcp-v4-lru-hit'?)\n"},
+      {{"-c1", "--scenario", "tcp-v4-ch", "xdp-lb"}, "bpfbench: error: bench: benchmark doesn't support consumers\n"},
+      {{"--scenario", "tcp-v4-ch", "trig-tp"},
+       "bpfbench: error: bench: --scenario does not apply to benchmark 'trig-tp'\n"},
+  };
+  for (const auto &f : refusals) {
+    std::vector<std::string> argv = {BPFBENCH_BINARY, "bench"};
+    argv.insert(argv.end(), f.args.begin(), f.args.end());
+    auto r = run_process(argv, 30);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == f.message);
+  }
 }
