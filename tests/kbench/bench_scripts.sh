@@ -131,7 +131,7 @@ scenarios=$("$dir/bench" xdp-lb --list-scenarios)
 expect_refusal() {
   local out rc=0
   out=$("$dir/bench" "${@:2}" 2>&1) || rc=$?
-  if [ "$rc" != 2 ] || ! grep -qF "$1" <<<"$out"; then
+  if [ "$rc" != 2 ] || ! grep -qF -- "$1" <<<"$out"; then
     echo "BAD refusal (exit $rc, want 2 and '$1'): bench ${*:2}: $out"
     fails=$((fails + 1))
   fi
