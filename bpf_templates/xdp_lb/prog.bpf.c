@@ -188,7 +188,7 @@ BB_BATCH_TIMING;
 volatile __u32 armed = 0;
 __u32 batch_gen = 0; /* cold_lru: one generation per call */
 
-/* Checked by the self-checks (family.json), added once per call. */
+/* Checked by the self-checks (family.json), added once per call (lb_account). */
 struct bb_counter bb_runs[BB_MAX_CPUS] = {};       /* program runs (calls) */
 struct bb_counter bb_packets[BB_MAX_CPUS] = {};    /* packets processed: timed and untimed */
 struct bb_counter bb_verdict_ok[BB_MAX_CPUS] = {}; /* packets whose verdict was expect_retval */
@@ -622,14 +622,49 @@ static __always_inline void lb_next_src(struct xdp_md *xdp, int off, __u32 *stat
 		*w = *state & flow_mask;
 }
 
+/* This CPU's stats counters the checks read. A call runs on one CPU (test_run disables
+ * migration), so what they grow by over the call is the call's own: the checks cost
+ * nothing per packet, and the timed loop is the kernel bench's. */
+struct lb_snapshot {
+	__u64 vip, miss, tx, pass, drop;
+};
+
+static __always_inline void lb_snap(struct lb_snapshot *s)
+{
+	struct lb_stats *st = lb_stat(LB_ST_LRU);
+
+	if (st) {
+		s->vip = st->v1;
+		s->miss = st->v2;
+	}
+	st = lb_stat(LB_ST_TX);
+	s->tx = st ? st->v1 : 0;
+	st = lb_stat(LB_ST_PASS);
+	s->pass = st ? st->v1 : 0;
+	st = lb_stat(LB_ST_DROP);
+	s->drop = st ? st->v1 : 0;
+}
+
+/* The call's counts into the self-checks' counters. */
+static __always_inline void lb_account(const struct lb_snapshot *a, const struct lb_snapshot *b)
+{
+	__u64 tx = b->tx - a->tx, pass = b->pass - a->pass, drop = b->drop - a->drop, miss = b->miss - a->miss;
+
+	bb_inc(bb_runs);
+	bb_add(bb_packets, tx + pass + drop);
+	bb_add(bb_verdict_ok, expect_retval == XDP_TX ? tx : expect_retval == XDP_PASS ? pass
+							: expect_retval == XDP_DROP ? drop : 0);
+	bb_add(bb_lru_misses, miss);
+	bb_add(bb_lru_hits, b->vip - a->vip - miss);
+}
+
 SEC("?xdp")
 int xdp_lb(struct xdp_md *xdp)
 {
 	struct ethhdr *eth = (void *)(long)xdp->data, orig;
 	void *end = (void *)(long)xdp->data_end;
-	__u32 rand = 0, poison = 0, n = 0, ok = 0, *w;
-	__u64 vip0 = 0, miss0 = 0;
-	struct lb_stats *lru_st;
+	struct lb_snapshot before = {}, after = {};
+	__u32 rand = 0, poison = 0, *w;
 	int off, verdict;
 
 	if ((void *)(eth + 1) > end)
@@ -647,11 +682,7 @@ int xdp_lb(struct xdp_md *xdp)
 		if (w)
 			*w ^= poison;
 	}
-	lru_st = lb_stat(LB_ST_LRU);
-	if (lru_st) {
-		vip0 = lru_st->v1;
-		miss0 = lru_st->v2;
-	}
+	lb_snap(&before);
 
 	verdict = BB_BATCH_LOOP(lb_process(xdp), ({
 		if (bb_result == XDP_TX) {
@@ -665,23 +696,10 @@ int xdp_lb(struct xdp_md *xdp)
 			if (w)
 				*w ^= poison;
 		}
-		n++;
-		ok += bb_result == (int)expect_retval;
 	}));
-	n++;
-	ok += verdict == (int)expect_retval;
 
-	/* A call runs on one CPU (test_run disables migration): the deltas of its stats slot
-	 * are this call's LRU lookups and misses. */
-	bb_inc(bb_runs);
-	bb_add(bb_packets, n);
-	bb_add(bb_verdict_ok, ok);
-	if (lru_st) {
-		__u64 misses = lru_st->v2 - miss0;
-
-		bb_add(bb_lru_misses, misses);
-		bb_add(bb_lru_hits, lru_st->v1 - vip0 - misses);
-	}
+	lb_snap(&after);
+	lb_account(&before, &after);
 	return verdict;
 }
 
