@@ -9,6 +9,9 @@
 #include "cli/kbench_names.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/values.hpp"
+#include "compiler/diagnostics.hpp"
+#include "compiler/kinds.hpp"
+#include "compiler/manifest.hpp"
 #include "compiler/resolve_value.hpp"
 
 namespace bpfbench::cli {
@@ -22,6 +25,7 @@ struct KbenchOption {
   bool flag;
   KbenchOptions applies_to;
   const char *words = nullptr;  // a word option: its values ("socket|task"); else a number
+  bool takes_name = false;      // a name option (a scenario, checked against the family's)
 };
 
 constexpr KbenchOption kOptions[] = {
@@ -61,6 +65,10 @@ constexpr KbenchOption kOptions[] = {
     {"--tx-pass", "prog tx_pass", true, KbenchOptions::Sockmap},
     {"--tx-verdict-ingress", "prog tx_verdict_ingress", true, KbenchOptions::Sockmap},
     {"--tx-verdict-egress", "prog tx_verdict_egress", true, KbenchOptions::Sockmap},
+    // No setting: --list-scenarios lists and exits, --machine-readable shapes the output.
+    {"--scenario", "scenario {}", false, KbenchOptions::XdpLb, nullptr, true},
+    {"--list-scenarios", "", true, KbenchOptions::XdpLb},
+    {"--machine-readable", "", true, KbenchOptions::XdpLb},
 };
 
 std::vector<std::string> split_words(const char *words) {
@@ -87,8 +95,9 @@ bool given(const KbenchArgs &a, const char *option) {
   return std::any_of(a.options.begin(), a.options.end(), [&](const auto &o) { return o.first == option; });
 }
 
-// What the kernel bench's validate() callbacks refuse (it exits 1; we exit 2).
+// What the kernel bench's validate() and setup() callbacks refuse (it exits 1; we exit 2).
 std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
+  if (n.report == KernelReport::BatchTiming && a.consumers != 0) return "benchmark doesn't support consumers";
   if (n.consumers == 0 && a.consumers != 0) return "benchmark doesn't support consumer!";
   if (n.consumers == 1 && a.consumers != 1) return fmt::format("{} benchmark needs one consumer!", n.name);
   if (b2b && a.producers > 1) return "back-to-back mode makes sense only for single-producer case!";
@@ -96,7 +105,48 @@ std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
   if (n.options == KbenchOptions::Rename && a.producers != 1) return "benchmark doesn't support multi-producer!";
   if (n.options == KbenchOptions::Sockmap && (a.consumers != 2 || a.producers != 1 || !a.affinity))
     return "argument '-c 2 -p 1 -a' is necessary";
+  if (n.scenario_param && !given(a, "--scenario"))
+    return "--scenario is required. Use --list-scenarios to see options.";
   return "";
+}
+
+// The family param whose choices are the benchmark's scenarios (`n.scenario_param`), read
+// from the shipped manifests; nullptr with `error` set when it cannot be read.
+const ParamSpec *scenario_spec(const KbenchName &n, FamilyRegistry &reg, std::string &error) {
+  SourceManager sources;
+  Diagnostics diags;
+  reg = FamilyRegistry::load(default_template_dirs(), sources, diags);
+  const FamilyManifest *f = reg.find(n.family);
+  const ParamSpec *spec = f ? f->param(n.scenario_param) : nullptr;
+  if (!spec) error = fmt::format("family '{}' or its param '{}' was not found", n.family, n.scenario_param);
+  return spec;
+}
+
+// --list-scenarios, and a --scenario the family does not have: the kernel bench's words.
+std::optional<int> scenario_options(const KbenchName &n, const KbenchArgs &a) {
+  FamilyRegistry reg;
+  std::string error;
+  const ParamSpec *spec = scenario_spec(n, reg, error);
+  if (!spec) {
+    fmt::print(stderr, "bpfbench: error: bench: {}\n", error);
+    return kExitBadInput;
+  }
+  if (given(a, "--list-scenarios")) {
+    fmt::print("Available scenarios:\n");
+    for (const auto &c : spec->choices) {
+      auto doc = spec->choice_docs.find(c);
+      fmt::print("  {:<20}  {}\n", c, doc == spec->choice_docs.end() ? "" : doc->second);
+    }
+    return kExitOk;
+  }
+  for (const auto &[name, value] : a.options)
+    if (name == "--scenario" && std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end()) {
+      std::string close = did_you_mean(value, spec->choices);
+      fmt::print(stderr, "bpfbench: error: bench: unknown scenario: '{}' (use --list-scenarios to see options{})\n",
+                 value, close.empty() ? "" : fmt::format("; did you mean '{}'?", close));
+      return kExitBadInput;
+    }
+  return std::nullopt;
 }
 
 // sockmap runs -c 2 -p 1 -a: the kernel bench pins consumer k to CPU k and the producer
@@ -125,6 +175,9 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
     if (name == "--rb-use-output" && std::string(n->name).rfind("rb-", 0) != 0)
       return {"", fmt::format("--rb-use-output applies to the rb-* benchmarks, not '{}'", n->name)};
     b2b |= name == "--rb-b2b";
+    if (!*o->setting) continue;
+    // Only a name reaches the text (cmd_kbench checked it is one of the family's).
+    if (o->takes_name && !is_name(value)) return {"", fmt::format("{}: '{}' is not a name", name, value)};
     // Two options setting one thing (two sockmap modes) meet the checker's "set twice" error.
     settings += (settings.empty() ? "" : "; ") +
                 (o->flag ? std::string(o->setting) : fmt::format(fmt::runtime(o->setting), value));
@@ -138,8 +191,10 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
                        : n->report == KernelReport::Sockmap    ? "send, bpf, recv"
                                                                : "hits";
   if (!settings.empty()) settings += "; ";
+  // Batch-timed benchmarks run until their sample target, 600 s at most, whatever -d says.
+  const int64_t duration = n->report == KernelReport::BatchTiming ? 600 : a.duration_s;
   std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};", n->family,
-                                 n->name, settings, a.warmup_s, a.duration_s, a.producers, report);
+                                 n->name, settings, a.warmup_s, duration, a.producers, report);
   if (a.affinity || !a.prod_cpus.empty() || !a.cons_cpus.empty()) text += " affinity;";
   // Checked by cpuset_error when parsed: digits, commas and dashes only.
   if (!a.prod_cpus.empty()) text += fmt::format(" prod_affinity \"{}\";", a.prod_cpus);
@@ -177,6 +232,10 @@ CLI::App *add_kbench_command(CLI::App &app, KbenchArgs &a) {
     if (o.flag)
       b->add_flag_function(
           name, [&a, name](int64_t) { a.options.emplace_back(name, ""); }, "Benchmark option");
+    else if (o.takes_name)
+      b->add_option_function<std::string>(
+           name, [&a, name](const std::string &v) { a.options.emplace_back(name, v); }, "Benchmark option")
+          ->type_name("NAME");
     else if (o.words)
       b->add_option_function<std::string>(
            name, [&a, name](const std::string &v) { a.options.emplace_back(name, v); }, "Benchmark option")
@@ -200,6 +259,9 @@ int cmd_kbench(const KbenchArgs &a) {
     fmt::print(stderr, "bpfbench: error: bench: a benchmark name is required (bpfbench bench --list)\n");
     return kExitBadInput;
   }
+  const KbenchName *n = find_kbench_name(a.name);
+  if (n && n->scenario_param && (given(a, "--list-scenarios") || given(a, "--scenario")))
+    if (std::optional<int> done = scenario_options(*n, a)) return *done;
   KbenchText t = kbench_bdsl(a);
   if (!t.error.empty()) {
     fmt::print(stderr, "bpfbench: error: bench: {}\n", t.error);
@@ -209,8 +271,11 @@ int cmd_kbench(const KbenchArgs &a) {
   r.in.file = "<bench " + a.name + ">";
   r.in.text = t.text;
   r.verbose = a.verbose;
-  r.kernel_report = find_kbench_name(a.name)->report;
-  r.setup_lines = !a.quiet;
+  r.kernel_report = n->report;
+  r.kernel_title_param = n->scenario_param ? n->scenario_param : "";
+  // --machine-readable: the RESULT line alone (the kernel bench sets its -q too).
+  r.machine_readable = given(a, "--machine-readable");
+  r.setup_lines = !a.quiet && !r.machine_readable;
   // The kernel bench runs without BPF run-time stats (as `run` by default): two clock reads
   // per program run would be in bpfbench's numbers only.
   r.prog_stats = false;

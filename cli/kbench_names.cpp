@@ -85,10 +85,16 @@ constexpr KbenchName kNames[] = {
     // No settings: the family's default program (socket) unless --storage-type task.
     {"local-storage-create", "local_storage_create", "", O::LocalStorageCreate, R::Creates, 0},
     {"sk-storage-get", "sk_storage_get", "prog get", O::NoOptions, R::Ops, 0},
+    // An in-BPF timed loop with an empty body (bench_bpf_timing), until 200 timed batches.
+    {"bpf-nop", "bpf_nop", "prog timed; timing_samples 200", O::NoOptions, R::BatchTiming, 0},
     // TCP loopback forwarding through a sockmap; the mode flags pick the program. The
     // kernel bench's producer never waits for the consumer (max_in_flight 0) and its
     // consumer checks a byte at a time (verify per_byte).
     {"sockmap", "sockmap", "max_in_flight 0; verify per_byte", O::Sockmap, R::Sockmap, 2},
+    // A Katran-style XDP load balancer timed in BPF per batch (bench_bpf_timing): the
+    // kernel bench stops at 200 timed batches per producer (600 s at most) and checks
+    // every call's verdict and output where its scenario's output is fixed.
+    {"xdp-lb", "xdp_lb", "timing_samples 200", O::XdpLb, R::BatchTiming, 0, "scenario"},
 };
 
 }  // namespace

@@ -30,6 +30,7 @@ enum class KbenchOptions {
   LocalStorageCreate,
   HtabMem,
   Sockmap,    // a mode flag (--rx-verdict-egress, ...); -c 2 -p 1 -a as the kernel bench requires
+  XdpLb,      // --scenario NAME (required), --list-scenarios, --machine-readable
   NoOptions,  // a benchmark that takes none
 };
 
@@ -40,6 +41,9 @@ struct KbenchName {
   KbenchOptions options;
   KernelReport report;
   int consumers;  // what the kernel bench requires of -c (0, 1, or 2 for sockmap)
+  // The family's enum param that --scenario sets and --list-scenarios lists (its choices
+  // and choice docs), and that the batch timing report names; nullptr when none.
+  const char *scenario_param = nullptr;
 };
 
 std::span<const KbenchName> kbench_names();

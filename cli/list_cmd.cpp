@@ -23,10 +23,23 @@ std::string show_value(const ParamSpec &p, const ParamValue &v) {
 
 std::string show_range(const ParamSpec &p) {
   if (p.type == ParamType::Enum) return fmt::format("{}", fmt::join(p.choices, "|"));
-  if (p.type == ParamType::Bool || p.type == ParamType::Cpuset) return "";
+  if (p.type == ParamType::Bool || p.type == ParamType::Cpuset || p.type == ParamType::Address) return "";
   std::string hi = p.max == INT64_MAX ? "max" : show_value(p, ParamValue{true, p.max, {}});
   return fmt::format("[{}..{}]{}", show_value(p, ParamValue{true, p.min, {}}), hi,
                      p.power_of_two ? " power of two" : "");
+}
+
+// An enum with choice docs or presets: a line per choice, with the params its preset sets.
+void print_choices(const ParamSpec &p) {
+  if (p.choice_docs.empty() && p.presets.empty()) return;
+  for (const auto &c : p.choices) {
+    auto doc = p.choice_docs.find(c);
+    std::vector<std::string> sets;
+    if (auto it = p.presets.find(c); it != p.presets.end())
+      for (const auto &[name, v] : it->second) sets.push_back(name);
+    fmt::print("      {:<24} {}{}\n", c, doc == p.choice_docs.end() ? "" : doc->second,
+               sets.empty() ? "" : fmt::format(" (presets {})", fmt::join(sets, ", ")));
+  }
 }
 
 nlohmann::json param_json(const ParamSpec &p) {
@@ -37,9 +50,16 @@ nlohmann::json param_json(const ParamSpec &p) {
                       {"sweepable", p.sweepable},
                       {"doc", p.doc}};
   if (p.type == ParamType::Enum) j["choices"] = p.choices;
-  else if (p.type != ParamType::Bool && p.type != ParamType::Cpuset) {
+  else if (p.type != ParamType::Bool && p.type != ParamType::Cpuset && p.type != ParamType::Address) {
     j["min"] = p.min;
     j["max"] = p.max;
+  }
+  if (!p.choice_docs.empty()) j["choice_docs"] = p.choice_docs;
+  if (!p.presets.empty()) {
+    nlohmann::json presets = nlohmann::json::object();
+    for (const auto &[choice, values] : p.presets)
+      for (const auto &[name, v] : values) presets[choice][name] = v.to_string();
+    j["presets"] = presets;
   }
   return j;
 }
@@ -92,9 +112,11 @@ int cmd_list(const ListArgs &a) {
     for (const auto &p : f.programs)
       fmt::print("    {:<18} {}{}\n", p.name, p.doc, p.name == f.default_program ? " (default)" : "");
     fmt::print("  params:\n");
-    for (const auto &p : f.params)
+    for (const auto &p : f.params) {
       fmt::print("    {:<18} {:<8} default {:<8} {:<22} {}\n", p.name, to_string(p.type),
-                 show_value(p, p.default_value), show_range(p), p.doc);
+                 show_value(p, p.default_value), p.choice_docs.empty() ? show_range(p) : "(below)", p.doc);
+      print_choices(p);
+    }
     fmt::print("  metrics: ");
     for (size_t i = 0; i < f.metrics.size(); ++i)
       fmt::print("{}{} ({})", i ? ", " : "", f.metrics[i].name, f.metrics[i].unit);

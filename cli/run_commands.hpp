@@ -18,6 +18,11 @@ struct RunArgs {
   std::string json_out, csv_out, markdown_out;  // --json/--csv/--markdown FILE
   // bpfbench bench: the kernel bench's Iter/Summary lines, no suite table.
   std::optional<KernelReport> kernel_report;
+  // KernelReport::BatchTiming: the point's param whose value the report names the scenario
+  // by ("" = the point's label), and the kernel bench's --machine-readable (the RESULT
+  // line instead of its report line).
+  std::string kernel_title_param;
+  bool machine_readable = false;
   bool setup_lines = true;   // "Setting up benchmark …" / "Benchmark … started."
   std::string profile;       // --profile[=folded]: "" off, "top" or "folded"
   bool hw_counters = false;  // --hw-counters

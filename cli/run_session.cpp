@@ -185,7 +185,9 @@ void RunSession::print_final_lines(const PlanPoint &p, const PointResult &r) {
   case PointResult::Status::Ok:
   case PointResult::Status::Interrupted:
     tally_.ran += r.status == PointResult::Status::Ok || !r.samples.empty();  // "N points measured"
-    if (args_.kernel_report) {
+    if (args_.kernel_report == KernelReport::BatchTiming) {
+      print_kernel_batch_timing(p, r);
+    } else if (args_.kernel_report) {
       if (std::string line = format_kernel_summary(*args_.kernel_report, r); !line.empty()) fmt::print("{}\n", line);
     } else {
       fmt::print("{}\n", args_.quiet || p.rounds > 1 ? fmt::format("{:<20}: {}", p.label, format_summary(r))
@@ -220,8 +222,19 @@ void RunSession::print_prog_facts(const PointResult &r) const {
   if (!r.prog_stats.enabled && !r.prog_stats.note.empty()) fmt::print("  prog stats: {}\n", r.prog_stats.note);
 }
 
+// bench bpf-nop / xdp-lb: the kernel bench's timing report, under the name of the point's
+// scenario (the label when it has none), and its calibration's warnings on stderr.
+void RunSession::print_kernel_batch_timing(const PlanPoint &p, const PointResult &r) {
+  const ParamValue *v = args_.kernel_title_param.empty() ? nullptr : p.param(args_.kernel_title_param);
+  KernelText t = format_kernel_batch_timing(r, v ? v->to_string() : p.label, args_.machine_readable);
+  std::fflush(stdout);
+  if (!t.err.empty()) fmt::print(stderr, "{}", t.err);
+  fmt::print("{}\n", t.out);
+}
+
 void RunSession::print_observations(const PointResult &r) {
   if (r.latency_hist) fmt::print("{}\n", format_histogram(*r.latency_hist));
+  if (r.batch_timing && !args_.kernel_report) fmt::print("{}\n", format_batch_timing_summary(*r.batch_timing));
   if (r.hw_counters) fmt::print("{}\n", format_hw(*r.hw_counters));
   if (!r.profile || !opts_.profile) return;
   if (r.profile->error.empty()) {

@@ -56,6 +56,7 @@ class RunSession {
   // The latency histogram, profile and hardware-counter lines of a measured point; a
   // profile that failed is said once and profiling ends for the run.
   void print_observations(const PointResult &r);
+  void print_kernel_batch_timing(const PlanPoint &p, const PointResult &r);
   std::string location(const SourceRange &r) const;
   // One calibration point ("start" / "end"), recorded in the results; a failed one is a
   // warning (the run's own numbers do not depend on it).

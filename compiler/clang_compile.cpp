@@ -257,6 +257,9 @@ CompileResult compile_in_this_process(const ChildJob &job) {
   LLVMInitializeBPFTarget();
   LLVMInitializeBPFTargetMC();
   LLVMInitializeBPFAsmPrinter();
+  // Inline asm in templates (bpfbench_shared.h's bb_can_loop: `may_goto`) is assembled
+  // by the BPF asm parser.
+  LLVMInitializeBPFAsmParser();
 
   CompileResult r;
   CollectingConsumer consumer(r.diags);

@@ -45,7 +45,8 @@ std::optional<ParamValue> literal(const std::string &text, const ParamSpec &lhs,
     if (std::find(lhs.choices.begin(), lhs.choices.end(), text) != lhs.choices.end()) return ParamValue{false, 0, text};
     error = "'" + text + "' is not one of " + lhs.name + "'s choices";
     return std::nullopt;
-  case ParamType::Cpuset: return ParamValue{false, 0, text};
+  case ParamType::Cpuset:
+  case ParamType::Address: return ParamValue{false, 0, text};
   default: {
     auto v = parse_quantity(text, lhs.type, &error);
     if (!v) return std::nullopt;

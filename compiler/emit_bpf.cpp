@@ -31,11 +31,13 @@ std::string upper(std::string s) {
   return s;
 }
 
-// The C spelling of a value: numbers as literals, enum choices as tokens, CPU sets as strings.
+// The C spelling of a value: numbers as literals, enum choices as tokens, CPU sets and
+// addresses as strings.
 std::string c_value(const ParamSpec &spec, const ParamValue &v) {
   switch (spec.type) {
   case ParamType::Enum: return v.s;
-  case ParamType::Cpuset: return c_string_literal(v.s);
+  case ParamType::Cpuset:
+  case ParamType::Address: return c_string_literal(v.s);
   default:
     // Parenthesized when negative so `-BB_X` never turns into `--`.
     return v.i < 0 ? "(" + std::to_string(v.i) + ")" : std::to_string(v.i);

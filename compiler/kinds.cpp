@@ -115,7 +115,14 @@ constexpr KindInfo<MetricSourceKind> kMetricSources[] = {
     {MetricSourceKind::CgroupMemory, "cgroup_memory",
      "bytes the point's own memory cgroup holds (`current`) or held at most (`peak`), read at each interval's end",
      "MemoryCgroup (runtime/memory_cgroup.cpp)"},
+    {MetricSourceKind::BatchTiming, "batch_timing",
+     "a statistic (p50, p99, stddev, ...) of the in-BPF batch timing samples of the measured part so far, in ns per "
+     "operation",
+     "BatchTimingRun (runtime/batch_timing.cpp)"},
 };
+
+constexpr const char *kBatchTimingStats[] = {"samples", "outliers", "min", "max", "mean", "stddev", "cv", "p1",
+                                             "p5",      "p25",      "p50", "p75", "p90",  "p95",    "p99"};
 
 // `rest` of `sum:<rest>`: metric names joined by '+', at least two, none twice.
 std::optional<MetricSource> parse_sum_terms(const std::string &text, const std::string &rest, MetricSource s,
@@ -195,7 +202,8 @@ std::string MetricSource::text() const {
   switch (kind) {
   case MetricSourceKind::Counter:
   case MetricSourceKind::KthreadStime:
-  case MetricSourceKind::CgroupMemory: return out + ":" + operand;
+  case MetricSourceKind::CgroupMemory:
+  case MetricSourceKind::BatchTiming: return out + ":" + operand;
   case MetricSourceKind::Ratio: return out + ":" + operand + "/" + denominator;
   case MetricSourceKind::Sum: {
     std::string sep = ":";
@@ -210,7 +218,8 @@ std::string MetricSource::text() const {
 
 std::optional<MetricSource> parse_metric_source(const std::string &text, std::string &why) {
   why = "bad metric source '" + text +
-        "' (expected counter:<var>, producer, consumer, ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm> or cgroup_memory:current|peak)";
+        "' (expected counter:<var>, producer, consumer, ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm>, "
+        "cgroup_memory:current|peak or batch_timing:<stat>)";
   size_t colon = text.find(':');
   auto kind = parse_kind<MetricSourceKind>(std::string_view(text).substr(0, colon));
   if (!kind) return std::nullopt;
@@ -230,6 +239,13 @@ std::optional<MetricSource> parse_metric_source(const std::string &text, std::st
   if (*kind == MetricSourceKind::Sum) return parse_sum_terms(text, rest, s, why);
   s.operand = rest;
   if (*kind == MetricSourceKind::CgroupMemory) return rest == "current" || rest == "peak" ? std::optional(s) : std::nullopt;
+  if (*kind == MetricSourceKind::BatchTiming) {
+    for (const char *stat : kBatchTimingStats)
+      if (rest == stat) return s;
+    why = "bad metric source '" + text + "': batch_timing takes one of samples, outliers, min, max, mean, stddev, cv, "
+          "p1, p5, p25, p50, p75, p90, p95, p99";
+    return std::nullopt;
+  }
   if (*kind == MetricSourceKind::Counter ? !is_identifier(rest) : !is_name(rest)) return std::nullopt;
   return s;
 }
@@ -239,9 +255,14 @@ MetricReport default_report_of(MetricSourceKind k) {
                                                                                                   : MetricReport::Rate;
 }
 
-bool is_level_source(MetricSourceKind k) { return k == MetricSourceKind::CgroupMemory; }
+bool is_level_source(MetricSourceKind k) {
+  return k == MetricSourceKind::CgroupMemory || k == MetricSourceKind::BatchTiming;
+}
 
-double level_unit_scale(const std::string &unit) {
+std::span<const char *const> batch_timing_stats() { return kBatchTimingStats; }
+
+double level_unit_scale(MetricSourceKind k, const std::string &unit) {
+  if (k == MetricSourceKind::BatchTiming) return 1000.0;
   if (unit == "B") return 1.0;
   if (unit == "KiB") return 1024.0;
   if (unit == "MiB") return 1024.0 * 1024.0;

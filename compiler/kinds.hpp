@@ -51,7 +51,7 @@ enum class AttachKind { Auto, Uprobe, Uretprobe, UprobeMulti, UretprobeMulti, Us
 // checked by compiler/setup_spec.cpp).
 enum class SetupActionKind { Fork, InnerMaps, Prefill, RunProgram, SocketPairs, Sockmap };
 // Where a metric's per-interval value comes from (the sampler in runtime/run_point.cpp).
-enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, Sum, KthreadStime, CgroupMemory };
+enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, Sum, KthreadStime, CgroupMemory, BatchTiming };
 
 // One row of a kind's table. `served_by` names the runtime code that implements the kind
 // ("" for kinds only the compiler reads).
@@ -104,11 +104,12 @@ std::vector<std::string> kind_names() {
 }
 
 // A metric's `source`, parsed: `counter:<var>`, `producer`, `consumer`, `ratio:<a>/<b>`,
-// `sum:<a>+<b>[+...]`, `kthread_stime:<comm>`, `cgroup_memory:current|peak`.
+// `sum:<a>+<b>[+...]`, `kthread_stime:<comm>`, `cgroup_memory:current|peak`,
+// `batch_timing:<stat>` (a statistic of the in-BPF batch timing samples: batch_timing_stats()).
 struct MetricSource {
   MetricSourceKind kind = MetricSourceKind::Producer;
   std::string operand;             // counter: the .bss variable; kthread_stime: the comm; ratio: a;
-                                   // cgroup_memory: current | peak
+                                   // cgroup_memory: current | peak; batch_timing: the statistic
   std::string denominator;         // ratio: b
   std::vector<std::string> terms;  // sum: the metrics added, two or more, each once
   std::string text() const;        // the manifest spelling
@@ -129,12 +130,15 @@ enum class MetricReport { Rate, AsIs };
 MetricReport default_report_of(MetricSourceKind k);
 
 // A level rather than a count: the value each interval reads is the state at its end
-// (bytes a memory cgroup holds), reported in the metric's unit (B, KiB, MiB, GiB), never
-// divided by time.
+// (bytes a memory cgroup holds; a statistic of the batch timing samples so far), reported
+// in the metric's unit, never divided by time.
 bool is_level_source(MetricSourceKind k);
-// Bytes per `unit` for a level metric ("B" 1, "KiB" 1024, "MiB", "GiB"); 0 for any
-// other unit (the manifest reader refuses those).
-double level_unit_scale(const std::string &unit);
+// What one unit of a level metric is in the raw per-interval value: bytes per `unit` for
+// cgroup memory ("B" 1, "KiB" 1024, "MiB", "GiB"; 0 for any other unit: the manifest
+// reader refuses those); 1000 for batch_timing, whose values are kept in thousandths.
+double level_unit_scale(MetricSourceKind k, const std::string &unit);
+// The statistics a `batch_timing:<stat>` source may name (results/batch_timing.hpp).
+std::span<const char *const> batch_timing_stats();
 
 // Which way is better for `compare` (family.json metric `better`). The default, also used
 // for results files that do not say: lower for a reported unit of ns/op or a name that

@@ -8,6 +8,7 @@
 
 #include "compiler/builtins.hpp"
 #include "compiler/constraints.hpp"
+#include "compiler/enum_choices.hpp"
 
 namespace bpfbench {
 
@@ -78,6 +79,20 @@ std::string default_label(const CheckedBench &b) {
   return tpl;
 }
 
+// `presets` (compiler/enum_choices.hpp): the values an enum param's choice sets, wherever
+// the file sets none (a default's range is invalid). They are located at the choice, so a
+// constraint they break points at the scenario that brought them.
+void apply_presets(const FamilyManifest &f, std::map<std::string, Assignment> &values) {
+  for (const auto &spec : f.params) {
+    if (spec.presets.empty()) continue;
+    const Assignment chosen = values.at(spec.name);
+    const auto *preset = preset_of(spec, chosen.value.s);
+    if (!preset) continue;
+    for (const auto &[name, v] : *preset)
+      if (Assignment &a = values.at(name); !a.range.valid()) a = Assignment{v, chosen.range};
+  }
+}
+
 class Lowerer {
  public:
   Lowerer(const PlanOverrides &o, Diagnostics &diags) : overrides_(o), diags_(diags) {}
@@ -118,15 +133,23 @@ class Lowerer {
     };
     if (!holds_all(b.where, lookup)) return;
     std::map<std::string, Assignment> values = cur;
+    apply_presets(*b.family, values);
     apply_param_overrides(b, values);
     if (!b.baseline) {
       push_point(b, values, tpl, plan);
       return;
     }
-    // The baseline runs first: the same values with the baseline's overrides.
-    std::map<std::string, Assignment> base = values;
-    for (const auto &f : *b.baseline)
-      if (f.name != "drop_code") base[f.name] = Assignment{f.value, f.range};
+    // The baseline runs first: the same values with the baseline's overrides (and the
+    // presets of a choice the baseline changes).
+    std::map<std::string, Assignment> base = cur;
+    auto baseline_values = [&] {
+      for (const auto &f : *b.baseline)
+        if (f.name != "drop_code") base[f.name] = Assignment{f.value, f.range};
+    };
+    baseline_values();
+    apply_presets(*b.family, base);
+    apply_param_overrides(b, base);
+    baseline_values();
     size_t bi = push_point(b, base, tpl, plan, &values);
     size_t mi = push_point(b, values, tpl, plan);
     plan.points[bi].is_baseline = true;

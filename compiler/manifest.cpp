@@ -121,6 +121,7 @@ const char *to_string(ParamType t) {
   case ParamType::Bool: return "bool";
   case ParamType::Enum: return "enum";
   case ParamType::Cpuset: return "cpuset";
+  case ParamType::Address: return "address";
   }
   return "?";
 }

@@ -16,8 +16,9 @@ namespace bpfbench {
 
 // int: plain count (K/M/G = 10^3/10^6/10^9); size: bytes (K/M/G = 2^10/2^20/2^30);
 // duration: nanoseconds (s/ms/us/ns; a bare number means seconds); bool: flag
-// (`name;` = true, or `name true|false|1|0`); enum: one of `choices`.
-enum class ParamType { Int, Size, Duration, Bool, Enum, Cpuset };
+// (`name;` = true, or `name true|false|1|0`); enum: one of `choices`; cpuset: a CPU set
+// string ("0-3,8"); address: an IPv4/IPv6 address or MAC string (compiler/address.hpp).
+enum class ParamType { Int, Size, Duration, Bool, Enum, Cpuset, Address };
 
 // Where a resolved value goes:
 //   rodata   - a `const volatile` global the emitter declares; set before load
@@ -27,7 +28,7 @@ enum class ParamType { Int, Size, Duration, Bool, Enum, Cpuset };
 enum class ParamDest { Rodata, MapSize, Template, Runtime };
 
 struct ParamValue {
-  // Int/Size/Duration/Bool hold `i`; Enum/Cpuset hold `s`.
+  // Int/Size/Duration/Bool hold `i`; Enum/Cpuset/Address hold `s`.
   bool is_int = true;
   int64_t i = 0;
   std::string s;
@@ -53,6 +54,10 @@ struct ParamSpec {
   // .bdsl line that set the value, so a value the template cannot take errors there.
   std::string c_assert;
   std::string doc;
+  // enum only (`presets`): per choice, values of other params of the family that a point
+  // choosing it takes unless its file sets them (compiler/enum_choices.hpp).
+  std::map<std::string, std::vector<std::pair<std::string, ParamValue>>> presets;
+  std::map<std::string, std::string> choice_docs;  // enum only (`choice_docs`): one line per choice
 };
 
 // A runtime setup step, run after load and before attach (runtime/setup_actions.cpp).
@@ -84,6 +89,9 @@ struct ProgramSpec {
   std::vector<std::string> requires_features;          // probed before load; skipped if missing
   std::map<std::string, MetricSource> metric_sources;  // per-program overrides
   std::vector<SetupActionSpec> setup;                  // after the family's setup actions
+  // Times batches in BPF (bpfbench_shared.h BB_BATCH_LOOP): the runtime sizes the batches,
+  // collects the samples and serves the batch_timing:<stat> metrics (runtime/batch_timing.hpp).
+  bool batch_timing = false;
   std::string doc;
 };
 

@@ -10,11 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/address.hpp"
 #include "compiler/builtins.hpp"
 #include "compiler/code_hooks.hpp"
 #include "compiler/constraints.hpp"
 #include "compiler/input_file.hpp"
 #include "compiler/manifest_fields.hpp"
+#include "compiler/enum_choices.hpp"
 #include "compiler/resolve_value.hpp"
 #include "compiler/self_checks.hpp"
 #include "compiler/setup_spec.hpp"
@@ -27,7 +29,7 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Names = ManifestFields::Names;
 
-const Names kTypes = {"int", "size", "duration", "bool", "enum", "cpuset"};
+const Names kTypes = {"int", "size", "duration", "bool", "enum", "cpuset", "address"};
 const Names kDests = {"rodata", "map_size", "template", "runtime"};
 const Names kFeatureKinds = {"prog_type", "attach", "helper", "kfunc"};
 
@@ -109,6 +111,7 @@ class Reader : public ManifestFields {
       if (p.dest == ParamDest::MapSize) add_ref(f, ObjectRef::Kind::Map, j["map"], 0, where);
       add_unique(f.params, std::move(p), "param", j);
     });
+    if (root.contains("params")) read_param_presets(*this, root["params"], f);  // presets name other params
     read_setup(root, "", f, f.setup);
     if (root.contains("per_cpu")) {
       std::vector<ManifestProblem> errs;
@@ -216,7 +219,7 @@ class Reader : public ManifestFields {
   bool read_param(const json &j, const std::string &where, ParamSpec &p) {
     if (!keys(j, where,
               {"name", "type", "dest", "default", "min", "max", "choices", "c_type", "map", "power_of_two", "sweepable",
-               "c_assert", "doc"},
+               "c_assert", "presets", "choice_docs", "doc"},
               {"name", "type", "dest"}))
       return false;
     std::string type, dest;
@@ -276,6 +279,7 @@ class Reader : public ManifestFields {
             "min " + format_quantity(p.min, p.type) + " is greater than max " + format_quantity(p.max, p.type));
       return false;
     }
+    read_choice_docs(*this, j, where, p);
     return read_default(j, where, numeric, p);
   }
 
@@ -379,6 +383,20 @@ class Reader : public ManifestFields {
       p.default_value = ParamValue{false, 0, s};
       return true;
     }
+    case ParamType::Address: {
+      std::string s;
+      if (!has) {
+        error(at(j), where, "missing required key 'default'");
+        return false;
+      }
+      if (!get_string(j, "default", where, s)) return false;
+      if (std::string why = address_error(s); !why.empty()) {
+        error(at(j["default"]), where, "bad default: " + why);
+        return false;
+      }
+      p.default_value = ParamValue{false, 0, s};
+      return true;
+    }
     default: return true;
     }
   }
@@ -386,7 +404,7 @@ class Reader : public ManifestFields {
   bool read_program(const json &j, const std::string &where, const FamilyManifest &f, ProgramSpec &p) {
     if (!keys(j, where,
               {"name", "section", "function", "attach", "target", "producer", "consumer", "extra_programs", "requires",
-               "metric_sources", "setup", "doc"},
+               "metric_sources", "setup", "batch_timing", "doc"},
               {"name"}))
       return false;
     bool good = get_string(j, "name", where, p.name) && get_string(j, "section", where, p.section) &&
@@ -395,7 +413,8 @@ class Reader : public ManifestFields {
                 get_optional_kind(j, "producer", where, "producer", p.producer) &&
                 get_optional_kind(j, "consumer", where, "consumer", p.consumer) &&
                 get_string_list(j, "extra_programs", where, p.extra_programs) &&
-                get_string_list(j, "requires", where, p.requires_features) && get_string(j, "doc", where, p.doc);
+                get_string_list(j, "requires", where, p.requires_features) && get_string(j, "doc", where, p.doc) &&
+                get_bool(j, "batch_timing", where, p.batch_timing);
     if (!good) return false;
     read_setup(j, where, f, p.setup);
     if (!is_name(p.name)) {
@@ -512,20 +531,24 @@ class Reader : public ManifestFields {
     return true;
   }
 
-  // A level (cgroup memory) is a state, not a count: never a rate, a throughput or part of
-  // total_ops, and its unit says how many bytes one unit is.
+  // A level (cgroup memory, a batch timing statistic) is a state, not a count: never a
+  // rate, a throughput or part of total_ops; a memory level's unit says how many bytes one
+  // unit is.
   bool check_level_metric(const json &j, const std::string &where, MetricSpec &m) {
-    const char *why = nullptr;
+    const std::string noun =
+        m.source.kind == MetricSourceKind::CgroupMemory ? "a memory level" : "a batch timing statistic";
+    std::string why;
     const char *key = "source";
-    if (report_of(m) == MetricReport::Rate) why = "a memory level is reported as it is, not as a rate", key = "reported";
-    else if (m.throughput.value_or(false)) why = "a memory level cannot be the throughput", key = "throughput";
-    else if (m.in_total_ops.value_or(false)) why = "a memory level does not count in total_ops", key = "total_ops";
-    else if (level_unit_scale(m.unit) == 0) why = "the unit of a memory level is one of B, KiB, MiB, GiB", key = "unit";
-    if (!why) {
+    if (report_of(m) == MetricReport::Rate) why = noun + " is reported as it is, not as a rate", key = "reported";
+    else if (m.throughput.value_or(false)) why = noun + " cannot be the throughput", key = "throughput";
+    else if (m.in_total_ops.value_or(false)) why = noun + " does not count in total_ops", key = "total_ops";
+    else if (level_unit_scale(m.source.kind, m.unit) == 0)
+      why = "the unit of a memory level is one of B, KiB, MiB, GiB", key = "unit";
+    if (why.empty()) {
       metric_nodes_[m.name] = &j;
       return true;
     }
-    error(at(j.contains(key) ? j[key] : j["source"]), where, std::string(why) + " (metric '" + m.name + "')");
+    error(at(j.contains(key) ? j[key] : j["source"]), where, why + " (metric '" + m.name + "')");
     return false;
   }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "compiler/address.hpp"
 #include "compiler/units.hpp"
 
 namespace bpfbench {
@@ -178,6 +179,13 @@ class Resolver {
       }
       return push_str(w, v.range, out);
     }
+    if (spec_.type == ParamType::Address && v.kind == Value::Kind::String) {
+      if (std::string err = address_error(w); !err.empty()) {
+        diags_.error(v.range, fmt::format("bad address for '{}': {}", spec_.name, err));
+        return false;
+      }
+      return push_str(w, v.range, out);
+    }
     std::vector<std::string> hints;
     if (v.kind == Value::Kind::Ident) {
       if (std::string dash = dash_name_hint(w, lets_); !dash.empty() && is_numeric(spec_.type)) hints.push_back(dash);
@@ -185,6 +193,7 @@ class Resolver {
         hints.push_back(fmt::format("did you mean the let '{}'?", close));
     }
     if (spec_.type == ParamType::Cpuset) hints.push_back("write CPU sets as strings: \"0-3,8\"");
+    if (spec_.type == ParamType::Address) hints.push_back("write addresses as strings: \"10.0.0.1\", \"fd00::1\"");
     diags_.error(written.range,
                  fmt::format("expected {} for '{}', got {} '{}'", type_noun(spec_.type), spec_.name,
                              v.kind == Value::Kind::Ident ? "identifier" : "string", w),
@@ -383,6 +392,7 @@ const char *type_noun(ParamType t) {
   case ParamType::Bool: return "true or false";
   case ParamType::Enum: return "a name";
   case ParamType::Cpuset: return "a CPU set";
+  case ParamType::Address: return "an address";
   }
   return "a value";
 }

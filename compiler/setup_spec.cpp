@@ -13,7 +13,7 @@ namespace {
 
 using json = nlohmann::json;
 
-enum class Arg { Map, Program, Count, Keys, Socket, Sockets };  // what an argument holds
+enum class Arg { Map, Program, Count, Keys, Socket, Sockets, Input, Flag };  // what an argument holds
 
 struct ActionKeys {
   std::map<std::string, Arg> required, optional;
@@ -26,7 +26,8 @@ const std::map<SetupActionKind, ActionKeys> &actions() {
        {{{"outer", Arg::Map}, {"count", Arg::Count}}, {{"prefill", Arg::Keys}, {"max_entries", Arg::Count}}}},
       {SetupActionKind::Prefill, {{{"map", Arg::Map}, {"keys", Arg::Keys}}, {}}},
       {SetupActionKind::Fork, {{{"count", Arg::Count}}, {{"pause_max", Arg::Count}}}},
-      {SetupActionKind::RunProgram, {{{"program", Arg::Program}}, {{"expect", Arg::Count}}}},
+      {SetupActionKind::RunProgram,
+       {{{"program", Arg::Program}}, {{"expect", Arg::Count}, {"input", Arg::Input}, {"compare_output", Arg::Flag}}}},
       {SetupActionKind::SocketPairs, {{{"count", Arg::Count}}, {{"send", Arg::Socket}, {"receive", Arg::Socket}}}},
       {SetupActionKind::Sockmap, {{{"map", Arg::Map}, {"program", Arg::Program}, {"sockets", Arg::Sockets}}, {}}},
   };
@@ -53,6 +54,7 @@ std::string read_count(const json &v, Arg kind, const FamilyManifest &f, std::st
   }
   std::string s = v.get<std::string>();
   if (kind == Arg::Keys && s == "max_entries") return s;
+  if (s == "possible_cpus") return s;  // the machine's possible CPUs (libbpf_num_possible_cpus)
   const ParamSpec *p = f.param(s);
   if (!p) {
     std::vector<std::string> names;
@@ -143,6 +145,12 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         else if (kt->second == Arg::Program && !f.template_path.empty() &&
                  !template_defines_function(f.template_text, value))
           err = "'" + value + "' is not defined in template " + f.template_path;
+      } else if (kt->second == Arg::Flag) {
+        if (!item.value().is_boolean()) err = "must be true or false";
+        else value = item.value().get<bool>() ? "1" : "0";
+      } else if (kt->second == Arg::Input) {
+        value = item.value().is_string() ? item.value().get<std::string>() : "";
+        if (value != "packet") err = "must be \"packet\" (the point's test_run packet: docs/families.md)";
       } else if (kt->second == Arg::Socket || kt->second == Arg::Sockets) {
         value = read_sockets(item.value(), kt->second == Arg::Sockets, err);
       } else {

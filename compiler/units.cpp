@@ -26,6 +26,7 @@ const char *noun(ParamType t) {
   case ParamType::Bool: return "a bool";
   case ParamType::Enum: return "an enum";
   case ParamType::Cpuset: return "a CPU set";
+  case ParamType::Address: return "an address";
   }
   return "a value";
 }
@@ -85,6 +86,7 @@ std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, Param
   case ParamType::Bool:
   case ParamType::Enum:
   case ParamType::Cpuset:
+  case ParamType::Address:
     if (unit.empty()) return number;
     return fail(error, "unit '" + unit + "' does not apply to " + noun(type));
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compiler/manifest.hpp"
+#include "results/batch_timing.hpp"
 #include "results/error.hpp"
 #include "results/expectations.hpp"
 #include "results/prog_info.hpp"
@@ -78,6 +79,8 @@ struct PointResult {
   // The measured part's latency histogram, for templates that keep one (`bb_lat_hist`,
   // a family's `latency_hist` param); rounds add theirs up.
   std::optional<LatencyHistogram> latency_hist;
+  // Templates with in-BPF batch timing (BB_BATCH_LOOP): the batch size and every sample.
+  std::optional<BatchTimingResult> batch_timing;
   // `run --profile`: perf's top symbols of the measured part, or why there are none.
   std::optional<ProfileSummary> profile;
   // `run --hw-counters` where the machine has a PMU: cycles, instructions, cache misses.

@@ -80,7 +80,8 @@ std::string format_kernel_progress(KernelReport style, int iter, const Sample &s
     return out + fmt::sprintf("hits %8.3lfM/s (%7.3lfM/prod)", hits, hits / std::max(producers, 1));
   case KernelReport::LocalStorage:
     return out + fmt::sprintf("hits %8.3lfM/s important_hits %8.3lfM/s", hits, rate_of(s, "important_hits"));
-  case KernelReport::PerCpu: return "";
+  case KernelReport::PerCpu:
+  case KernelReport::BatchTiming: return "";
   case KernelReport::FalseHits:
     return out + false_hits_line(count_of(s, "false_hits"), count_of(s, "hits"), count_of(s, "drops"), " ");
   case KernelReport::BpfTime:
@@ -126,7 +127,8 @@ std::string format_kernel_summary(KernelReport style, const PointResult &r) {
                         "important_hits throughput %8.3lf \u00b1 %5.3lf M ops/s",
                         hits.mean, hits.stddev, 1000.0 / hits.mean, imp.mean, imp.stddev);
   }
-  case KernelReport::PerCpu: return "";
+  case KernelReport::PerCpu:
+  case KernelReport::BatchTiming: return "";
   case KernelReport::FalseHits: {
     uint64_t f = 0, h = 0, d = 0;
     for (const auto &s : r.samples) {
@@ -161,6 +163,13 @@ std::string format_kernel_summary(KernelReport style, const PointResult &r) {
   }
   }
   return format_summary(r);
+}
+
+KernelText format_kernel_batch_timing(const PointResult &r, const std::string &name, bool machine_readable) {
+  if (!r.batch_timing) return {format_summary(r), ""};
+  const std::string warning = format_batch_calibration_warning(*r.batch_timing);
+  if (machine_readable) return {format_batch_timing_result_line(*r.batch_timing, name), warning};
+  return {format_batch_timing_report(*r.batch_timing, name), warning};
 }
 
 }  // namespace bpfbench

@@ -21,9 +21,18 @@ enum class KernelReport {
   Creates,       // local-storage-create: "creates …k/s (…k/prod), … kmallocs/create"
   HtabMem,       // htab-mem: "per-prod-op …k/s, memory usage …MiB, peak memory usage …MiB"
   Sockmap,       // sockmap: "Send Speed … MB/s, BPF Speed … MB/s, Rcv Speed … MB/s"; "total trans … MB"
+  BatchTiming,   // bpf-nop, xdp-lb: no Iter lines; bench_bpf_timing's report (format_kernel_batch_timing)
 };
 
 std::string format_kernel_progress(KernelReport style, int iter, const Sample &s, int producers, int64_t interval_ns);
 std::string format_kernel_summary(KernelReport style, const PointResult &r);
+
+// KernelReport::BatchTiming: bench_bpf_timing's report line of scenario `name` (or,
+// machine_readable, its RESULT line); `err` is what the kernel bench writes to stderr
+// (its calibration's warnings).
+struct KernelText {
+  std::string out, err;
+};
+KernelText format_kernel_batch_timing(const PointResult &r, const std::string &name, bool machine_readable);
 
 }  // namespace bpfbench

@@ -99,6 +99,7 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
   if (r.latency_hist) j["latency_hist"] = histogram_to_json(*r.latency_hist);
   if (r.profile) j["profile"] = profile_to_json(*r.profile);
   if (r.hw_counters) j["hw_counters"] = hw_to_json(*r.hw_counters);
+  if (r.batch_timing) j["batch_timing"] = batch_timing_to_json(*r.batch_timing);
   if (r.error)
     j["error"] = {{"phase", to_string(r.error->phase)},
                   {"errno", r.error->err},

@@ -196,7 +196,7 @@ std::vector<double> metric_values(const std::vector<Sample> &samples, const Metr
   }
   // A level (bytes a memory cgroup holds at the interval's end) in its unit, not per second.
   if (is_level_source(m.source.kind)) {
-    const double scale = level_unit_scale(m.unit);
+    const double scale = level_unit_scale(m.source.kind, m.unit);
     for (const auto &s : samples) v.push_back(scale > 0 ? count_of(s, m.name) / scale : 0.0);
     return v;
   }
@@ -217,7 +217,10 @@ Summary summarize(const std::vector<Sample> &samples, const std::vector<MetricSp
   std::vector<std::string> in_total;
   for (const auto &m : metrics) {
     MetricSummary x = summarize_metric(m.name, reported_unit(m), metric_values(samples, m), producers);
-    if (m.source.kind == MetricSourceKind::CgroupMemory && m.source.operand == "peak") as_high_water_mark(x);
+    // A batch timing statistic is of every sample so far: the last reading is the point's.
+    if ((m.source.kind == MetricSourceKind::CgroupMemory && m.source.operand == "peak") ||
+        m.source.kind == MetricSourceKind::BatchTiming)
+      as_high_water_mark(x);
     x.higher_is_better = higher_is_better(m);
     sum.metrics.push_back(std::move(x));
     if (std::string why = ratio_without_denominator(samples, m); !why.empty()) mark_no_value(sum.metrics.back(), why);

@@ -9,6 +9,7 @@
 #include "runtime/bpf_object.hpp"
 #include "runtime/consumers/buffer_consumers.hpp"
 #include "runtime/map_churn.hpp"
+#include "runtime/packet_builder.hpp"
 #include "runtime/owner_producers.hpp"
 #include "runtime/pair_producer.hpp"
 #include "runtime/socket_traffic.hpp"
@@ -18,6 +19,17 @@
 namespace bpfbench {
 
 long getpgid_arg(bool self) { return self ? static_cast<long>(gettid()) : -1L; }
+
+Result<> test_run_once(int fd, const std::vector<uint8_t> &data) {
+  std::vector<uint8_t> in = data;  // the kernel reads it; keep the caller's const
+  LIBBPF_OPTS(bpf_test_run_opts, opts);
+  if (!in.empty()) {
+    opts.data_in = in.data();
+    opts.data_size_in = static_cast<uint32_t>(in.size());
+  }
+  if (bpf_prog_test_run_opts(fd, &opts) != 0) return Error("BPF_PROG_TEST_RUN failed: " + errno_text(errno));
+  return {};
+}
 
 namespace {
 
@@ -57,34 +69,50 @@ class SyscallProducer final : public Producer {
 // BPF_PROG_TEST_RUN of a driver program that loops in the kernel (or of a packet program,
 // run `repeat` times on a copy of `data_in` per call): one syscall stands for `ops`
 // operations. Each thread has its own copy of the packet; the kernel copies it per call.
+// With an expected return value, every call's is checked, and its output packet too.
 class TestRunProducer final : public Producer {
  public:
   explicit TestRunProducer(const ProducerConfig &cfg)
-      : fd_(cfg.test_run_fd),
-        ops_((cfg.ops_per_run ? cfg.ops_per_run : 1) * (cfg.repeat ? cfg.repeat : 1)),
-        repeat_(cfg.repeat),
-        data_(cfg.data_in) {}
+      : cfg_(cfg),
+        ops_((cfg.ops_per_run ? cfg.ops_per_run : 1) * (cfg.repeat ? cfg.repeat : 1)) {}
   std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
-    std::vector<uint8_t> data = data_;
-    while (!stop.load(std::memory_order_relaxed)) {
-      LIBBPF_OPTS(bpf_test_run_opts, opts);
-      opts.repeat = repeat_;
-      if (!data.empty()) {
-        opts.data_in = data.data();
-        opts.data_size_in = static_cast<uint32_t>(data.size());
-      }
-      int err = bpf_prog_test_run_opts(fd_, &opts);
-      if (err) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
+    std::vector<uint8_t> data = cfg_.data_in;
+    // Room for what a program adds in front (XDP headroom: 256 bytes) or behind.
+    std::vector<uint8_t> out(cfg_.expected_retval && !data.empty() ? data.size() + 512 : 0);
+    for (uint64_t call = 1; !stop.load(std::memory_order_relaxed); ++call) {
+      if (std::string why = run_once(data, out); !why.empty())
+        return why[0] != 'B' ? "test_run call " + std::to_string(call) + ": " + why : why;
       slot.add(ops_);
     }
     return "";
   }
 
  private:
-  int fd_;
+  // One call; "" or why it failed ("BPF_PROG_TEST_RUN failed: ...") or was wrong.
+  std::string run_once(std::vector<uint8_t> &data, std::vector<uint8_t> &out) const {
+    LIBBPF_OPTS(bpf_test_run_opts, opts);
+    opts.repeat = cfg_.repeat;
+    if (!data.empty()) {
+      opts.data_in = data.data();
+      opts.data_size_in = static_cast<uint32_t>(data.size());
+    }
+    if (!out.empty()) {
+      opts.data_out = out.data();
+      opts.data_size_out = static_cast<uint32_t>(out.size());
+    }
+    if (bpf_prog_test_run_opts(cfg_.test_run_fd, &opts) != 0) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
+    if (!cfg_.expected_retval) return "";
+    if (opts.retval != *cfg_.expected_retval)
+      return "returned " + std::to_string(static_cast<int32_t>(opts.retval)) + ", expected " +
+             std::to_string(*cfg_.expected_retval);
+    if (!cfg_.expected_out) return "";
+    std::string diff =
+        packet_diff(std::vector<uint8_t>(out.begin(), out.begin() + opts.data_size_out), *cfg_.expected_out);
+    return diff.empty() ? "" : "the output packet differs from the expected one: " + diff;
+  }
+
+  ProducerConfig cfg_;
   uint64_t ops_;
-  uint32_t repeat_;
-  std::vector<uint8_t> data_;
 };
 
 template <void (*Target)()>

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ struct ProducerConfig {
   // (runtime/test_run_input.hpp builds both from the point's params).
   std::vector<uint8_t> data_in{};  // {}: aggregate initializers may leave it out
   uint32_t repeat = 0;
+  // test_run `check_output`: every call's return value must be expected_retval and (when
+  // set) its output packet expected_out; the first that differs stops the run with both.
+  std::optional<uint32_t> expected_retval{};
+  std::optional<std::vector<uint8_t>> expected_out{};
   // socket_create / thread_create: owners made per round (the `batch_size` param).
   uint32_t batch_size = 32;
   // syscall: getpgid(own tid), a lookup that finds the task, instead of getpgid(-1), which
@@ -67,6 +72,9 @@ struct ProducerConfig {
 // The argument the syscall producer passes to getpgid() on the calling thread: its own
 // tid (`self`) or -1.
 long getpgid_arg(bool self);
+
+// One BPF_PROG_TEST_RUN of program `fd` on `data` (none when empty), run once.
+Result<> test_run_once(int fd, const std::vector<uint8_t> &data);
 
 // The component that serves `cfg.kind` (compiler/kinds.cpp lists them); fails for a bad
 // config. Kind "none" yields a producer that just waits for stop.

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 
+#include "runtime/batch_timing.hpp"
 #include "runtime/consumer_setup.hpp"
 #include "runtime/counters.hpp"
 #include "runtime/cpuset.hpp"
@@ -97,6 +98,7 @@ class PointRunner {
   void watch_prog_stats();
   void start_prog_stats();
   Result<> make_components();
+  Result<> test_run_components();
   void set_map_churn();
   Result<> watch_kernel_threads();
   void measure();
@@ -123,6 +125,7 @@ class PointRunner {
   BpfObject obj_;
   BssCounters counters_;
   LatencyHistReader hist_;                   // bb_lat_hist, when the template keeps one
+  BatchTimingRun batch_;                     // bb_batch_ns, when the template keeps them
   std::unique_ptr<PointProfiler> profiler_;  // run --profile
   std::unique_ptr<HwCounters> hw_;           // run --hw-counters
   PerCpuReader per_cpu_;
@@ -254,6 +257,12 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
   BB_TRY(counters_.init(obj_, counter_vars_));
   auto hist = hist_.init(obj_);
   if (!hist) return hist.error();
+  if (prog_->batch_timing) {
+    auto batch = batch_.init(obj_);
+    if (!batch) return batch.error();
+    if (!*batch)
+      return Error("program '" + prog_->name + "' times batches, but its object has no bb_batch_ns (BB_BATCH_TIMING)");
+  }
   watch_prog_stats();
   return {};
 }
@@ -304,15 +313,7 @@ Result<> PointRunner::make_components() {
   if (const ParamValue *c = p_.param("op_count"); c && !c->is_int) pc_.atomic_count = c->s == "atomic";
   if (const ParamValue *b = p_.param("batch_size"); b && b->is_int && b->i > 0)
     pc_.batch_size = static_cast<uint32_t>(b->i);
-  if (pc_.kind == ProducerKind::TestRun) {
-    pc_.test_run_fd = obj_.program_fd(test_run_driver(f_, *prog_));
-    if (const ParamValue *b = p_.param("batch_iters"); b && b->is_int && b->i > 0)
-      pc_.ops_per_run = static_cast<uint64_t>(b->i);
-    auto input = test_run_input_for(p_);
-    if (!input) return input.error();
-    pc_.data_in = std::move(input->data_in);
-    pc_.repeat = input->repeat;
-  }
+  if (pc_.kind == ProducerKind::TestRun) BB_TRY(test_run_components());
   pc_.socket_fd = setup_.sockets.send_fd;
   pc_.delivered = &consumed_.slot(0);
   if (const ParamValue *m = p_.param("max_in_flight"); m && m->is_int && m->i > 0)
@@ -338,6 +339,31 @@ Result<> PointRunner::make_components() {
   auto consumer = make_consumer(*cc_);
   if (!consumer) return consumer.error();
   consumer_ = std::move(*consumer);
+  return {};
+}
+
+// The test_run producer's program, packet and checks; with batch timing, the batch size
+// (calibrated here, on the point's packet): a call is that many operations and one more.
+Result<> PointRunner::test_run_components() {
+  pc_.test_run_fd = obj_.program_fd(test_run_driver(f_, *prog_));
+  if (const ParamValue *b = p_.param("batch_iters"); b && b->is_int && b->i > 0)
+    pc_.ops_per_run = static_cast<uint64_t>(b->i);
+  auto input = test_run_input_for(p_);
+  if (!input) return input.error();
+  pc_.data_in = std::move(input->data_in);
+  pc_.repeat = input->repeat;
+  if (const ParamValue *c = p_.param("check_output"); c && c->is_int && c->i) {
+    const ParamValue *retval = p_.param("expect_retval");
+    if (!retval || !retval->is_int) return Error("check_output needs the param expect_retval");
+    pc_.expected_retval = static_cast<uint32_t>(retval->i);
+    auto out = expected_output_for(p_, pc_.data_in);
+    if (!out) return out.error();
+    pc_.expected_out = std::move(*out);
+  }
+  if (!batch_.active()) return {};
+  auto iters = batch_.prepare(p_, [this] { return test_run_once(pc_.test_run_fd, pc_.data_in); });
+  if (!iters) return iters.error();
+  pc_.ops_per_run = uint64_t(*iters) + 1;
   return {};
 }
 
@@ -379,10 +405,12 @@ std::map<std::string, uint64_t> PointRunner::read_interval(uint64_t producer_ops
     case MetricSourceKind::Counter: d[m.name] = vals[counter_index_.at(m.source.operand)]; break;
     case MetricSourceKind::KthreadStime: d[m.name] = kthreads_.at(m.name).take(); break;
     case MetricSourceKind::CgroupMemory: d[m.name] = cgroup_.read(m.source.operand); break;
-    case MetricSourceKind::Ratio: break;  // derived from two others when summarized
-    case MetricSourceKind::Sum: break;    // added from the others below
+    case MetricSourceKind::Ratio: break;        // derived from two others when summarized
+    case MetricSourceKind::Sum: break;          // added from the others below
+    case MetricSourceKind::BatchTiming: break;  // below, all from one read
     }
   }
+  batch_.read_levels(metrics_, d);
   if (stats_switch_.is_on()) prog_reader_.take(d);
   add_sum_counts(metrics_, d);
   return d;
@@ -414,6 +442,11 @@ void PointRunner::measure() {
     for (size_t i = 0; i < counter_vars_.size(); ++i) counters_.take(i);
   start_prog_stats();
   bracket_measured_part();
+  // `timing_samples`: the kernel bench's end of a batch-timed run (when no CI target is).
+  if (!h_.enough && batch_.target() > 0) {
+    h_.enough = [this](const std::vector<Sample> &) { return batch_.reached(p_.producers); };
+    h_.max_duration_ns = p_.duration_ns;
+  }
   HarnessResult hr = run_harness(h_, *producer_, consumer_.get(), read, stop_, on_sample);
   late_producer_ops_ = hr.late_producer_ops;
   const bool with_stats = stats_switch_.is_on() && prog_reader_.has_measured();
@@ -430,7 +463,8 @@ void PointRunner::measure() {
   // `enough` also ends a run whose target is undefined (a zero mean): not reached, and why.
   if (const MetricSummary *m = r_.summary.find(r_.summary.primary); m && hr.enough && p_.precision_pct > 0)
     r_.precision_note = precision_undefined(*m);
-  r_.precision_reached = hr.enough && r_.precision_note.empty();
+  r_.precision_reached = p_.precision_pct > 0 && hr.enough && r_.precision_note.empty();
+  if (batch_.active()) r_.batch_timing = batch_.result();
   if (f_.per_cpu.enabled()) r_.per_cpu = per_cpu_.rates();
   finish_observers();
   if (hr.error) {
@@ -456,9 +490,11 @@ void PointRunner::bracket_measured_part() {
   h_.on_measure_begin = [this] {
     if (profiler_) profiler_->begin();
     if (hist_.active()) hist_.begin();
+    batch_.begin();
     if (hw_) hw_->enable();
   };
   h_.on_measure_end = [this] {
+    batch_.end();
     if (hw_) hw_->disable();
     if (hist_.active()) r_.latency_hist = hist_.since_begin();
     if (profiler_) profiler_->end();

@@ -17,6 +17,7 @@
 
 #include "compiler/resource_limits.hpp"
 #include "runtime/setup_program.hpp"
+#include "runtime/test_run_input.hpp"
 
 namespace bpfbench {
 namespace {
@@ -28,6 +29,11 @@ std::optional<uint64_t> arg_value(const SetupActionSpec &a, const std::string &k
   if (it == a.args.end()) return std::nullopt;
   const std::string &s = it->second;
   if (s == "max_entries") return max_entries;
+  if (s == "possible_cpus") {
+    const int n = libbpf_num_possible_cpus();
+    if (n <= 0) error = std::string(kind_name(a.action)) + ": cannot read the number of possible CPUs";
+    return n > 0 ? std::optional<uint64_t>(n) : std::nullopt;
+  }
   if (!s.empty() && s[0] >= '0' && s[0] <= '9') return std::stoull(s);
   const ParamValue *v = p.param(s);
   if (!v || !v->is_int || v->i < 0) {
@@ -149,16 +155,26 @@ std::string prefill(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p
   return why;
 }
 
-// One test run of the action's program; its return-value check goes into `state`.
+// One test run of the action's program, on the point's packet with `"input": "packet"`
+// (its output compared with the expected packet with `"compare_output": true`); its checks
+// go into `state`.
 std::string run_program(const SetupActionSpec &a, BpfObject &obj, const PlanPoint &p, SetupState &state) {
   std::string err;
-  uint64_t expect = arg_value(a, "expect", p, 0, err).value_or(0);
+  SetupRun run;
+  run.expect = arg_value(a, "expect", p, 0, err).value_or(0);
   if (!err.empty()) return err;
-  SelfCheck check{};
-  bool ran = false;
-  std::string why = run_setup_program(a, obj, expect, check, ran);
-  if (ran) state.checks.push_back(check);
-  return why;
+  if (a.args.count("input")) {
+    auto in = test_run_input_for(p);
+    if (!in) return "run_program: " + in.error().message;
+    if (in->data_in.empty()) return "run_program: \"input\": \"packet\" needs a packet (packet_len > 0)";
+    if (auto c = a.args.find("compare_output"); c != a.args.end() && c->second == "1") {
+      auto expected = expected_output_for(p, in->data_in);
+      if (!expected) return "run_program: " + expected.error().message;
+      run.expected_out = std::move(*expected);
+    }
+    run.data_in = std::move(in->data_in);
+  }
+  return run_setup_program(a, obj, run, state.checks);
 }
 
 // The pairs, and the sockets the producer and consumer use.

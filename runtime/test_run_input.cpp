@@ -1,52 +1,84 @@
 #include "runtime/test_run_input.hpp"
 
-#include <arpa/inet.h>
-
-#include <cstring>
+#include "runtime/packet_builder.hpp"
 
 namespace bpfbench {
 namespace {
 
-constexpr uint32_t kEthLen = 14, kIpv4Len = 20, kUdpLen = 8;
+// The header stacks `packet` names.
+struct PacketKind {
+  const char *name;
+  PacketSpec::L3 l3;
+  PacketSpec::L4 l4;
+};
+constexpr PacketKind kKinds[] = {
+    {"eth_ipv4_udp", PacketSpec::L3::Ipv4, PacketSpec::L4::Udp},
+    {"eth_ipv4_tcp", PacketSpec::L3::Ipv4, PacketSpec::L4::Tcp},
+    {"eth_ipv4_icmp", PacketSpec::L3::Ipv4, PacketSpec::L4::Icmp},
+    {"eth_ipv6_udp", PacketSpec::L3::Ipv6, PacketSpec::L4::Udp},
+    {"eth_ipv6_tcp", PacketSpec::L3::Ipv6, PacketSpec::L4::Tcp},
+    {"eth_arp", PacketSpec::L3::Arp, PacketSpec::L4::None},
+};
 
-// The IPv4 header checksum: one's complement of the one's-complement sum of its words.
-uint16_t ipv4_checksum(const uint8_t *hdr, size_t len) {
-  uint32_t sum = 0;
-  for (size_t i = 0; i + 1 < len; i += 2) sum += static_cast<uint32_t>(hdr[i] << 8 | hdr[i + 1]);
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return static_cast<uint16_t>(~sum);
-}
-
-void put16(uint8_t *p, uint16_t v) {
-  p[0] = static_cast<uint8_t>(v >> 8);
-  p[1] = static_cast<uint8_t>(v);
-}
-
-std::vector<uint8_t> eth_ipv4_udp(uint32_t len) {
-  std::vector<uint8_t> pkt(len, 0);
-  uint8_t *eth = pkt.data(), *ip = eth + kEthLen, *udp = ip + kIpv4Len;
-  const uint8_t dst_mac[6] = {0x02, 0, 0, 0, 0, 0x02}, src_mac[6] = {0x02, 0, 0, 0, 0, 0x01};
-  std::memcpy(eth, dst_mac, 6);
-  std::memcpy(eth + 6, src_mac, 6);
-  put16(eth + 12, 0x0800);  // ETH_P_IP
-  ip[0] = 0x45;             // version 4, 5 words
-  put16(ip + 2, static_cast<uint16_t>(len - kEthLen));
-  ip[8] = 64;  // ttl
-  ip[9] = 17;  // IPPROTO_UDP
-  const uint8_t saddr[4] = {10, 0, 0, 1}, daddr[4] = {10, 0, 0, 2};
-  std::memcpy(ip + 12, saddr, 4);
-  std::memcpy(ip + 16, daddr, 4);
-  put16(ip + 10, ipv4_checksum(ip, kIpv4Len));
-  put16(udp, 4096);
-  put16(udp + 2, 9);  // discard
-  put16(udp + 4, static_cast<uint16_t>(len - kEthLen - kIpv4Len));
-  return pkt;  // UDP checksum 0: none, allowed over IPv4
+const PacketKind *find_kind(const std::string &name) {
+  for (const auto &k : kKinds)
+    if (name == k.name) return &k;
+  return nullptr;
 }
 
 // An int param's value, or `fallback` when the point has none.
 int64_t int_param(const PlanPoint &p, const char *name, int64_t fallback) {
   const ParamValue *v = p.param(name);
   return v && v->is_int ? v->i : fallback;
+}
+
+// An address param's value, or `fallback` (an address literal) when the point has none.
+Result<Address> address_param(const PlanPoint &p, const char *name, const char *fallback) {
+  const ParamValue *v = p.param(name);
+  const std::string text = v && !v->is_int ? v->s : fallback;
+  std::string why;
+  auto a = parse_address(text, &why);
+  if (!a) return Error(std::string(name) + ": " + why);
+  return *a;
+}
+
+Result<std::vector<uint8_t>> headers_packet(const PacketKind &k, const PlanPoint &p, uint32_t len) {
+  PacketSpec s;
+  s.l3 = k.l3;
+  s.l4 = k.l4;
+  s.len = len;
+  const bool v6 = k.l3 == PacketSpec::L3::Ipv6;
+  struct Field {
+    Address *out;
+    const char *name, *fallback;
+  };
+  for (const Field &f : {Field{&s.eth_src, "packet_eth_src", "02:00:00:00:00:01"},
+                         Field{&s.eth_dst, "packet_eth_dst", "02:00:00:00:00:02"},
+                         Field{&s.src, "packet_src", v6 ? "fd00::1" : "10.0.0.1"},
+                         Field{&s.dst, "packet_dst", v6 ? "fd00::2" : "10.0.0.2"}}) {
+    auto a = address_param(p, f.name, f.fallback);
+    if (!a) return a.error();
+    *f.out = *a;
+  }
+  const int64_t sport = int_param(p, "packet_sport", 4096), dport = int_param(p, "packet_dport", 9),
+                flags = int_param(p, "packet_tcp_flags", 0), options = int_param(p, "packet_ip_options", 0);
+  if (sport < 0 || sport > 65535 || dport < 0 || dport > 65535) return Error("packet ports must be in [0, 65535]");
+  if (flags < 0 || flags > 255) return Error("packet_tcp_flags must be in [0, 255]");
+  if (options < 0 || options > 10) return Error("packet_ip_options must be in [0, 10]");
+  s.sport = static_cast<uint16_t>(sport);
+  s.dport = static_cast<uint16_t>(dport);
+  s.tcp_flags = static_cast<uint8_t>(flags);
+  s.ip_frag = int_param(p, "packet_ip_frag", 0) != 0;
+  s.ip_option_words = static_cast<uint32_t>(options);
+  auto pkt = build_packet(s);
+  if (!pkt) return Error(std::string(k.name) + ": " + pkt.error().message);
+  return pkt;
+}
+
+std::string kind_names() {
+  std::string out = "digits";
+  for (const auto &k : kKinds) out += std::string(", ") + k.name;
+  return out;
 }
 
 }  // namespace
@@ -62,12 +94,8 @@ Result<std::vector<uint8_t>> make_packet(const std::string &kind, uint32_t len, 
     if (len) pkt.back() = 0;
     return pkt;
   }
-  if (kind == "eth_ipv4_udp") {
-    if (len < kEthLen + kIpv4Len + kUdpLen || len > 65535)
-      return Error("packet eth_ipv4_udp needs packet_len in [42, 65535], got " + std::to_string(len));
-    return eth_ipv4_udp(len);
-  }
-  return Error("unknown packet '" + kind + "' (expected digits or eth_ipv4_udp)");
+  if (const PacketKind *k = find_kind(kind)) return headers_packet(*k, PlanPoint{}, len);
+  return Error("unknown packet '" + kind + "' (expected " + kind_names() + ")");
 }
 
 Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed) {
@@ -78,10 +106,35 @@ Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed) {
   in.repeat = static_cast<uint32_t>(repeat);
   if (len == 0) return in;
   const ParamValue *kind = p.param("packet");
-  auto pkt = make_packet(kind && !kind->is_int ? kind->s : "digits", static_cast<uint32_t>(len), seed);
+  const std::string name = kind && !kind->is_int ? kind->s : "digits";
+  auto pkt = name == "digits" || !find_kind(name) ? make_packet(name, static_cast<uint32_t>(len), seed)
+                                                  : headers_packet(*find_kind(name), p, static_cast<uint32_t>(len));
   if (!pkt) return pkt.error();
   in.data_in = std::move(*pkt);
   return in;
+}
+
+Result<std::optional<std::vector<uint8_t>>> expected_output_for(const PlanPoint &p, const std::vector<uint8_t> &input) {
+  const ParamValue *mode = p.param("expect_packet");
+  const std::string m = mode && !mode->is_int ? mode->s : "any";
+  if (m == "any") return std::optional<std::vector<uint8_t>>();
+  if (m == "input") return std::optional(input);
+  if (m != "encap") return Error("unknown expect_packet '" + m + "' (expected any, input or encap)");
+  Encap e;
+  struct Field {
+    Address *out;
+    const char *name;
+  };
+  for (const Field &f : {Field{&e.outer_src, "expect_outer_src"}, Field{&e.outer_dst, "expect_outer_dst"},
+                         Field{&e.eth_src, "expect_eth_src"}, Field{&e.eth_dst, "expect_eth_dst"}}) {
+    if (!p.param(f.name)) return Error(std::string("expect_packet encap needs the param ") + f.name);
+    auto a = address_param(p, f.name, "");
+    if (!a) return a.error();
+    *f.out = *a;
+  }
+  auto out = encapsulate(input, e);
+  if (!out) return out.error();
+  return std::optional(std::move(*out));
 }
 
 }  // namespace bpfbench

@@ -93,4 +93,66 @@ static __always_inline __u64 bb_time_end(__u64 start, struct bb_hist *h)
 #define BB_HIST_ADD(ns) bb_hist_add(BB_LAT_HIST, (ns))
 #endif
 
+/* In-BPF batch timing (runtime/batch_timing.hpp; after the kernel bench's bench_bpf_timing):
+ * a program runs an operation bb_batch_iters times between two bpf_ktime_get_ns() reads,
+ * keeps the elapsed time as one sample (at most BB_BATCH_SAMPLES per CPU, while the runtime
+ * has bb_batch_on set: the measured part), then runs it once more, untimed, and returns
+ * that run's value, so a validation run can check it. The runtime sets bb_batch_iters
+ * (calibrated to ~10 ms a batch, or the point's `batch_iters`) before the producers start.
+ * A template opts in with BB_BATCH_TIMING; at file scope, then writes
+ *
+ *     return BB_BATCH_LOOP(process(ctx), ({ undo what process() changed; }));
+ *
+ * `reset` runs after each timed run and may read that run's value as bb_result. The loop
+ * is bounded by may_goto (bb_can_loop), so its length needs no verifier walk. */
+#define BB_BATCH_SAMPLES 4096
+
+#ifdef __bpf__
+#define BB_BATCH_TIMING                                                                   \
+	__u64 bb_batch_ns[BB_MAX_CPUS][BB_BATCH_SAMPLES] = {};                                 \
+	__u32 bb_batch_idx[BB_MAX_CPUS] = {};                                                  \
+	volatile __u32 bb_batch_on = 0;                                                        \
+	volatile __u32 bb_batch_iters = 0;                                                     \
+	static __always_inline void bb_batch_record(__u64 ns)                                  \
+	{                                                                                      \
+		__u32 cpu = bpf_get_smp_processor_id() & (BB_MAX_CPUS - 1), i;                 \
+                                                                                               \
+		if (!bb_batch_on)                                                              \
+			return;                                                                \
+		i = bb_batch_idx[cpu];                                                         \
+		if (i >= BB_BATCH_SAMPLES)                                                     \
+			return;                                                                \
+		bb_batch_ns[cpu][i] = ns;                                                      \
+		bb_batch_idx[cpu] = i + 1;                                                     \
+	}
+
+/* True until the kernel's may_goto budget for this program run is spent (the kernel
+ * bench's can_loop). */
+#define bb_can_loop                                                                       \
+	({                                                                                \
+		__label__ bb_out, bb_on;                                                  \
+		int bb_more = 1;                                                          \
+		asm volatile goto("may_goto %l[bb_out]" :::: bb_out);                     \
+		goto bb_on;                                                               \
+	bb_out:                                                                           \
+		bb_more = 0;                                                              \
+	bb_on:                                                                            \
+		bb_more;                                                                  \
+	})
+
+#define BB_BATCH_LOOP(body, reset)                                                        \
+	({                                                                                \
+		__u64 bb_t0 = bpf_ktime_get_ns();                                         \
+		int bb_result = 0;                                                        \
+                                                                                          \
+		for (__u32 bb_i = 0; bb_i < bb_batch_iters && bb_can_loop; bb_i++) {      \
+			bb_result = (body);                                               \
+			reset;                                                            \
+		}                                                                         \
+		bb_batch_record(bpf_ktime_get_ns() - bb_t0);                              \
+		bb_result = (body);                                                       \
+		bb_result;                                                                \
+	})
+#endif
+
 #endif /* BPFBENCH_SHARED_H */

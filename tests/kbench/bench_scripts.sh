@@ -106,11 +106,34 @@ done
 summarize "sockmap --tx-normal" "^Summary: total trans +000 MB ± 0\.000 MB/s$" \
   "$($RUN_BENCH -c2 -p1 --tx-normal sockmap 2>&1)"
 
+# xdp-lb as run_bench_xdp_lb.sh calls it (-q -a --machine-readable; its rval() reads the
+# RESULT line's median, stddev and p99), a scenario of each group; it runs until 200 timed
+# batches, whatever -d says.
+result2='[0-9]+\.[0-9]{2}'
+for sc in tcp-v4-lru-hit tcp-v6-ch-diverse tcp-v4-syn udp-v4-lru-miss pass-non-ip drop-v6-frag; do
+  out=$("$dir/bench" -q -w0 -a xdp-lb --machine-readable --scenario "$sc" 2>&1)
+  line=$(grep '^RESULT ' <<<"$out" || true)  # as the script: calibration warnings may precede it
+  if [[ "$line" =~ ^RESULT\ scenario=$sc\ samples=[0-9]+\ median=$result2\ stddev=$result2\ cv=$result2\ min=$result2\ p99=$result2\ max=$result2$ ]]; then
+    printf "%-40s %s\n" "xdp-lb --scenario $sc" "$line"
+  else
+    printf "%-40s BAD: %s\n" "xdp-lb --scenario $sc" "${out//$'\n'/ | }"
+    fails=$((fails + 1))
+  fi
+done
+out=$("$dir/bench" -w0 xdp-lb --scenario pass-v4-icmp 2>&1)
+grep -Eq "^pass-v4-icmp: median $result2 ns/op, stddev $result2, p99 $result2 \([0-9]+ samples\)$" <<<"$out" ||
+  { echo "BAD xdp-lb report line: $out"; fails=$((fails + 1)); }
+out=$("$dir/bench" -w0 bpf-nop 2>&1)
+grep -Eq "^bpf-nop: median $result2 ns/op, stddev $result2, p99 $result2 \([0-9]+ samples\)$" <<<"$out" ||
+  { echo "BAD bpf-nop report line: $out"; fails=$((fails + 1)); }
+scenarios=$("$dir/bench" xdp-lb --list-scenarios)
+[ "$(grep -c '^  [a-z0-9-]*  ' <<<"$scenarios")" = 24 ] || { echo "BAD --list-scenarios: $scenarios"; fails=$((fails + 1)); }
+
 # The kernel bench's argument errors: exit 2 (it exits 1), with its message's meaning.
 expect_refusal() {
   local out rc=0
   out=$("$dir/bench" "${@:2}" 2>&1) || rc=$?
-  if [ "$rc" != 2 ] || ! grep -qF "$1" <<<"$out"; then
+  if [ "$rc" != 2 ] || ! grep -qF -- "$1" <<<"$out"; then
     echo "BAD refusal (exit $rc, want 2 and '$1'): bench ${*:2}: $out"
     fails=$((fails + 1))
   fi
@@ -129,6 +152,10 @@ expect_refusal "needs an even number of producers" -p3 --use-case add_del_on_dif
 expect_refusal "argument '-c 2 -p 1 -a' is necessary" -c1 -a sockmap
 expect_refusal "argument '-c 2 -p 1 -a' is necessary" -c2 -p1 sockmap
 expect_refusal "error: 'prog' is set twice in this bench" -c2 -p1 -a --tx-pass --rx-pass sockmap
+expect_refusal "--scenario is required. Use --list-scenarios to see options." xdp-lb
+expect_refusal "unknown scenario: 'tcp-v9'" --scenario tcp-v9 xdp-lb
+expect_refusal "benchmark doesn't support consumers" -c1 --scenario tcp-v4-ch xdp-lb
+expect_refusal "does not apply" --scenario tcp-v4-ch trig-tp
 listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
 grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
 

@@ -14,6 +14,12 @@
 #                                   ringbuf, perfbuf, local-storage, bpf-loop and hashmap
 #                                   benches attached at tp/syscalls/sys_enter_getpgid (fentry
 #                                   is refused by kernels without BPF trampolines)
+#   KBENCH_XDP=/tmp/kbench-xdp/bench the v6.12 bench with bpf-next's xdp-lb and bpf-nop added
+#                                   (rows marked XDP, built by /tmp/kbench-xdp/build.sh;
+#                                   skipped with a note when it is missing). Their number is
+#                                   the median ns per operation ("NAME: median X ns/op"): the
+#                                   ratio is bpfbench's time over the kernel bench's, so there
+#                                   above 1 means bpfbench measured slower.
 # When they are missing and KBENCH_BUILD names a build script (one that extracts a v6.12 tree
 # fetched with the search tool's `fetch github:aida0710/linux-kernel-explorer` and builds both;
 # MIRROR= the fetched git directory), it is run first.
@@ -32,6 +38,7 @@ done
 shift $((OPTIND - 1))
 KBENCH=${KBENCH:-/tmp/kbench/bench}
 KBENCH_TP=${KBENCH_TP:-/tmp/kbench/bench-tp}
+KBENCH_XDP=${KBENCH_XDP:-/tmp/kbench-xdp/bench}
 
 if [ ! -x "$KBENCH" ] || [ ! -x "$KBENCH_TP" ]; then
   if [ -n "${KBENCH_BUILD:-}" ]; then
@@ -90,6 +97,31 @@ bpf-hashmap-lookup|TP|bpf-hashmap-lookup
 bpf-hashmap-full-update|TP|bpf-hashmap-full-update
 crypto-encrypt|KB|crypto-encrypt
 crypto-decrypt|KB|crypto-decrypt
+bpf-nop|XDP|bpf-nop
+xdp-lb-tcp-v4-lru-hit|XDP|xdp-lb --scenario tcp-v4-lru-hit
+xdp-lb-tcp-v4-ch|XDP|xdp-lb --scenario tcp-v4-ch
+xdp-lb-tcp-v6-lru-hit|XDP|xdp-lb --scenario tcp-v6-lru-hit
+xdp-lb-tcp-v6-ch|XDP|xdp-lb --scenario tcp-v6-ch
+xdp-lb-udp-v4-lru-hit|XDP|xdp-lb --scenario udp-v4-lru-hit
+xdp-lb-udp-v6-lru-hit|XDP|xdp-lb --scenario udp-v6-lru-hit
+xdp-lb-tcp-v4v6-lru-hit|XDP|xdp-lb --scenario tcp-v4v6-lru-hit
+xdp-lb-tcp-v4-lru-diverse|XDP|xdp-lb --scenario tcp-v4-lru-diverse
+xdp-lb-tcp-v4-ch-diverse|XDP|xdp-lb --scenario tcp-v4-ch-diverse
+xdp-lb-tcp-v6-lru-diverse|XDP|xdp-lb --scenario tcp-v6-lru-diverse
+xdp-lb-tcp-v6-ch-diverse|XDP|xdp-lb --scenario tcp-v6-ch-diverse
+xdp-lb-udp-v4-lru-diverse|XDP|xdp-lb --scenario udp-v4-lru-diverse
+xdp-lb-tcp-v4-lru-miss|XDP|xdp-lb --scenario tcp-v4-lru-miss
+xdp-lb-udp-v4-lru-miss|XDP|xdp-lb --scenario udp-v4-lru-miss
+xdp-lb-tcp-v4-lru-warmup|XDP|xdp-lb --scenario tcp-v4-lru-warmup
+xdp-lb-tcp-v4-syn|XDP|xdp-lb --scenario tcp-v4-syn
+xdp-lb-tcp-v4-rst-miss|XDP|xdp-lb --scenario tcp-v4-rst-miss
+xdp-lb-pass-v4-no-vip|XDP|xdp-lb --scenario pass-v4-no-vip
+xdp-lb-pass-v6-no-vip|XDP|xdp-lb --scenario pass-v6-no-vip
+xdp-lb-pass-v4-icmp|XDP|xdp-lb --scenario pass-v4-icmp
+xdp-lb-pass-non-ip|XDP|xdp-lb --scenario pass-non-ip
+xdp-lb-drop-v4-frag|XDP|xdp-lb --scenario drop-v4-frag
+xdp-lb-drop-v4-options|XDP|xdp-lb --scenario drop-v4-options
+xdp-lb-drop-v6-frag|XDP|xdp-lb --scenario drop-v6-frag
 EOF2
 )
 
@@ -98,14 +130,18 @@ EOF2
 # "Summary: throughput 45.748 ± 0.000 M ops/s ..." or (htab-mem, k/s per producer)
 # "Summary: per-prod-op   21.34 ±    0.75k/s, ..."; without one (the two per-CPU benches) the
 # sum of the per-CPU lines: "cpu00: lookup 12.345M ± ..." (bpf-hashmap-lookup) or
-# "0:hash_map_full_perf 1234567 events per sec" (bpf-hashmap-full-update, events/s).
+# "0:hash_map_full_perf 1234567 events per sec" (bpf-hashmap-full-update, events/s); for
+# bpf-nop and xdp-lb (bench_bpf_timing) the median ns/op of
+# "tcp-v4-lru-hit: median 55.57 ns/op, stddev 0.85, p99 57.91 (206 samples)".
 hits_of() {
   awk '
     /^Summary: / { s = $0; sub(/^Summary: (hits |per-prod-op )?(throughput )?[ ]*/, "", s)
                    sub(/[^0-9.].*$/, "", s); summary = s; have = 1 }
     /^cpu[0-9]+: lookup / { v = $3; sub(/M$/, "", v); lookups += v; nl++ }
     /^[0-9]+:hash_map_full_perf / { updates += $2 / 1e6; nu++ }
-    END { if (have) print summary; else if (nl) print lookups; else if (nu) printf "%.6f\n", updates }'
+    /^[a-z0-9-]+: median [0-9.]+ ns\/op, / { median = $3; nm++ }
+    END { if (have) print summary; else if (nl) print lookups; else if (nu) printf "%.6f\n", updates
+          else if (nm) print median }'
 }
 median() { printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
@@ -123,6 +159,11 @@ while IFS='|' read -r name which args; do
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "$name"; then continue; fi
   kbin=$KBENCH
   [ "$which" = TP ] && kbin=$KBENCH_TP
+  [ "$which" = XDP ] && kbin=$KBENCH_XDP
+  if [ ! -x "$kbin" ]; then
+    echo "$name: skipped: no kernel bench at $kbin (see the header)" >&2
+    continue
+  fi
   ours=() theirs=() ratios=()
   for ((i = 0; i < pairs; i++)); do
     # shellcheck disable=SC2086

@@ -201,7 +201,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
   }
   SECTION("unknown type, dest, attach, producer, consumer") {
     CHECK(load_error(manifest(param(R"("type": "integer", "dest": "rodata", "default": 1)"))) ==
-          "param 'p': unknown type 'integer' (expected int, size, duration, bool, enum or cpuset)");
+          "param 'p': unknown type 'integer' (expected int, size, duration, bool, enum, cpuset or address)");
     CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodta", "default": 1)")), nullptr, &hint) ==
           "param 'p': unknown dest 'rodta' (expected rodata, map_size, template or runtime)");
     CHECK(hint == "did you mean 'rodata'?");
@@ -290,7 +290,8 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "counters:x" }])")) ==
           "metric 'm': bad metric source 'counters:x' (expected counter:<var>, producer, consumer, "
-          "ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm> or cgroup_memory:current|peak)");
+          "ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm>, cgroup_memory:current|peak or "
+              "batch_timing:<stat>)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "ratio:m/q" }])")) ==
           "metric 'm': source 'ratio:m/q' names unknown metric 'q'");

@@ -318,8 +318,9 @@ TEST_CASE("cgroup_memory sources are levels in their unit, peak a high-water mar
     CHECK_FALSE(parse_metric_source(bad, why));
   }
   CHECK(default_report_of(MetricSourceKind::CgroupMemory) == MetricReport::AsIs);
-  CHECK(level_unit_scale("MiB") == 1048576.0);
-  CHECK(level_unit_scale("MB") == 0.0);
+  CHECK(level_unit_scale(MetricSourceKind::CgroupMemory, "MiB") == 1048576.0);
+  CHECK(level_unit_scale(MetricSourceKind::CgroupMemory, "MB") == 0.0);
+  CHECK(level_unit_scale(MetricSourceKind::BatchTiming, "ns/op") == 1000.0);
 
   test::TempDir d;
   std::string errors;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <regex>
 
 #include "run_process.hpp"
 #include "runtime/kprobe_multi_all.hpp"
@@ -149,4 +150,26 @@ TEST_CASE("bench runs the new kernel-bench names and refuses rename with -p2", "
   auto p2 = run_process({BPFBENCH_BINARY, "bench", "-p2", "rename-base"}, 60);
   CHECK(p2.exit_code == 2);
   CHECK(p2.err.find("benchmark doesn't support multi-producer!") != std::string::npos);
+}
+
+TEST_CASE("bpf_nop timed: an empty timed loop, and bench bpf-nop's line", "[runtime][batch_timing][kbench]") {
+  BB_REQUIRE_ROOT();
+  Runner r;
+  PlanPoint p = r.point("bpf_nop", "timed", {{"batch_iters", 100000}});
+  PointResult res = r.run(p);
+  INFO(res.reason);
+  REQUIRE(res.status == PointResult::Status::Ok);
+  REQUIRE(res.batch_timing);
+  CHECK(res.batch_timing->batch_iters == 100000u);
+  REQUIRE(!res.batch_timing->per_op_ns.empty());
+  CHECK(res.batch_timing->per_op_ns.front() > 0);
+  CHECK(res.batch_timing->per_op_ns.back() < 1000);  // an empty iteration is ns, not µs
+  // A call is 100000 timed iterations and one untimed: the producer counts all of them.
+  CHECK(test::sampled_total(res, "hits") % 100001 == 0);
+  CHECK(test::sampled_total(res, "hits") > 0);
+  auto b = test::run_process({BPFBENCH_BINARY, "bench", "-w0", "bpf-nop"}, 120);
+  INFO(b.out << b.err);
+  REQUIRE(b.exit_code == 0);
+  CHECK(std::regex_search(b.out, std::regex("\nbpf-nop: median [0-9]+\\.[0-9]{2} ns/op, stddev [0-9]+\\.[0-9]{2}, "
+                                            "p99 [0-9]+\\.[0-9]{2} \\([0-9]+ samples\\)\n$")));
 }
