@@ -75,7 +75,7 @@ std::vector<std::pair<std::string, nlohmann::json>> point_params(const ResultPoi
 }
 
 // A group's x axis: which params vary (their values), the numeric one with the most
-// values as x, and the params zipped with x (`sweep (batch, sample_rate) over L`), which
+// values as x (present in every point: a results file from elsewhere may lack it), and the params zipped with x (`sweep (batch, sample_rate) over L`), which
 // move with it one to one and so name the x axis instead of splitting points into variants.
 struct Axis {
   std::map<std::string, std::set<std::string>> values;
@@ -86,15 +86,19 @@ struct Axis {
 Axis choose_axis(const Group &g) {
   Axis ax;
   std::map<std::string, bool> numeric;
+  std::map<std::string, size_t> present;
   std::map<const ResultPoint *, std::map<std::string, std::string>> text;
   for (const auto &[si, p] : g.points)
     for (const auto &[k, v] : point_params(*p)) {
       ax.values[k].insert(text[p][k] = value_text(v));
       numeric.try_emplace(k, true);
       numeric[k] = numeric[k] && v.is_number();
+      ++present[k];
     }
   for (const auto &[k, vs] : ax.values)
-    if (vs.size() > 1 && numeric[k] && (ax.xparam.empty() || vs.size() > ax.values[ax.xparam].size())) ax.xparam = k;
+    if (vs.size() > 1 && numeric[k] && present[k] == g.points.size() &&
+        (ax.xparam.empty() || vs.size() > ax.values[ax.xparam].size()))
+      ax.xparam = k;
   if (ax.xparam.empty()) return ax;
   for (const auto &[k, vs] : ax.values) {
     if (k == ax.xparam || vs.size() != ax.values[ax.xparam].size()) continue;

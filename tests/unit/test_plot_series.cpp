@@ -146,6 +146,23 @@ TEST_CASE("plot: one chart per reported metric unless --metric picks one", "[plo
   CHECK(both[0].series[4].title == "prog=tp size=8 (B)");
 }
 
+TEST_CASE("plot: a param missing from some points is not the x axis", "[plot]") {
+  // Found by fuzz_results: a points' param renamed by hand ("bat*ch") made x a param
+  // that point lacks, and plot threw out of json::at.
+  nlohmann::json j = doc_of(sweep());
+  nlohmann::json &p1 = j["points"][1]["params"];
+  p1["bat*ch"] = p1["batch"];
+  p1.erase("batch");
+  ResultSet rs = set_of(j);
+  std::vector<PlotChart> charts;
+  REQUIRE_NOTHROW(charts = plot_charts({&rs}, {""}, "hits"));
+  REQUIRE(charts.size() == 1);
+  CHECK(charts[0].xlabel != "batch");
+  size_t drawn = 0;
+  for (const auto &s : charts[0].series) drawn += s.x.size();
+  CHECK(drawn == 12);
+}
+
 TEST_CASE("plot: a hostile prog name stays a gnuplot string", "[plot][escape]") {
   std::vector<Pt> pts = {
       {"a'\nsystem \"id\"`id`", 1, 8, 1}, {"a'\nsystem \"id\"`id`", 10, 8, 2}, {"b", 1, 8, 3}, {"b", 10, 8, 4}};
