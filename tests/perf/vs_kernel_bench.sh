@@ -136,7 +136,11 @@ EOF2
 hits_of() {
   awk '
     /^Summary: / { s = $0; sub(/^Summary: (hits |per-prod-op )?(throughput )?[ ]*/, "", s)
-                   sub(/[^0-9.].*$/, "", s); summary = s; have = 1 }
+                   sub(/[^0-9.].*$/, "", s); summary = s; have = 1
+                   # hashmap-without-bloom counts its lookups (all misses) as drops:
+                   # no hits, so its number is the total operations.
+                   if (s + 0 == 0 && match($0, /total operations +[0-9.]+/)) {
+                     t = substr($0, RSTART, RLENGTH); sub(/^total operations +/, "", t); summary = t } }
     /^cpu[0-9]+: lookup / { v = $3; sub(/M$/, "", v); lookups += v; nl++ }
     /^[0-9]+:hash_map_full_perf / { updates += $2 / 1e6; nu++ }
     /^[a-z0-9-]+: median [0-9.]+ ns\/op, / { median = $3; nm++ }
