@@ -75,8 +75,9 @@ std::vector<std::pair<std::string, nlohmann::json>> point_params(const ResultPoi
 }
 
 // A group's x axis: which params vary (their values), the numeric one with the most
-// values as x (present in every point: a results file from elsewhere may lack it), and the params zipped with x (`sweep (batch, sample_rate) over L`), which
-// move with it one to one and so name the x axis instead of splitting points into variants.
+// values as x (present in every point: a results file from elsewhere may lack it), and
+// the params zipped with x (`sweep (batch, sample_rate) over L`), which move with it one
+// to one and so name the x axis instead of splitting points into variants.
 struct Axis {
   std::map<std::string, std::set<std::string>> values;
   std::string xparam;  // "" = categorical

@@ -133,14 +133,14 @@ EOF2
 # "0:hash_map_full_perf 1234567 events per sec" (bpf-hashmap-full-update, events/s); for
 # bpf-nop and xdp-lb (bench_bpf_timing) the median ns/op of
 # "tcp-v4-lru-hit: median 55.57 ns/op, stddev 0.85, p99 57.91 (206 samples)".
+# With field=total, the Summary's "total operations" instead of its first number
+# (hashmap-without-bloom: every lookup misses and both tools count it a drop, so hits is 0).
 hits_of() {
-  awk '
+  awk -v field="${field:-hits}" '
+    /^Summary: / && field == "total" { s = $0; if (!sub(/^.*total operations +/, "", s)) next
+                   sub(/[^0-9.].*$/, "", s); summary = s; have = 1; next }
     /^Summary: / { s = $0; sub(/^Summary: (hits |per-prod-op )?(throughput )?[ ]*/, "", s)
-                   sub(/[^0-9.].*$/, "", s); summary = s; have = 1
-                   # hashmap-without-bloom counts its lookups (all misses) as drops:
-                   # no hits, so its number is the total operations.
-                   if (s + 0 == 0 && match($0, /total operations +[0-9.]+/)) {
-                     t = substr($0, RSTART, RLENGTH); sub(/^total operations +/, "", t); summary = t } }
+                   sub(/[^0-9.].*$/, "", s); summary = s; have = 1 }
     /^cpu[0-9]+: lookup / { v = $3; sub(/M$/, "", v); lookups += v; nl++ }
     /^[0-9]+:hash_map_full_perf / { updates += $2 / 1e6; nu++ }
     /^[a-z0-9-]+: median [0-9.]+ ns\/op, / { median = $3; nm++ }
@@ -164,6 +164,8 @@ while IFS='|' read -r name which args; do
   kbin=$KBENCH
   [ "$which" = TP ] && kbin=$KBENCH_TP
   [ "$which" = XDP ] && kbin=$KBENCH_XDP
+  field=hits
+  [ "$name" = hashmap-without-bloom ] && field=total
   if [ ! -x "$kbin" ]; then
     echo "$name: skipped: no kernel bench at $kbin (see the header)" >&2
     continue
