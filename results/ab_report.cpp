@@ -15,7 +15,6 @@ namespace {
 std::string verdict_text(Verdict v) { return v == Verdict::NoChange ? "within noise" : to_string(v); }
 
 std::string fmt_ratio(double v) { return std::isfinite(v) ? fmt::format("{:.4f}", v) : "n/a"; }
-std::string fmt_pct(double v) { return std::isfinite(v) ? fmt::format("{:+.2f}%", v) : "n/a"; }
 std::string fmt_half(double v) { return std::isfinite(v) ? fmt::format("±{:.2f}%", v) : "±inf"; }
 
 // A number JSON can hold (null for NaN/inf: never a made-up value).
@@ -171,7 +170,7 @@ std::string ab_to_text(const AbReport &r) {
     out += fmt::format("{:<28} {:<10} {:>5} {:>8} {:>20} {:>9} {:>9}  {}{}\n", name, p.metric, p.a.size(),
                        p.stats.ok ? fmt_ratio(p.stats.ratio) : "n/a", ci_text(p),
                        p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a",
-                       p.stats.ok ? fmt_pct(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
+                       p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + printable_text(p.note) + ")");
     if (r.control && p.stats.ok && p.note.empty())
       out += fmt::format("  noise floor {:.2f}% (max |ratio-1| of one pair {:.2f}%)\n", control_floor_pct(p.stats),
@@ -180,7 +179,7 @@ std::string ab_to_text(const AbReport &r) {
   for (const auto &g : r.geomeans())
     out += fmt::format("geomean {}: B/A {} ({} speed, {} point{})\n",
                        g.suite.empty() ? "(no suite)" : "'" + printable_text(g.suite) + "'", fmt_ratio(g.ratio),
-                       fmt_pct(g.speed_change_pct), g.n, g.n == 1 ? "" : "s");
+                       signed_pct_text(g.speed_change_pct), g.n, g.n == 1 ? "" : "s");
   if (r.control) out += fmt::format("noise floor: {:.2f}%\n", r.noise_floor_pct());
   for (const auto &s : r.only_a) out += fmt::format("skipped, only in A: {}\n", printable_text(s));
   for (const auto &s : r.only_b) out += fmt::format("skipped, only in B: {}\n", printable_text(s));
@@ -194,16 +193,17 @@ std::string ab_to_markdown(const AbReport &r) {
   out += "| suite | point | metric | pairs | B/A | 95% CI | ±CI | speed | verdict |\n";
   out += "|---|---|---|---:|---:|---|---:|---:|---|\n";
   for (const auto &p : r.points)
-    out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {}{} |\n", markdown_text(p.suite), markdown_text(p.label),
-        markdown_text(p.metric), p.a.size(), p.stats.ok ? fmt_ratio(p.stats.ratio) : "n/a", ci_text(p),
-        p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a", p.stats.ok ? fmt_pct(p.speed_change_pct()) : "n/a",
-        verdict_text(p.verdict), p.note.empty() ? "" : " (" + markdown_text(p.note) + ")");
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {}{} |\n", markdown_text(p.suite),
+                       markdown_text(p.label), markdown_text(p.metric), p.a.size(),
+                       p.stats.ok ? fmt_ratio(p.stats.ratio) : "n/a", ci_text(p),
+                       p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a",
+                       p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
+                       p.note.empty() ? "" : " (" + markdown_text(p.note) + ")");
   auto g = r.geomeans();
   if (!g.empty()) out += "\n| suite | points | geomean B/A | speed |\n|---|---:|---:|---:|\n";
   for (const auto &s : g)
     out += fmt::format("| {} | {} | {} | {} |\n", markdown_text(s.suite), s.n, fmt_ratio(s.ratio),
-                       fmt_pct(s.speed_change_pct));
+                       signed_pct_text(s.speed_change_pct));
   if (r.control) out += fmt::format("\nNoise floor: {:.2f}%\n", r.noise_floor_pct());
   for (const auto &s : r.only_a) out += fmt::format("\nSkipped, only in A: {}\n", markdown_text(s));
   for (const auto &s : r.only_b) out += fmt::format("\nSkipped, only in B: {}\n", markdown_text(s));

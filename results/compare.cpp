@@ -48,6 +48,8 @@ std::string regression_message(const std::string &suite, const std::string &labe
       fmt::format("regression: point '{}'{} is {:.2f}% slower (limit {}%){}", label, where, pct, limit_pct, more));
 }
 
+std::string signed_pct_text(double v) { return std::isfinite(v) ? fmt::format("{:+.2f}%", v) : "n/a"; }
+
 std::vector<std::string> param_differences(const nlohmann::json &a, const nlohmann::json &b) {
   auto show = [](const nlohmann::json &v) { return v.is_string() ? v.get<std::string>() : json_text(v); };
   std::vector<std::string> out;
@@ -165,7 +167,6 @@ void guard_point(PointComparison &c, const ResultPoint &a, const ResultPoint &b,
 
 bool judged(Verdict v) { return v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoChange; }
 
-std::string fmt_pct(double v) { return std::isfinite(v) ? fmt::format("{:+.2f}%", v) : "n/a"; }
 std::string fmt_abs(double v) { return std::isfinite(v) ? fmt::format("{:+.3f}", v) : "n/a"; }
 
 // The change column and its CI: relative, or B - A in the unit when there is none.
@@ -173,13 +174,14 @@ std::pair<std::string, std::string> change_cells(const PointComparison &p) {
   if (p.absolute)
     return {fmt_abs(p.diff), fmt::format("[{}, {}]{}", fmt_abs(p.diff_ci_low), fmt_abs(p.diff_ci_high),
                                          p.unit.empty() ? "" : " " + p.unit)};
-  return {fmt_pct(p.change_pct), fmt::format("[{}, {}]", fmt_pct(p.change_ci_low), fmt_pct(p.change_ci_high))};
+  return {signed_pct_text(p.change_pct),
+          fmt::format("[{}, {}]", signed_pct_text(p.change_ci_low), signed_pct_text(p.change_ci_high))};
 }
 
 std::string geomean_text(const SuiteGeomean &g) {
   std::string out = g.n == 0 ? "no geometric mean"
                              : fmt::format("geometric mean over {} point{}: {} speed", g.n, g.n == 1 ? "" : "s",
-                                           fmt_pct(g.speed_change_pct));
+                                           signed_pct_text(g.speed_change_pct));
   if (g.left_out > 0)
     out += fmt::format(" ({} point{} left out: A's CI spans 0)", g.left_out, g.left_out == 1 ? "" : "s");
   if (g.not_judged > 0)
@@ -304,7 +306,7 @@ std::string compare_to_markdown(const CompareReport &c) {
       for (const auto &g : c.geomeans)
         if (g.suite == suite)
           out += fmt::format("| **geomean** ({} points) | speed | | | {} | | | {} |\n", g.n,
-                             fmt_pct(g.speed_change_pct), g.left_out > 0 ? md(geomean_text(g)) : "");
+                             signed_pct_text(g.speed_change_pct), g.left_out > 0 ? md(geomean_text(g)) : "");
     }
     std::string notes = p.notes.empty() ? "" : md(fmt::format(" ({})", fmt::join(p.notes, "; ")));
     if (p.verdict == Verdict::NotComparable) {

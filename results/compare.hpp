@@ -77,6 +77,9 @@ struct CompareReport {
 std::string regression_message(const std::string &suite, const std::string &label, double pct, double limit_pct,
                                size_t others_over);
 
+// A relative change with its sign, "+1.23%" ("n/a" when not finite): compare's and ab's tables.
+std::string signed_pct_text(double v);
+
 // Per param "name: A -> B" for the params whose values differ, in A's order, then B's extra.
 std::vector<std::string> param_differences(const nlohmann::json &a, const nlohmann::json &b);
 
