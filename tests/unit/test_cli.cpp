@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "test_paths.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 
@@ -16,8 +17,8 @@ using bpfbench::test::run_process;
 
 namespace {
 
-const std::string kBin = BPFBENCH_BINARY;
-const std::string kSrc = BPFBENCH_SOURCE_DIR;
+using bpfbench::test::kBin;
+using bpfbench::test::kSrc;
 
 using bpfbench::test::TempDir;
 

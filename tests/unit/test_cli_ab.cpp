@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "run_process.hpp"
 #include "test_runtime_support.hpp"
 
@@ -15,7 +16,7 @@ using bpfbench::test::run_process;
 
 namespace {
 
-const std::string kBin = BPFBENCH_BINARY;
+using bpfbench::test::kBin;
 
 struct AbDir {
   fs::path dir;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 #include "test_runtime_support.hpp"
@@ -19,7 +20,7 @@ using bpfbench::test::TempDir;
 
 namespace {
 
-const std::string kBin = BPFBENCH_BINARY;
+using bpfbench::test::kBin;
 
 std::string write(const fs::path &p, const std::string &text) {
   std::ofstream(p) << text;

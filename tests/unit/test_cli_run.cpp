@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "run_process.hpp"
 #include "test_runtime_support.hpp"
 
@@ -25,8 +26,8 @@ using Catch::Detail::Approx;
 
 namespace {
 
-const std::string kBin = BPFBENCH_BINARY;
-const std::string kSrc = BPFBENCH_SOURCE_DIR;
+using bpfbench::test::kBin;
+using bpfbench::test::kSrc;
 
 std::set<uint32_t> live_prog_ids() {
   std::set<uint32_t> ids;
@@ -54,9 +55,9 @@ bool returns_to(const std::set<uint32_t> &before, std::set<uint32_t> (*now)()) {
   return false;
 }
 
-struct TempBdsl {
+struct RunBdsl {
   fs::path path;
-  explicit TempBdsl(const std::string &text) {
+  explicit RunBdsl(const std::string &text) {
     char tmpl[] = "/tmp/bpfbench-run-XXXXXX";
     REQUIRE(mkdtemp(tmpl));
     path = fs::path(tmpl) / "t.bdsl";
@@ -64,7 +65,7 @@ struct TempBdsl {
     fs::permissions(tmpl, fs::perms::all);
     fs::permissions(path, fs::perms::all);
   }
-  ~TempBdsl() { fs::remove_all(path.parent_path()); }
+  ~RunBdsl() { fs::remove_all(path.parent_path()); }
 };
 
 // Runs bpfbench with `args` (stdout captured, stderr dropped), sends SIGINT after
@@ -97,7 +98,7 @@ Interrupted run_and_interrupt(const std::vector<std::string> &args, int delay_ms
   r.stop_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   char buf[4096];
   ssize_t n;
-  while ((n = read(out[0], buf, sizeof buf)) > 0) r.out.append(buf, static_cast<size_t>(n));
+  while ((n = ::read(out[0], buf, sizeof buf)) > 0) r.out.append(buf, static_cast<size_t>(n));
   close(out[0]);
   return r;
 }
@@ -106,7 +107,7 @@ Interrupted run_and_interrupt(const std::vector<std::string> &args, int delay_ms
 
 TEST_CASE("run prints the kernel bench's lines and a suite table", "[runtime][cli]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f("suite \"S\" < bench trigger as \"{prog}\" < prog [base, rawtp]; warmup 1s; duration 2s > >\n");
+  RunBdsl f("suite \"S\" < bench trigger as \"{prog}\" < prog [base, rawtp]; warmup 1s; duration 2s > >\n");
   auto r = run_process({kBin, "run", f.path.string()}, 60);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
@@ -130,7 +131,7 @@ TEST_CASE("run prints the kernel bench's lines and a suite table", "[runtime][cl
 
 TEST_CASE("unsupported variants are skipped with the kernel's reason, the rest still run", "[runtime][cli]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f("bench trigger as \"{prog}\" < prog [fentry, base]; warmup 0s; duration 1s >\n");
+  RunBdsl f("bench trigger as \"{prog}\" < prog [fentry, base]; warmup 0s; duration 1s >\n");
   auto r = run_process({kBin, "run", "-q", f.path.string()}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
@@ -144,7 +145,7 @@ TEST_CASE("unsupported variants are skipped with the kernel's reason, the rest s
 TEST_CASE("SIGINT mid-run: prompt exit 130, partial results printed, nothing left in the kernel",
           "[runtime][cli][signals]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f("bench trigger as \"{prog}\" < prog [rawtp, tp]; warmup 0s; duration 30s >\n");
+  RunBdsl f("bench trigger as \"{prog}\" < prog [rawtp, tp]; warmup 0s; duration 30s >\n");
   auto progs_before = live_prog_ids();
   auto links_before = live_link_ids();
   Interrupted r = run_and_interrupt({"run", f.path.string()}, 3500);  // compile + 2-3 samples
@@ -161,7 +162,7 @@ TEST_CASE("SIGINT mid-run: prompt exit 130, partial results printed, nothing lef
 
 TEST_CASE("a verifier rejection names the bench and its .bdsl location, with the log, exit 2", "[runtime][cli]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f("# a family made to fail the verifier\nbench verifier_reject as \"rej\" < warmup 0s; duration 1s >\n");
+  RunBdsl f("# a family made to fail the verifier\nbench verifier_reject as \"rej\" < warmup 0s; duration 1s >\n");
   auto r = run_process({kBin, "run", "--templates", kSrc + "/tests/fixtures/families", f.path.string()}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
@@ -172,7 +173,7 @@ TEST_CASE("a verifier rejection names the bench and its .bdsl location, with the
 TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over the round means",
           "[runtime][cli][rounds]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f("suite \"S\" < bench trigger as \"{prog}\" < prog [base, rawtp]; warmup 0s; duration 1s > >\n");
+  RunBdsl f("suite \"S\" < bench trigger as \"{prog}\" < prog [base, rawtp]; warmup 0s; duration 1s > >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
   auto r = run_process({kBin, "run", f.path.string(), "--rounds", "3", "--interval", "250ms", "--json", json}, 90);
   INFO(r.out << r.err);
@@ -215,7 +216,7 @@ TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over th
 TEST_CASE("rounds with a precision target: min-duration slices until the CI over rounds is met",
           "[runtime][cli][rounds]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; until ci < 50%; rounds 2; >\n");
+  RunBdsl f("bench trigger as \"base\" < prog base; warmup 0s; until ci < 50%; rounds 2; >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
   auto r = run_process({kBin, "run", f.path.string(), "-q", "--min-duration", "500ms", "--json", json}, 60);
   INFO(r.out << r.err);
@@ -239,7 +240,7 @@ TEST_CASE("rounds with a precision target: min-duration slices until the CI over
 TEST_CASE("SIGINT between rounds keeps the rounds measured, in the text and the JSON",
           "[runtime][cli][rounds][signals]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f("bench trigger as \"base\" < prog base; warmup 0s; duration 1s >\n");
+  RunBdsl f("bench trigger as \"base\" < prog base; warmup 0s; duration 1s >\n");
   std::string json = (f.path.parent_path() / "r.json").string();
   Interrupted r = run_and_interrupt({"run", f.path.string(), "--rounds", "20", "--json", json}, 3500);
   const std::string &text = r.out;

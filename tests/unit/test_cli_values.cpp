@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "test_paths.hpp"
 #include "compiler/pipeline.hpp"
 #include "compiler/plan_dump.hpp"
 #include "run_process.hpp"
@@ -20,11 +21,11 @@ using bpfbench::test::run_process;
 
 namespace {
 
-const std::string kBin = BPFBENCH_BINARY;
-const std::string kSrc = BPFBENCH_SOURCE_DIR;
+using bpfbench::test::kBin;
+using bpfbench::test::kSrc;
 const std::string kTrigger = kSrc + "/examples/trigger.bdsl";
 
-ProcessResult run_bpfbench(std::vector<std::string> args) {
+ProcessResult run_values_cli(std::vector<std::string> args) {
   args.insert(args.begin(), kBin);
   return run_process(args, 60);
 }
@@ -115,7 +116,7 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
     std::string shown;
     for (const auto &a : c.args) shown += " '" + a + "'";
     INFO("bpfbench" << shown);
-    auto r = run_bpfbench(c.args);
+    auto r = run_values_cli(c.args);
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());  // refused before anything ran
@@ -124,13 +125,13 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
 }
 
 TEST_CASE("option values inside the bounds are taken as given", "[cli][values]") {
-  auto r = run_bpfbench({"plan", kTrigger, "-w", "0", "-d", "86400s", "-p", "3", "-c", "0"});
+  auto r = run_values_cli({"plan", kTrigger, "-w", "0", "-d", "86400s", "-p", "3", "-c", "0"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("warmup=0s duration=86400s producers=3 consumers=0") != std::string::npos);
-  auto e = run_bpfbench({"emit", kTrigger, "--point", "1"});
+  auto e = run_values_cli({"emit", kTrigger, "--point", "1"});
   CHECK(e.exit_code == 0);
-  auto out_of_plan = run_bpfbench({"emit", kTrigger, "--point", "20"});
+  auto out_of_plan = run_values_cli({"emit", kTrigger, "--point", "20"});
   CHECK(out_of_plan.exit_code == 2);
   CHECK(out_of_plan.err.find("--point 20 is out of range (the plan has 20 points)") != std::string::npos);
 }
@@ -157,7 +158,8 @@ TEST_CASE("streamed plan JSON is plan_to_json(...).dump(2) byte for byte", "[cli
   CHECK(streamed == bpfbench::plan_to_json(empty, bpfbench::SourceManager{}).dump(2));
 }
 
-TEST_CASE("plan --json of 100000 points streams in bounded memory and more are refused", "[cli][values][plan]") {
+TEST_CASE("plan --json of 100000 points streams in bounded memory and more are refused",
+          "[cli][values][plan]") {
   char tmpl[] = "/tmp/bpfbench-values-XXXXXX";
   REQUIRE(mkdtemp(tmpl));
   fs::path dir = tmpl;
@@ -169,7 +171,7 @@ TEST_CASE("plan --json of 100000 points streams in bounded memory and more are r
   INFO("max RSS " << kb << " KB");
   CHECK(kb > 0);
   CHECK(kb < 400 * 1024);
-  auto r = run_bpfbench({"check", huge});
+  auto r = run_values_cli({"check", huge});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("huge.bdsl:1:7-25: error: bench 'hashmap_full_update' expands to more than 100000 points") !=
         std::string::npos);

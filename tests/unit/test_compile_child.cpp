@@ -24,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-const char *kProgram = R"(#include <linux/bpf.h>
+const char *kChildProgram = R"(#include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 __u64 hits;
 SEC("?raw_tp/sys_enter")
@@ -106,7 +106,7 @@ TEST_CASE("the compile child never reads bpfbench's stdin", "[clang][limits]") {
   REQUIRE(pipe(p) == 0);
   int saved = dup(STDIN_FILENO);
   dup2(p[0], STDIN_FILENO);
-  CompileResult r = compile_bpf(std::string("#include \"/dev/stdin\"\n") + kProgram,
+  CompileResult r = compile_bpf(std::string("#include \"/dev/stdin\"\n") + kChildProgram,
                                 uncached({.memory_bytes = 1u << 30, .cpu_seconds = 60, .wall_seconds = 20}));
   dup2(saved, STDIN_FILENO);
   close(saved);
@@ -167,24 +167,24 @@ TEST_CASE("a cached object is checked against its key and its hash", "[clang][ca
   test::TempDir dir;
   CompileOptions o;
   o.cache_dir = (dir.path / "cache").string();
-  CompileResult first = compile_bpf(kProgram, o);
+  CompileResult first = compile_bpf(kChildProgram, o);
   REQUIRE(first.ok);
-  const std::string other_src = std::string(kProgram) + "__u64 other;\n";
+  const std::string other_src = std::string(kChildProgram) + "__u64 other;\n";
   CompileResult other = compile_bpf(other_src, o);
   REQUIRE(other.ok);
   REQUIRE(other.object != first.object);
   const fs::path file = fs::path(o.cache_dir) / (first.cache_key + ".o");
   const fs::path other_file = fs::path(o.cache_dir) / (other.cache_key + ".o");
-  REQUIRE(compile_bpf(kProgram, o).cached);
+  REQUIRE(compile_bpf(kChildProgram, o).cached);
 
   auto recompiled = [&](const std::string &problem) {
-    CompileResult r = compile_bpf(kProgram, o);
+    CompileResult r = compile_bpf(kChildProgram, o);
     INFO(r.cache_repaired);
     CHECK(r.ok);
     CHECK_FALSE(r.cached);
     CHECK(r.object == first.object);
     CHECK(r.cache_repaired == file.string() + ": " + problem);
-    CompileResult again = compile_bpf(kProgram, o);  // replaced: a clean hit now
+    CompileResult again = compile_bpf(kChildProgram, o);  // replaced: a clean hit now
     CHECK(again.cached);
     CHECK(again.cache_repaired.empty());
     CHECK(again.object == first.object);
@@ -215,7 +215,7 @@ TEST_CASE("a cached object is checked against its key and its hash", "[clang][ca
     recompiled("is a FIFO, not a regular file");
     fs::remove(file);
     fs::create_directory(file);
-    CompileResult r = compile_bpf(kProgram, o);  // rename() cannot replace a directory
+    CompileResult r = compile_bpf(kChildProgram, o);  // rename() cannot replace a directory
     CHECK(r.ok);
     CHECK(r.cache_repaired == file.string() + ": is a directory");
     CHECK_FALSE(r.cache_warning.empty());

@@ -18,9 +18,9 @@ using namespace bpfbench;
 
 namespace {
 
-struct TempBdsl {
+struct ExpectBdsl {
   std::string path;
-  explicit TempBdsl(const std::string &text) {
+  explicit ExpectBdsl(const std::string &text) {
     char tmpl[] = "/tmp/bpfbench-expect-XXXXXX.bdsl";
     int fd = mkstemps(tmpl, 5);
     REQUIRE(fd >= 0);
@@ -28,14 +28,14 @@ struct TempBdsl {
     path = tmpl;
     std::ofstream(path, std::ios::binary) << text;
   }
-  ~TempBdsl() { fs::remove(path); }
+  ~ExpectBdsl() { fs::remove(path); }
 };
 
 struct Front {
   Frontend fe;
   bool ok = false;
   std::string text;
-  explicit Front(const TempBdsl &f) {
+  explicit Front(const ExpectBdsl &f) {
     FrontendOptions opts;
     opts.nproc = 2;
     ok = run_frontend(f.path, opts, fe);
@@ -46,10 +46,10 @@ struct Front {
 }  // namespace
 
 TEST_CASE("expect values are in the metric's reported unit, suffixes scale them", "[expect]") {
-  TempBdsl f("let floor = 2;\n"
-             "defaults < expect drops == 0; expect hits > floor; >\n"
-             "bench ringbuf < batch 10; expect hits >= 500K; expect total_ops != 3G; >\n"
-             "bench trigger < prog tp; report hits, latency; expect latency < 2us; >\n");
+  ExpectBdsl f("let floor = 2;\n"
+               "defaults < expect drops == 0; expect hits > floor; >\n"
+               "bench ringbuf < batch 10; expect hits >= 500K; expect total_ops != 3G; >\n"
+               "bench trigger < prog tp; report hits, latency; expect latency < 2us; >\n");
   Front r(f);
   INFO(r.text);
   REQUIRE(r.ok);
@@ -73,10 +73,10 @@ TEST_CASE("expect values are in the metric's reported unit, suffixes scale them"
 }
 
 TEST_CASE("bad expects are located errors", "[expect]") {
-  TempBdsl f("bench ringbuf < expect drop == 0; >\n"
-             "bench ringbuf as \"b\" < expect hits > 5ms; >\n"
-             "bench ringbuf as \"c\" < expect hits > fast; >\n"
-             "bench trigger < expect latency < 100; >\n");
+  ExpectBdsl f("bench ringbuf < expect drop == 0; >\n"
+               "bench ringbuf as \"b\" < expect hits > 5ms; >\n"
+               "bench ringbuf as \"c\" < expect hits > fast; >\n"
+               "bench trigger < expect latency < 100; >\n");
   Front r(f);
   INFO(r.text);
   CHECK_FALSE(r.ok);
@@ -129,10 +129,10 @@ TEST_CASE("expectations are judged on the summary mean, a missing metric fails",
 
 TEST_CASE("a failed expect marks the point FAILED and the run exits 1", "[expect][runtime][cli]") {
   BB_REQUIRE_ROOT();
-  TempBdsl f("bench trigger as \"ok\" < prog base; warmup 0s; duration 1s; expect hits > 0; >\n"
-             "bench trigger as \"never\" < prog base; warmup 0s; duration 1s;\n"
-             "  expect hits == 0;\n"
-             "  expect hits > 0; >\n");
+  ExpectBdsl f("bench trigger as \"ok\" < prog base; warmup 0s; duration 1s; expect hits > 0; >\n"
+               "bench trigger as \"never\" < prog base; warmup 0s; duration 1s;\n"
+               "  expect hits == 0;\n"
+               "  expect hits > 0; >\n");
   auto r = bpfbench::test::run_process({BPFBENCH_BINARY, "run", "-q", f.path}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
@@ -142,7 +142,7 @@ TEST_CASE("a failed expect marks the point FAILED and the run exits 1", "[expect
   CHECK(r.out.find("never: FAILED: expect hits > 0") == std::string::npos);  // that one held
   CHECK(r.err.find("1 point FAILED an expectation") != std::string::npos);
 
-  TempBdsl good("bench trigger < prog base; warmup 0s; duration 1s; expect hits > 0; expect hits < 1G; >\n");
+  ExpectBdsl good("bench trigger < prog base; warmup 0s; duration 1s; expect hits > 0; expect hits < 1G; >\n");
   auto g = bpfbench::test::run_process({BPFBENCH_BINARY, "run", "-q", good.path}, 60);
   INFO(g.out << g.err);
   CHECK(g.exit_code == 0);

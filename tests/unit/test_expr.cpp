@@ -28,7 +28,7 @@ namespace {
 
 using bpfbench::test::full_match;
 
-struct Parsed {
+struct ExprParsed {
   SourceManager sm;
   Diagnostics diags;
   std::optional<ast::File> file;
@@ -40,7 +40,7 @@ struct Parsed {
 };
 
 // The value of `let x = <src>;`.
-const ast::Value &let_value(Parsed &p, const std::string &src) {
+const ast::Value &let_value(ExprParsed &p, const std::string &src) {
   p.file = parse_text("test.bdsl", "let x = " + src + ";", p.sm, p.diags);
   INFO(render_all(p.diags, p.sm));
   REQUIRE_FALSE(p.diags.has_errors());
@@ -119,13 +119,13 @@ TEST_CASE("parse: expressions build a left-to-right tree with C precedence", "[p
         Case{"nproc -1", "(- nproc 1)"}, Case{"1 - -1", "(- 1 -1)"}, Case{"4M / nproc", "(/ 4M nproc)"},
         Case{"(5)", "5"}, Case{"nproc", "nproc"}, Case{"[1..nproc - 1 *2]", "[1..(- nproc 1)]"}}) {
     INFO(c.src);
-    Parsed p;
+    ExprParsed p;
     CHECK(tree(let_value(p, c.src)) == c.tree);
   }
 }
 
 TEST_CASE("parse: expression ranges cover operands, operators and parentheses", "[parse][expr]") {
-  Parsed p;
+  ExprParsed p;
   const ast::Value &v = let_value(p, "(nproc - 1) * 2");  // "let x = " is 8 columns
   CHECK(v.kind == Kind::Expr);
   CHECK(v.range.col == 9);
@@ -134,7 +134,7 @@ TEST_CASE("parse: expression ranges cover operands, operators and parentheses", 
   CHECK(v.items[0].range.col == 9);  // the parentheses belong to the operand
   CHECK(v.items[0].range.end_col == 19);
   CHECK(v.items[0].op_range.col == 16);
-  Parsed q;
+  ExprParsed q;
   const ast::Value &call = let_value(q, "max(1, 2)");
   CHECK(call.op_range.col == 9);
   CHECK(call.op_range.end_col == 11);
@@ -151,30 +151,30 @@ TEST_CASE("parse: expression syntax errors and depth limits", "[parse][expr][rob
         Case{"(1 + 2;", "1:15-15: expected ')'"}, Case{"max();", "1:13-13: expected an expression as argument"},
         Case{"2 * ;", "1:13-13: expected a number, a name or '(' after the operator"}}) {
     INFO(c.src);
-    Parsed p;
+    ExprParsed p;
     p.file = parse_text("test.bdsl", std::string("let x = ") + c.src, p.sm, p.diags);
     CHECK(p.first_error() == c.error);
   }
   // An unclosed call gets a note at its '('.
-  Parsed n;
+  ExprParsed n;
   n.file = parse_text("test.bdsl", "let x = max(1, 2", n.sm, n.diags);
   REQUIRE(n.diags.all().size() == 1);
   REQUIRE(n.diags.all()[0].notes.size() == 1);
   CHECK(n.diags.all()[0].notes[0].range.col == 12);
   // Deep parentheses and long chains are bounded, not a stack overflow.
   for (const std::string &src : {std::string(100000, '('), "max(" + std::string(100000, '(')}) {
-    Parsed p;
+    ExprParsed p;
     p.file = parse_text("test.bdsl", "let x = " + src, p.sm, p.diags);
     CHECK(p.first_error().find("nesting too deep") != std::string::npos);
   }
   std::string chain = "1";
   for (int i = 0; i < 100000; ++i) chain += " + 1";
-  Parsed c;
+  ExprParsed c;
   c.file = parse_text("test.bdsl", "let x = " + chain + ";", c.sm, c.diags);
   CHECK(c.first_error().find("expression nested too deep") != std::string::npos);
   std::string ok = "1";
   for (size_t i = 1; i + 1 < kMaxNesting; ++i) ok += " + 1";
-  Parsed fine;
+  ExprParsed fine;
   fine.file = parse_text("test.bdsl", "let x = " + ok + ";", fine.sm, fine.diags);
   CHECK_FALSE(fine.diags.has_errors());
 }

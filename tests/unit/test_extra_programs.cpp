@@ -18,8 +18,6 @@ const ProgramSpec &program_of(const FamilyManifest &f, const std::string &name) 
   return *p;
 }
 
-uint64_t total(const PointResult &r, const std::string &metric) { return test::sampled_total(r, metric); }
-
 PointResult run(const test::Families &fams, const PlanPoint &p, FeatureProber &prober) {
   std::string err;
   auto obj = test::compile_point(p, fams, err);
@@ -65,7 +63,7 @@ TEST_CASE("extra programs: an attached extra counts next to the program", "[runt
   PointResult r = run(fams, test::make_point(fx, "main", 0, 500'000'000), prober);
   INFO(r.reason);
   REQUIRE(r.status == PointResult::Status::Ok);
-  uint64_t hits = total(r, "hits"), side = total(r, "side");
+  uint64_t hits = test::sampled_total(r, "hits"), side = test::sampled_total(r, "side");
   CHECK(hits > 0);
   CHECK(side > 0);
   // Both count every getpgid() of bpfbench; reads of the two counters are not atomic
@@ -97,8 +95,8 @@ TEST_CASE("extra programs: rcu_tasks_trace gp-latency times grace periods where 
     return;
   }
   REQUIRE(r.status == PointResult::Status::Ok);
-  CHECK(total(r, "hits") > 0);  // bench_churn, an extra, ran
-  CHECK(total(r, "gp") > 0);    // bench_postgp, an extra, ran after bench_pregp
+  CHECK(test::sampled_total(r, "hits") > 0);  // bench_churn, an extra, ran
+  CHECK(test::sampled_total(r, "gp") > 0);    // bench_postgp, an extra, ran after bench_pregp
   const MetricSummary *lat = r.summary.find("gp_latency");
   REQUIRE(lat);
   CHECK(lat->unit == "us");

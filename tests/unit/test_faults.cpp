@@ -19,6 +19,7 @@
 #include <random>
 #include <thread>
 
+#include "test_paths.hpp"
 #include "fault_support.hpp"
 #include "run_process.hpp"
 #include "test_runtime_support.hpp"
@@ -29,8 +30,8 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-const std::string kBin = BPFBENCH_BINARY;
-const std::string kFixtures = std::string(BPFBENCH_SOURCE_DIR) + "/tests/fixtures/families";
+using bpfbench::test::kBin;
+const std::string kFaultFixtures = std::string(BPFBENCH_SOURCE_DIR) + "/tests/fixtures/families";
 
 size_t count_of(const std::string &text, const std::string &what) {
   size_t n = 0;
@@ -250,7 +251,7 @@ TEST_CASE("a verifier rejection among other points: the others are measured and 
   fs::path bdsl = dir.write("rej.bdsl", "bench trigger as \"base\" < prog base; warmup 0s; duration 1s >\n"
                                         "bench verifier_reject as \"rej\" < warmup 0s; duration 1s >\n");
   fs::path json = dir.path / "r.json";
-  auto r = run_process({kBin, "run", "--templates", kFixtures, bdsl.string(), "--json", json.string()}, 60);
+  auto r = run_process({kBin, "run", "--templates", kFaultFixtures, bdsl.string(), "--json", json.string()}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
   CHECK(count_of(r.err, "error:") == 1);
@@ -273,7 +274,7 @@ TEST_CASE("a map too big to allocate: one message naming the map and its size, e
   // 1G entries of 4 KiB: 4 TiB, which the kernel refuses at once.
   fs::path bdsl =
       dir.write("huge.bdsl", "bench huge_map as \"huge\" < nr_entries 1073741824; warmup 0s; duration 1s >\n");
-  auto r = run_process({kBin, "run", "--templates", kFixtures, bdsl.string()}, 60);
+  auto r = run_process({kBin, "run", "--templates", kFaultFixtures, bdsl.string()}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
   CHECK(count_of(r.err, "error:") == 1);
@@ -288,7 +289,7 @@ TEST_CASE("a uprobe target that does not exist: the message names the function a
   BB_REQUIRE_ROOT();
   TempDir dir;
   fs::path bdsl = dir.write("up.bdsl", "bench missing_uprobe as \"missing\" < warmup 0s; duration 1s >\n");
-  auto r = run_process({kBin, "run", "--templates", kFixtures, bdsl.string()}, 60);
+  auto r = run_process({kBin, "run", "--templates", kFaultFixtures, bdsl.string()}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
   CHECK(count_of(r.err, "error:") == 1);

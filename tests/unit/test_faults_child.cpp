@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "test_paths.hpp"
 #include "fault_support.hpp"
 #include "run_process.hpp"
 #include "test_runtime_support.hpp"
@@ -24,9 +25,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-const std::string kBin = BPFBENCH_BINARY;
+using bpfbench::test::kBin;
 
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double secs_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // 2^30 copies of `1+` in inline code: an initializer whose AST grows without bound.
 std::string bomb_bdsl() {
@@ -81,14 +82,14 @@ int finish(pid_t pid, double limit, double &took) {
   auto t0 = Clock::now();
   int status = 0;
   while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (seconds_since(t0) > limit) {
+    if (secs_since(t0) > limit) {
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  took = seconds_since(t0);
+  took = secs_since(t0);
   return status;
 }
 
@@ -113,7 +114,7 @@ TEST_CASE("SIGTERM during a slow compile: exit 143 at once, the compile child ki
   Subreaper reaper;
   Run r = start(dir, {"run", bdsl.string()});
   pid_t compile_child = 0;
-  while (!compile_child && seconds_since(r.started) < 20) {
+  while (!compile_child && secs_since(r.started) < 20) {
     if (auto kids = children_of(r.pid); !kids.empty()) compile_child = kids[0];
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -138,7 +139,7 @@ TEST_CASE("a macro bomb in inline code ends at the compile's memory limit: one c
   fs::path bdsl = dir.write("bomb.bdsl", bomb_bdsl());
   auto t0 = Clock::now();
   ProcessResult p = run_process({kBin, "check", "--compile", bdsl.string()}, 120);
-  INFO(p.err << "after " << seconds_since(t0) << " s");
+  INFO(p.err << "after " << secs_since(t0) << " s");
   CHECK(p.exit_code == 2);
   CHECK(p.err.find("error: compiling the BPF program failed: the compile of trigger-0.bpf.c exceeded its memory "
                    "limit (1024 MiB of address space)\n" +
@@ -154,8 +155,7 @@ TEST_CASE("SIGHUP ends a run like SIGINT: the measured points kept, exit 129", "
   fs::path json = dir.path / "r.json";
   Run r = start(dir, {"run", bdsl.string(), "--json", json.string()});
   // Point a is measured after ~1 s of sampling; b is running then.
-  while (seconds_since(r.started) < 20 &&
-         read_text(dir.path / "out").find("Benchmark 'b' started.") == std::string::npos)
+  while (secs_since(r.started) < 20 && read_text(dir.path / "out").find("Benchmark 'b' started.") == std::string::npos)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   kill(r.pid, SIGHUP);
@@ -222,13 +222,13 @@ TEST_CASE("a SIGINT as soon as bpfbench blocks signals is not lost: exit 130, re
   // SigBlk in /proc/<pid>/status: SIGINT is bit 1.
   const std::string status_path = "/proc/" + std::to_string(r.pid) + "/status";
   bool blocked = false;
-  while (!blocked && seconds_since(r.started) < 5) {
+  while (!blocked && secs_since(r.started) < 5) {
     std::string st = read_text(status_path);
     if (size_t at = st.find("SigBlk:\t"); at != std::string::npos && st.find("bpfbench") != std::string::npos)
       blocked = (std::stoull(st.substr(at + 8, 16), nullptr, 16) >> (SIGINT - 1)) & 1;
   }
   REQUIRE(blocked);
-  double at_ms = seconds_since(r.started) * 1000;
+  double at_ms = secs_since(r.started) * 1000;
   kill(r.pid, SIGINT);
   double took = 0;
   int status = finish(r.pid, 20, took);
@@ -247,7 +247,7 @@ TEST_CASE("a SIGINT while 1024 uprobe producers start stops within a second", "[
   fs::path bdsl =
       dir.write("up.bdsl", "bench uprobes as \"many\" < prog uprobe-nop; producers 1024; warmup 0s; duration 5s >\n");
   Run r = start(dir, {"run", bdsl.string()});
-  while (threads_of(r.pid) < 100 && seconds_since(r.started) < 30)
+  while (threads_of(r.pid) < 100 && secs_since(r.started) < 30)
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   size_t started = threads_of(r.pid);
   REQUIRE(started >= 100);

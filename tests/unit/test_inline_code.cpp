@@ -24,9 +24,9 @@ using namespace bpfbench;
 
 namespace {
 
-struct TempBdsl {
+struct InlineBdsl {
   std::string path;
-  explicit TempBdsl(const std::string &text) {
+  explicit InlineBdsl(const std::string &text) {
     char tmpl[] = "/tmp/bpfbench-code-XXXXXX.bdsl";
     int fd = mkstemps(tmpl, 5);
     REQUIRE(fd >= 0);
@@ -34,7 +34,7 @@ struct TempBdsl {
     path = tmpl;
     std::ofstream(path, std::ios::binary) << text;
   }
-  ~TempBdsl() { fs::remove(path); }
+  ~InlineBdsl() { fs::remove(path); }
 };
 
 const ast::Bench &first_bench(const ast::File &f) { return std::get<ast::Bench>(f.items.at(0).node); }
@@ -66,7 +66,7 @@ TEST_CASE("a code block keeps its text byte for byte, with where it starts", "[c
 }
 
 TEST_CASE("code in defaults is a located error", "[code]") {
-  TempBdsl f("defaults < code body { } >\n");
+  InlineBdsl f("defaults < code body { } >\n");
   Frontend fe;
   FrontendOptions opts;
   opts.nproc = 2;
@@ -77,8 +77,8 @@ TEST_CASE("code in defaults is a located error", "[code]") {
 }
 
 TEST_CASE("unknown hook names get a did-you-mean, families without hooks say so", "[code]") {
-  TempBdsl f("bench trigger < code bdoy { } >\n"
-             "bench ringbuf < code body { } >\n");
+  InlineBdsl f("bench trigger < code bdoy { } >\n"
+               "bench ringbuf < code body { } >\n");
   Frontend fe;
   FrontendOptions opts;
   opts.nproc = 2;
@@ -92,11 +92,11 @@ TEST_CASE("unknown hook names get a did-you-mean, families without hooks say so"
 }
 
 TEST_CASE("inline C is emitted at the hook with a #line to the .bdsl, benches differ in objects", "[code]") {
-  TempBdsl f("bench trigger as \"a\" < prog tp;\n"
-             "  code globals { int bb_user_x; }\n"
-             "  code body { bb_user_x++; } >\n"
-             "bench trigger as \"b\" < prog tp; code body { bb_user_x--; } code globals { int bb_user_x; } >\n"
-             "bench trigger as \"c\" < prog rawtp >\n");
+  InlineBdsl f("bench trigger as \"a\" < prog tp;\n"
+               "  code globals { int bb_user_x; }\n"
+               "  code body { bb_user_x++; } >\n"
+               "bench trigger as \"b\" < prog tp; code body { bb_user_x--; } code globals { int bb_user_x; } >\n"
+               "bench trigger as \"c\" < prog rawtp >\n");
   Frontend fe;
   FrontendOptions opts;
   opts.nproc = 2;
@@ -120,12 +120,12 @@ TEST_CASE("inline C is emitted at the hook with a #line to the .bdsl, benches di
 }
 
 TEST_CASE("a clang error inside a code block names the .bdsl line and column", "[code]") {
-  TempBdsl f("# inline C with a mistake on line 4\n"
-             "bench trigger as \"bad\" < prog tp;\n"
-             "  code body {\n"
-             "    int a = 1; bb_nope += a;\n"
-             "  }\n"
-             ">\n");
+  InlineBdsl f("# inline C with a mistake on line 4\n"
+               "bench trigger as \"bad\" < prog tp;\n"
+               "  code body {\n"
+               "    int a = 1; bb_nope += a;\n"
+               "  }\n"
+               ">\n");
   Frontend fe;
   FrontendOptions opts;
   opts.nproc = 2;
@@ -155,12 +155,12 @@ TEST_CASE("a verifier rejection of inline C names the bench, its .bdsl location 
     WARN("skipped: runtime tests need root and BPF");
     return;
   }
-  TempBdsl f("bench trigger as \"vrej\" < prog tp; warmup 0s; duration 1s;\n"
-             "  code globals { struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1);\n"
-             "                          __type(key, __u32); __type(value, __u64); } bb_m SEC(\".maps\"); }\n"
-             "  code body { __u32 k = 0; __u64 *v = bpf_map_lookup_elem(&bb_m, &k);\n"
-             "    *v += 1; /* no NULL check */ }\n"
-             ">\n");
+  InlineBdsl f("bench trigger as \"vrej\" < prog tp; warmup 0s; duration 1s;\n"
+               "  code globals { struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1);\n"
+               "                          __type(key, __u32); __type(value, __u64); } bb_m SEC(\".maps\"); }\n"
+               "  code body { __u32 k = 0; __u64 *v = bpf_map_lookup_elem(&bb_m, &k);\n"
+               "    *v += 1; /* no NULL check */ }\n"
+               ">\n");
   auto r = bpfbench::test::run_process({BPFBENCH_BINARY, "run", "-q", f.path}, 60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
@@ -171,7 +171,7 @@ TEST_CASE("a verifier rejection of inline C names the bench, its .bdsl location 
 }
 
 TEST_CASE("a clang error in a family's template shows the template line", "[code][cli]") {
-  TempBdsl f("bench broken as \"tb\" < >\n");
+  InlineBdsl f("bench broken as \"tb\" < >\n");
   const std::string fixtures = BPFBENCH_SOURCE_DIR "/tests/fixtures/families";
   auto p = bpfbench::test::run_process({BPFBENCH_BINARY, "check", "--compile", "--templates", fixtures, f.path});
   INFO(p.err);
@@ -290,12 +290,12 @@ TEST_CASE("include dirs: headers from another folder, searched after the .bdsl's
 
 TEST_CASE("uprobes, strncmp, bpf_loop and local_storage take body code", "[code][cli]") {
   // Each body uses what its family's hook gives it (docs/families.md, "Hooks for inline C").
-  TempBdsl f("bench uprobes as \"u\" < prog uprobe-nop; code globals { static __u64 bb_n; }\n"
-             "  code body { bb_n += pid_filter; } >\n"
-             "bench strncmp as \"s\" < prog helper; code body { if (ret > 0) return; } >\n"
-             "bench bpf_loop as \"l\" < code body { if (index > nr_loops) return 1; } >\n"
-             "bench local_storage as \"ls\" < prog seq_get; code body { if (value) *value += idx; } >\n"
-             "bench local_storage as \"lh\" < prog hashmap; code body { if (value) *value += 1; } >\n");
+  InlineBdsl f("bench uprobes as \"u\" < prog uprobe-nop; code globals { static __u64 bb_n; }\n"
+               "  code body { bb_n += pid_filter; } >\n"
+               "bench strncmp as \"s\" < prog helper; code body { if (ret > 0) return; } >\n"
+               "bench bpf_loop as \"l\" < code body { if (index > nr_loops) return 1; } >\n"
+               "bench local_storage as \"ls\" < prog seq_get; code body { if (value) *value += idx; } >\n"
+               "bench local_storage as \"lh\" < prog hashmap; code body { if (value) *value += 1; } >\n");
   auto p = bpfbench::test::run_process({BPFBENCH_BINARY, "check", "--compile", f.path});
   INFO(p.err);
   CHECK(p.exit_code == 0);

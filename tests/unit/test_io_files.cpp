@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <tuple>
 
+#include "test_paths.hpp"
 #include "compiler/input_file.hpp"
 #include "fault_support.hpp"
 #include "run_process.hpp"
@@ -29,8 +30,8 @@ using bpfbench::test::TempDir;
 
 namespace {
 
-const std::string kBin = BPFBENCH_BINARY;
-const std::string kSrc = BPFBENCH_SOURCE_DIR;
+using bpfbench::test::kBin;
+using bpfbench::test::kSrc;
 
 std::string read_error(const fs::path &p, uint64_t limit = kMaxTextInputBytes) {
   std::string err;

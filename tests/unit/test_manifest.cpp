@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // A scratch template dir (test::TempDir) that writes families.
-struct TempDir : test::TempDir {
+struct FamilyDir : test::TempDir {
   std::string dir() const { return path.string(); }
   // Writes <dir>/<family>/family.json and a template defining bench_x().
   std::string family(const std::string &name, const std::string &json,
@@ -41,7 +41,7 @@ std::string param(const std::string &body) { return "[{ \"name\": \"p\", " + bod
 // Loads one family from `json` and returns the single error message (or "" if none).
 std::string load_error(const std::string &json, std::string *path_out = nullptr, std::string *hint = nullptr,
                        uint32_t line = 0, uint32_t col = 0) {
-  TempDir dir;
+  FamilyDir dir;
   std::string path = dir.family("fam", json);
   if (path_out) *path_out = path;
   SourceManager sources;
@@ -130,7 +130,7 @@ TEST_CASE("every shipped family loads without errors", "[manifest]") {
 }
 
 TEST_CASE("a manifest with defaults and units", "[manifest]") {
-  TempDir dir;
+  FamilyDir dir;
   dir.family("fam", manifest(R"([
     { "name": "sz", "type": "size", "default": "4M", "min": "4K", "max": "1G", "dest": "map_size", "map": "m" },
     { "name": "d", "type": "duration", "default": "250ms", "dest": "runtime" },
@@ -302,7 +302,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest("[]", "[]")) == "'programs' must list at least one program");
   }
   SECTION("a missing template") {
-    TempDir dir;
+    FamilyDir dir;
     dir.family("fam", manifest());
     fs::remove(fs::path(dir.dir()) / "fam" / "prog.bpf.c");
     SourceManager sources;
@@ -316,7 +316,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
 }
 
 TEST_CASE("a family defined in two template dirs names both manifests", "[manifest]") {
-  TempDir a, b;
+  FamilyDir a, b;
   std::string pa = a.family("fam", manifest());
   std::string pb = b.family("fam", manifest());
   SourceManager sources;

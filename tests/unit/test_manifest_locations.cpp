@@ -16,14 +16,14 @@ namespace {
 
 const std::string kManifests = BPFBENCH_SOURCE_DIR "/tests/fixtures/manifests/";
 
-struct Loaded {
+struct LocatedLoad {
   std::string path, rendered;
   bool ok = false;
 };
 
 // Reads fixture `name`'s family.json as FamilyRegistry::load does and renders its errors.
-Loaded load_fixture(const std::string &name) {
-  Loaded out;
+LocatedLoad load_fixture(const std::string &name) {
+  LocatedLoad out;
   out.path = kManifests + name + "/family.json";
   std::ifstream in(out.path);
   std::ostringstream ss;
@@ -39,7 +39,7 @@ Loaded load_fixture(const std::string &name) {
 }  // namespace
 
 TEST_CASE("a misspelt manifest key is shown at its line with the nearest key", "[manifest][locations]") {
-  Loaded l = load_fixture("key_typo");
+  LocatedLoad l = load_fixture("key_typo");
   CHECK_FALSE(l.ok);
   CHECK(l.rendered == l.path + ":8:7-13: error: param 'lookups': unknown key 'ctype'\n"
                                "      \"ctype\": \"__u32\" }\n"
@@ -48,7 +48,7 @@ TEST_CASE("a misspelt manifest key is shown at its line with the nearest key", "
 }
 
 TEST_CASE("unknown kinds and ratio operands are shown at their values", "[manifest][locations]") {
-  Loaded l = load_fixture("bad_kinds");
+  LocatedLoad l = load_fixture("bad_kinds");
   CHECK_FALSE(l.ok);
   CHECK(l.rendered ==
         l.path +
@@ -64,7 +64,7 @@ TEST_CASE("unknown kinds and ratio operands are shown at their values", "[manife
 }
 
 TEST_CASE("invalid JSON in a manifest is shown at the offending byte", "[manifest][locations]") {
-  Loaded l = load_fixture("bad_json");
+  LocatedLoad l = load_fixture("bad_json");
   CHECK_FALSE(l.ok);
   CHECK(l.rendered == l.path + ":7:3: error: invalid JSON: syntax error while parsing value - unexpected ']'; "
                                "expected '[', '{', or a literal\n"

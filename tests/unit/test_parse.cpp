@@ -20,7 +20,7 @@ using Kind = ast::Value::Kind;
 
 namespace {
 
-struct Parsed {
+struct ParsedFile {
   SourceManager sm;
   Diagnostics diags;
   std::optional<ast::File> file;
@@ -34,8 +34,8 @@ struct Parsed {
   const ast::Item &item(size_t i) const { return file->items.at(i); }
 };
 
-Parsed parse(const std::string &text) {
-  Parsed p;
+ParsedFile parse(const std::string &text) {
+  ParsedFile p;
   p.file = parse_text("test.bdsl", text, p.sm, p.diags);
   return p;
 }
@@ -58,7 +58,7 @@ TEST_CASE("parse: the card's example parses as written", "[parse]") {
   const std::string text =
       "bench ringbuf < prog reserve_commit; trigger getpgid; batch 500; sweep sample_rate [1..3000]; "
       "report hits, drops >";
-  Parsed p = parse(text);
+  ParsedFile p = parse(text);
   REQUIRE(p.rendered() == "");
   REQUIRE(p.file->items.size() == 1);
   const ast::Bench &b = bench(p.item(0));
@@ -125,7 +125,7 @@ suite "Ringbuf back-to-back" <
 >
 bench trigger as "{attach}" < attach [base, tp, rawtp]; >
 )";
-  Parsed p = parse(text);
+  ParsedFile p = parse(text);
   REQUIRE(p.rendered() == "");
   REQUIRE(p.file->items.size() == 4);
 
@@ -190,7 +190,7 @@ TEST_CASE("parse: integer forms and units", "[parse]") {
                         Case{"9223372036854775807", INT64_MAX, ""}, Case{"-9223372036854775808", INT64_MIN, ""},
                         Case{"-0x10ms", -16, "ms"}}) {
     INFO(c.src);
-    Parsed p = parse(fmt::format("let x = {};", c.src));
+    ParsedFile p = parse(fmt::format("let x = {};", c.src));
     REQUIRE(p.rendered() == "");
     const auto &v = std::get<ast::Let>(p.item(0).node).value;
     CHECK(v.kind == Kind::Int);
@@ -204,7 +204,7 @@ TEST_CASE("parse: integer overflow is a located error", "[parse]") {
   for (const char *lit :
        {"9223372036854775808", "-9223372036854775809", "0x1_0000_0000_0000_0000", "99999999999999999999999999999ms"}) {
     INFO(lit);
-    Parsed p = parse(fmt::format("bench b < n {}; >", lit));
+    ParsedFile p = parse(fmt::format("bench b < n {}; >", lit));
     REQUIRE(p.diags.error_count() == 1);
     CHECK(p.first_error() == "1:13: integer literal too large");
     CHECK(p.diags.all()[0].range.end_col == 12 + std::string(lit).size());
@@ -212,7 +212,7 @@ TEST_CASE("parse: integer overflow is a located error", "[parse]") {
 }
 
 TEST_CASE("parse: strings, identifiers and lists", "[parse]") {
-  Parsed p = parse(R"(let s = ["a \"b\" \\ \t\n", rb-custom, true, "0-3,8", [], [[1], [2, 3]]];)");
+  ParsedFile p = parse(R"(let s = ["a \"b\" \\ \t\n", rb-custom, true, "0-3,8", [], [[1], [2, 3]]];)");
   REQUIRE(p.rendered() == "");
   const auto &v = std::get<ast::Let>(p.item(0).node).value;
   REQUIRE(v.kind == Kind::List);
@@ -246,7 +246,7 @@ TEST_CASE("parse: range forms", "[parse]") {
         Case{"[lo..hi]", ast::RangeKind::Step, std::nullopt, ""}}) {
     std::string text = fmt::format("let r = {};", c.src);
     INFO(text);
-    Parsed p = parse(text);
+    ParsedFile p = parse(text);
     REQUIRE(p.rendered() == "");
     const auto &v = std::get<ast::Let>(p.item(0).node).value;
     CHECK(v.kind == Kind::Range);
@@ -257,12 +257,12 @@ TEST_CASE("parse: range forms", "[parse]") {
     CHECK(span(v.range) == span_of(text, c.src));
     if (c.by) CHECK(span(v.by_range) == span_of(text, std::to_string(*c.by) + c.by_unit, true));
   }
-  Parsed p = parse("let r = [1..8 *2K];");
+  ParsedFile p = parse("let r = [1..8 *2K];");
   CHECK(p.first_error() == "1:16: a factor takes a plain number, without a unit");
 }
 
 TEST_CASE("parse: settings separators and flags", "[parse]") {
-  Parsed p = parse("bench b < back2back; ; sampled; prog x >\nbench c <>\nbench d < a >");
+  ParsedFile p = parse("bench b < back2back; ; sampled; prog x >\nbench c <>\nbench d < a >");
   REQUIRE(p.rendered() == "");
   REQUIRE(p.file->items.size() == 3);
   const auto &b = bench(p.item(0));
@@ -272,7 +272,7 @@ TEST_CASE("parse: settings separators and flags", "[parse]") {
   CHECK(bench(p.item(1)).settings.empty());
   CHECK(bench(p.item(2)).settings.at(0).names.at(0).text == "a");
   // Keywords are keywords only where the grammar expects them.
-  Parsed q = parse("bench b < prog log; step over; sweep log [1, 2] >");
+  ParsedFile q = parse("bench b < prog log; step over; sweep log [1, 2] >");
   REQUIRE(q.rendered() == "");
   const auto &s = bench(q.item(0)).settings;
   CHECK(s[0].value->text == "log");
@@ -319,18 +319,18 @@ TEST_CASE("parse: syntax errors are located and use the message table", "[parse]
            Case{"bench x <> >", "1:12: expected 'bench', 'suite', 'let', 'defaults' or 'include'"},
        }) {
     INFO(c.src);
-    Parsed p = parse(c.src);
+    ParsedFile p = parse(c.src);
     CHECK(p.first_error() == c.error);
     CHECK(p.diags.error_count() == 1);
   }
 }
 
 TEST_CASE("parse: rendered errors point at the token", "[parse]") {
-  Parsed p = parse("bench x < batch 500 sample_rate 3 >\n");
+  ParsedFile p = parse("bench x < batch 500 sample_rate 3 >\n");
   CHECK(p.rendered() == "test.bdsl:1:21-31: error: expected ';' after setting\n"
                         "bench x < batch 500 sample_rate 3 >\n"
                         "                    ~~~~~~~~~~~\n");
-  Parsed q = parse("let x = 1;\nbench x < prog \"abc >\nbench y < >\n");
+  ParsedFile q = parse("let x = 1;\nbench x < prog \"abc >\nbench y < >\n");
   CHECK(q.rendered() == "test.bdsl:2:16-21: error: unterminated string\n"
                         "bench x < prog \"abc >\n"
                         "               ~~~~~~\n");
@@ -338,7 +338,7 @@ TEST_CASE("parse: rendered errors point at the token", "[parse]") {
 }
 
 TEST_CASE("parse: a bare CPU set gets a hint", "[parse]") {
-  Parsed p = parse("bench a < cpus 0-3,8 >");
+  ParsedFile p = parse("bench a < cpus 0-3,8 >");
   CHECK(p.rendered() == "test.bdsl:1:16-18: error: expected ';' after setting\n"
                         "bench a < cpus 0-3,8 >\n"
                         "               ~~~\n"
@@ -346,7 +346,7 @@ TEST_CASE("parse: a bare CPU set gets a hint", "[parse]") {
 }
 
 TEST_CASE("parse: a missing '>' points at the '<' it should close", "[parse]") {
-  Parsed p = parse("bench a < x 1;\nbench b < y 2; >\n");
+  ParsedFile p = parse("bench a < x 1;\nbench b < y 2; >\n");
   REQUIRE(p.diags.error_count() == 1);
   CHECK(p.first_error() == "1:15: expected '>' to close bench");  // just after `x 1;`
   REQUIRE(p.diags.all()[0].notes.size() == 1);
@@ -358,7 +358,7 @@ TEST_CASE("parse: a missing '>' points at the '<' it should close", "[parse]") {
 }
 
 TEST_CASE("parse: recovery reports several errors and keeps good items", "[parse]") {
-  Parsed p = parse("bench < >\nbench y < a b c >\nbench z < ok >\nlet = 3;\nlet w = 1;\n");
+  ParsedFile p = parse("bench < >\nbench y < a b c >\nbench z < ok >\nlet = 3;\nlet w = 1;\n");
   CHECK(p.diags.error_count() == 3);
   CHECK(render_all(p.diags, p.sm).find("test.bdsl:4:5") != std::string::npos);
   REQUIRE(p.file->items.size() == 2);
@@ -366,12 +366,12 @@ TEST_CASE("parse: recovery reports several errors and keeps good items", "[parse
   CHECK(std::get<ast::Let>(p.item(1).node).name.text == "w");
 
   // An error inside a suite: the suite's leftover '>' is not a second error.
-  Parsed q = parse("suite \"s\" < bench a < 5 > bench b < > >\nbench c <>");
+  ParsedFile q = parse("suite \"s\" < bench a < 5 > bench b < > >\nbench c <>");
   CHECK(q.diags.error_count() == 1);
   CHECK(q.file->items.size() == 2);
 
   // A keyword inside a string or comment is not a recovery point.
-  Parsed r = parse("bench < \"bench\" # bench\n> bench d <>");
+  ParsedFile r = parse("bench < \"bench\" # bench\n> bench d <>");
   CHECK(r.diags.error_count() == 1);
   REQUIRE(r.file->items.size() == 1);
   CHECK(bench(r.item(0)).family.text == "d");
@@ -380,12 +380,12 @@ TEST_CASE("parse: recovery reports several errors and keeps good items", "[parse
 TEST_CASE("parse: errors are capped", "[parse]") {
   std::string big = "let x = [";
   for (int i = 0; i < 100; ++i) big += "99999999999999999999, ";
-  Parsed many = parse(big + "1];");
+  ParsedFile many = parse(big + "1];");
   CHECK(many.diags.error_count() == Diagnostics::kMaxErrors);
 
   std::string text;
   for (int i = 0; i < 200; ++i) text += "bench < >\n";
-  Parsed p = parse(text);
+  ParsedFile p = parse(text);
   CHECK(p.diags.error_count() == Diagnostics::kMaxErrors);
 }
 
@@ -393,7 +393,7 @@ TEST_CASE("parse: errors are capped", "[parse]") {
 
 TEST_CASE("parse: empty and comment-only files", "[parse][robust]") {
   for (const char *src : {"", "\n\n", "   \t  ", "# only a comment", "# a\n// b\n#c\n"}) {
-    Parsed p = parse(src);
+    ParsedFile p = parse(src);
     CHECK(p.rendered() == "");
     REQUIRE(p.file);
     CHECK(p.file->items.empty());
@@ -401,14 +401,14 @@ TEST_CASE("parse: empty and comment-only files", "[parse][robust]") {
 }
 
 TEST_CASE("parse: binary, NUL and non-UTF-8 bytes are invalid characters", "[parse][robust]") {
-  Parsed nul = parse(std::string("bench a < prog x\0y; >", 21));
+  ParsedFile nul = parse(std::string("bench a < prog x\0y; >", 21));
   CHECK(nul.first_error() == "1:17: invalid character (byte 0x00)");
-  Parsed latin1 = parse("bench a < prog caf\xe9; >\n");
+  ParsedFile latin1 = parse("bench a < prog caf\xe9; >\n");
   CHECK(latin1.first_error() == "1:19: invalid character (byte 0xe9)");
-  Parsed top = parse("\x01\x02\x03");
+  ParsedFile top = parse("\x01\x02\x03");
   CHECK(top.first_error() == "1:1: invalid character (byte 0x01)");
   // UTF-8 is fine inside strings and comments.
-  Parsed utf8 = parse("# café\nbench a as \"café\" <>");
+  ParsedFile utf8 = parse("# café\nbench a as \"café\" <>");
   CHECK(utf8.rendered() == "");
 
   std::string junk;
@@ -417,7 +417,7 @@ TEST_CASE("parse: binary, NUL and non-UTF-8 bytes are invalid characters", "[par
     x = x * 1103515245 + 12345;
     junk.push_back(static_cast<char>(x >> 16));
   }
-  Parsed p;
+  ParsedFile p;
   REQUIRE_NOTHROW(p = parse(junk));
   CHECK(p.diags.has_errors());
   CHECK(p.diags.error_count() <= Diagnostics::kMaxErrors);
@@ -425,15 +425,15 @@ TEST_CASE("parse: binary, NUL and non-UTF-8 bytes are invalid characters", "[par
 }
 
 TEST_CASE("parse: deep nesting is an error, not a stack overflow", "[parse][robust]") {
-  Parsed p = parse("let x = " + std::string(100000, '['));
+  ParsedFile p = parse("let x = " + std::string(100000, '['));
   REQUIRE(p.diags.error_count() == 1);
   CHECK(p.first_error() == fmt::format("1:{}: nesting too deep (more than 64 levels)", 9 + kMaxNesting));
   std::string suites;
   for (int i = 0; i < 10000; ++i) suites += "suite \"s\" <";
-  Parsed q = parse(suites);
+  ParsedFile q = parse(suites);
   CHECK(q.first_error().find("nesting too deep") != std::string::npos);
   // 64 levels are fine.
-  Parsed ok = parse("let x = " + std::string(kMaxNesting, '[') + std::string(kMaxNesting, ']') + ";");
+  ParsedFile ok = parse("let x = " + std::string(kMaxNesting, '[') + std::string(kMaxNesting, ']') + ";");
   CHECK(ok.rendered() == "");
 }
 
@@ -441,13 +441,13 @@ TEST_CASE("parse: a 1 MB single line", "[parse][robust]") {
   std::string list = "let x = [";
   while (list.size() < (1u << 20)) list += "12345, ";
   list += "1];";
-  Parsed p = parse(list);
+  ParsedFile p = parse(list);
   REQUIRE(p.rendered() == "");
   CHECK(std::get<ast::Let>(p.item(0).node).value.items.size() > 100000);
 
-  Parsed junk = parse(std::string(1u << 20, 'x'));
+  ParsedFile junk = parse(std::string(1u << 20, 'x'));
   CHECK(junk.diags.error_count() == 1);
-  Parsed str = parse("let s = \"" + std::string(1u << 20, 'a'));
+  ParsedFile str = parse("let s = \"" + std::string(1u << 20, 'a'));
   CHECK(str.first_error() == "1:9: unterminated string");
   CHECK_NOTHROW(str.rendered());
 }
@@ -467,8 +467,8 @@ namespace {
 // A scratch directory removed at the end of the test.
 using bpfbench::test::TempDir;
 
-Parsed parse_path(const std::string &path) {
-  Parsed p;
+ParsedFile parse_path(const std::string &path) {
+  ParsedFile p;
   p.file = parse_file(path, p.sm, p.diags);
   return p;
 }
@@ -480,7 +480,7 @@ TEST_CASE("parse: includes are spliced in place with their own file ids", "[pars
   d.write("sub/common.bdsl", "let rates = [1, 2];\ninclude \"more.bdsl\";\n");
   d.write("sub/more.bdsl", "defaults < warmup 1s >\n");
   std::string main = d.write("main.bdsl", "bench a <>\ninclude \"sub/common.bdsl\";\nbench b <>\n");
-  Parsed p = parse_path(main);
+  ParsedFile p = parse_path(main);
   REQUIRE(p.rendered() == "");
   REQUIRE(p.file->items.size() == 4);
   CHECK(bench(p.item(0)).family.text == "a");
@@ -498,43 +498,43 @@ TEST_CASE("parse: includes are spliced in place with their own file ids", "[pars
 TEST_CASE("parse: missing, recursive and too deep includes are located errors", "[parse][include]") {
   TempDir d;
   std::string missing = d.write("missing.bdsl", "# x\ninclude \"nope.bdsl\";\nbench a <>\n");
-  Parsed p = parse_path(missing);
+  ParsedFile p = parse_path(missing);
   CHECK(p.first_error() == "2:9: cannot open include 'nope.bdsl': No such file or directory");
   CHECK(span(p.diags.all()[0].range) == "2:9-2:19");
   CHECK(p.file->items.size() == 1);
 
   d.write("a.bdsl", "include \"b.bdsl\";\n");
   d.write("b.bdsl", "let x = 1;\ninclude \"a.bdsl\";\n");
-  Parsed r = parse_path((d.path / "a.bdsl").string());
+  ParsedFile r = parse_path((d.path / "a.bdsl").string());
   CHECK(r.first_error() == "2:9: recursive include of 'a.bdsl'");
   CHECK(r.diags.all()[0].range.file == 1);
   CHECK(r.file->items.size() == 1);
 
-  Parsed self = parse_path(d.write("self.bdsl", "include \"./self.bdsl\";"));
+  ParsedFile self = parse_path(d.write("self.bdsl", "include \"./self.bdsl\";"));
   CHECK(self.first_error() == "1:9: recursive include of './self.bdsl'");
 
   for (size_t i = 0; i < 40; ++i)
     d.write(fmt::format("chain{}.bdsl", i), fmt::format("include \"chain{}.bdsl\";", i + 1));
   d.write("chain40.bdsl", "");
-  Parsed deep = parse_path((d.path / "chain0.bdsl").string());
+  ParsedFile deep = parse_path((d.path / "chain0.bdsl").string());
   CHECK(deep.diags.error_count() == 1);
   CHECK(deep.first_error() == "1:9: includes nested too deeply (more than 32 levels)");
 
-  Parsed dir = parse_path(d.write("dir.bdsl", "include \"\";"));
+  ParsedFile dir = parse_path(d.write("dir.bdsl", "include \"\";"));
   CHECK(dir.first_error() == "1:9: cannot include '': an include must name a .bdsl file");
   std::filesystem::create_directories(d.path / "sub.bdsl");
-  Parsed subdir = parse_path(d.write("subdir.bdsl", "include \"sub.bdsl\";"));
+  ParsedFile subdir = parse_path(d.write("subdir.bdsl", "include \"sub.bdsl\";"));
   CHECK(subdir.first_error() == "1:9: cannot open include 'sub.bdsl': is a directory");
 }
 
 TEST_CASE("parse: only .bdsl files are included, checked before reading, symlinks resolved", "[parse][include]") {
   TempDir d;
   // /etc/passwd exists everywhere; were it read, a parse error would print its first line.
-  Parsed passwd = parse_path(d.write("p.bdsl", "include \"/etc/passwd\";\n"));
+  ParsedFile passwd = parse_path(d.write("p.bdsl", "include \"/etc/passwd\";\n"));
   CHECK(passwd.first_error() == "1:9: cannot include '/etc/passwd': an include must name a .bdsl file");
   CHECK(passwd.sm.size() == 1);  // nothing was read
   std::filesystem::create_symlink("/etc/passwd", d.path / "evil.bdsl");
-  Parsed sym = parse_path(d.write("s.bdsl", "include \"evil.bdsl\";\n"));
+  ParsedFile sym = parse_path(d.write("s.bdsl", "include \"evil.bdsl\";\n"));
   CHECK(sym.first_error() ==
         "1:9: cannot include 'evil.bdsl': it resolves to '/etc/passwd', which is not a .bdsl file");
   CHECK(sym.sm.size() == 1);
@@ -544,9 +544,9 @@ TEST_CASE("parse: only .bdsl files are included, checked before reading, symlink
 TEST_CASE("parse: a FIFO include is refused at once, not waited for", "[parse][include]") {
   TempDir d;
   REQUIRE(::mkfifo((d.path / "fifo.bdsl").c_str(), 0600) == 0);
-  Parsed p = parse_path(d.write("m.bdsl", "include \"fifo.bdsl\";\n"));
+  ParsedFile p = parse_path(d.write("m.bdsl", "include \"fifo.bdsl\";\n"));
   CHECK(p.first_error() == "1:9: cannot open include 'fifo.bdsl': is a FIFO, not a regular file");
-  Parsed main = parse_path((d.path / "fifo.bdsl").string());
+  ParsedFile main = parse_path((d.path / "fifo.bdsl").string());
   CHECK_FALSE(main.file.has_value());
   CHECK(main.rendered() ==
         "error: cannot open '" + (d.path / "fifo.bdsl").string() + "': is a FIFO, not a regular file\n");
@@ -555,7 +555,7 @@ TEST_CASE("parse: a FIFO include is refused at once, not waited for", "[parse][i
 TEST_CASE("parse: an include is read once and the include budget is bounded", "[parse][include]") {
   TempDir d;
   d.write("common.bdsl", "let x = 1;\n");
-  Parsed twice = parse_path(d.write("m.bdsl", "include \"common.bdsl\";\ninclude \"./common.bdsl\";\n"));
+  ParsedFile twice = parse_path(d.write("m.bdsl", "include \"common.bdsl\";\ninclude \"./common.bdsl\";\n"));
   CHECK(twice.rendered() == "");
   CHECK(twice.file->items.size() == 2);  // spliced twice, as written
   CHECK(twice.sm.size() == 2);           // but read (and stored) once
@@ -565,7 +565,7 @@ TEST_CASE("parse: an include is read once and the include budget is bounded", "[
     d.write(fmt::format("t{}.bdsl", i), fmt::format("include \"t{0}.bdsl\";\ninclude \"t{0}.bdsl\";\n", i + 1));
   d.write("t20.bdsl", "let y = 2;\n");
   auto start = std::chrono::steady_clock::now();
-  Parsed tree = parse_path((d.path / "t0.bdsl").string());
+  ParsedFile tree = parse_path((d.path / "t0.bdsl").string());
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
   CHECK(tree.diags.error_count() == 1);
   CHECK_THAT(tree.first_error(), Catch::EndsWith("too much included: more than 1024 include statements expanded"));
@@ -575,7 +575,7 @@ TEST_CASE("parse: an include is read once and the include budget is bounded", "[
   d.write("big.bdsl", "#" + std::string(4 << 20, 'x') + "\n");
   std::string five;
   for (int i = 0; i < 5; ++i) five += "include \"big.bdsl\";\n";
-  Parsed big = parse_path(d.write("five.bdsl", five));
+  ParsedFile big = parse_path(d.write("five.bdsl", five));
   CHECK(big.diags.error_count() == 1);
   CHECK(big.first_error() == "4:9: too much included: more than 16 MiB of source in all");
 }
@@ -584,13 +584,13 @@ TEST_CASE("parse: a file over the 16 MiB input limit is refused without reading 
   TempDir d;
   std::string path = d.write("huge.bdsl", "");
   std::filesystem::resize_file(path, (uintmax_t{16} << 20) + 1);  // sparse: costs no disk
-  Parsed p = parse_path(path);
+  ParsedFile p = parse_path(path);
   CHECK_FALSE(p.file.has_value());
   CHECK(p.rendered() == "error: cannot open '" + path + "': is larger than the 16 MiB limit\n");
 }
 
 TEST_CASE("parse: an unreadable top-level file yields nullopt", "[parse][include]") {
-  Parsed p = parse_path("/nonexistent/dir/x.bdsl");
+  ParsedFile p = parse_path("/nonexistent/dir/x.bdsl");
   CHECK_FALSE(p.file.has_value());
   CHECK(p.rendered() == "error: cannot open '/nonexistent/dir/x.bdsl': No such file or directory\n");
 }

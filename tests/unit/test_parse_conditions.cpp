@@ -7,15 +7,15 @@ using namespace bpfbench;
 
 namespace {
 
-struct Parsed {
+struct CondParsed {
   SourceManager sm;
   Diagnostics diags;
   std::optional<ast::File> file;
 };
 
-void parse(Parsed &p, const std::string &text) { p.file = parse_text("c.bdsl", text, p.sm, p.diags); }
+void parse(CondParsed &p, const std::string &text) { p.file = parse_text("c.bdsl", text, p.sm, p.diags); }
 
-const ast::Bench &only_bench(const Parsed &p) {
+const ast::Bench &only_bench(const CondParsed &p) {
   REQUIRE(p.file);
   REQUIRE(p.file->items.size() == 1);
   return std::get<ast::Bench>(p.file->items[0].node);
@@ -24,7 +24,7 @@ const ast::Bench &only_bench(const Parsed &p) {
 }  // namespace
 
 TEST_CASE("parse: where, until and expect are comparisons", "[parse]") {
-  Parsed p;
+  CondParsed p;
   parse(p, "bench ringbuf < where producers <= nproc; until ci < 1%; expect hits > 0; expect drops == 0 >");
   INFO(render_all(p.diags, p.sm));
   REQUIRE_FALSE(p.diags.has_errors());
@@ -48,7 +48,7 @@ TEST_CASE("parse: where, until and expect are comparisons", "[parse]") {
 }
 
 TEST_CASE("parse: a baseline holds its own settings", "[parse]") {
-  Parsed p;
+  CondParsed p;
   parse(p, "bench local_storage < nr_maps 10; baseline < prog noop; batch 1 > report hits >");
   INFO(render_all(p.diags, p.sm));
   REQUIRE_FALSE(p.diags.has_errors());
@@ -75,7 +75,7 @@ TEST_CASE("parse: malformed conditions and baselines are located errors", "[pars
       {"bench r < baseline < baseline < x > > >", "expected '>' to close baseline", 22},
   };
   for (const auto &c : cases) {
-    Parsed p;
+    CondParsed p;
     parse(p, c.text);
     INFO(c.text << "\n" << render_all(p.diags, p.sm));
     REQUIRE(p.diags.has_errors());

@@ -43,7 +43,7 @@ nlohmann::json point_with_facts(uint32_t insns, uint32_t jited) {
   return point_result_to_json(p, r, "sha", 3.0, 1'000'000'000);
 }
 
-ResultSet set_of(const nlohmann::json &point) {
+ResultSet stats_set_of(const nlohmann::json &point) {
   ResultsDoc doc;
   doc.file = "x.bdsl";
   doc.points.push_back(point);
@@ -102,12 +102,12 @@ TEST_CASE("run JSON holds prog_stats and prog_facts", "[prog_stats]") {
 }
 
 TEST_CASE("compare flags a changed verified insn count or JITed size", "[prog_stats][compare]") {
-  ResultSet a = set_of(point_with_facts(27, 96));
+  ResultSet a = stats_set_of(point_with_facts(27, 96));
   REQUIRE(a.points.at(0).prog_facts.size() == 1);
-  CompareReport same = compare_results(a, set_of(point_with_facts(27, 96)), CompareOptions{});
+  CompareReport same = compare_results(a, stats_set_of(point_with_facts(27, 96)), CompareOptions{});
   REQUIRE(same.points.size() == 1);
   CHECK(same.points[0].facts_changed.empty());
-  CompareReport c = compare_results(a, set_of(point_with_facts(31, 112)), CompareOptions{});
+  CompareReport c = compare_results(a, stats_set_of(point_with_facts(31, 112)), CompareOptions{});
   REQUIRE(c.points.size() == 1);
   CHECK(c.points[0].facts_changed == std::vector<std::string>{"bench_trigger_tp: verified insns 27 -> 31",
                                                               "bench_trigger_tp: JITed size 96 -> 112 bytes"});

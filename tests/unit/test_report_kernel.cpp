@@ -8,7 +8,7 @@ using namespace bpfbench;
 
 namespace {
 
-Sample sample(double duration_s, uint64_t hits, uint64_t bpf_ns) {
+Sample kernel_sample(double duration_s, uint64_t hits, uint64_t bpf_ns) {
   Sample s;
   s.duration_s = duration_s;
   s.deltas = {{"hits", hits}, {"bpf_ns", bpf_ns}};
@@ -28,7 +28,7 @@ PointResult point(std::vector<Sample> samples) {
 TEST_CASE("kernel report: lpm-trie-free rates frees per second of free time", "[report_kernel]") {
   // 10 frees in 20 ms (0.5 K/s, 2 ms each), then 20 in 20 ms (1 K/s, 1 ms each): mean 0.75,
   // stddev sqrt(2 * 0.25^2 / 1) = 0.354, latency (2 + 1) / 2 = 1.5 ms.
-  PointResult r = point({sample(1.0, 10, 20000000), sample(1.0, 20, 20000000)});
+  PointResult r = point({kernel_sample(1.0, 10, 20000000), kernel_sample(1.0, 20, 20000000)});
   CHECK(format_kernel_summary(KernelReport::FreeTime, r) ==
         "Summary: throughput    0.750 \u00b1 0.354 K ops/s (  0.750K ops/prod), latency    1.500 ms/op");
   CHECK(format_kernel_progress(KernelReport::FreeTime, 0, r.samples[0], 1, 1000000000) ==
@@ -37,7 +37,7 @@ TEST_CASE("kernel report: lpm-trie-free rates frees per second of free time", "[
 
 TEST_CASE("kernel report: lpm-trie-insert rates operations per second of BPF time", "[report_kernel]") {
   // 2M inserts in 0.5 s of BPF time in a 1.1 s interval: 4 M/s and 250 ns each.
-  PointResult r = point({sample(1.1, 2000000, 500000000)});
+  PointResult r = point({kernel_sample(1.1, 2000000, 500000000)});
   CHECK(format_kernel_summary(KernelReport::BpfTime, r) ==
         "Summary: throughput    4.000 \u00b1 0.000 M ops/s (  4.000M ops/prod), latency  250.000 ns/op");
   CHECK(format_kernel_progress(KernelReport::BpfTime, 3, r.samples[0], 1, 1000000000) ==

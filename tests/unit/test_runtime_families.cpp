@@ -21,9 +21,6 @@ using namespace bpfbench;
 namespace {
 
 using Runner = test::PointRunner;
-constexpr int64_t kInterval = Runner::kInterval;
-
-uint64_t total(const PointResult &r, const std::string &metric) { return test::sampled_total(r, metric); }
 
 std::set<uint32_t> map_ids() {
   std::set<uint32_t> ids;
@@ -32,7 +29,7 @@ std::set<uint32_t> map_ids() {
 }
 
 // The name of map `id`, "" when it is gone.
-std::string map_name(uint32_t id) {
+std::string family_map_name(uint32_t id) {
   int fd = bpf_map_get_fd_by_id(id);
   if (fd < 0) return "";
   bpf_map_info info{};
@@ -55,7 +52,7 @@ std::set<uint32_t> leftover_maps(const std::set<uint32_t> &before) {
   for (int i = 0; i < 100; ++i) {
     left.clear();
     for (uint32_t id : map_ids())
-      if (!before.count(id) && (before.empty() || id > *before.rbegin()) && ours(map_name(id))) left.insert(id);
+      if (!before.count(id) && (before.empty() || id > *before.rbegin()) && ours(family_map_name(id))) left.insert(id);
     if (left.empty()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -94,7 +91,7 @@ TEST_CASE("strncmp: helper and open-coded compare both run", "[runtime][families
     PointResult r = t.run(t.point("strncmp", prog, {{"cmp_str_len", 64}}));
     INFO(prog);
     REQUIRE_OK(r);
-    CHECK(total(r, "hits") > 0);
+    CHECK(test::sampled_total(r, "hits") > 0);
   }
 }
 
@@ -103,8 +100,8 @@ TEST_CASE("timing: ktime runs, missing kfuncs skip with the reason", "[runtime][
   Runner t;
   PointResult r = t.run(t.point("timing", "ktime", {{"batch_iters", 50}}));
   REQUIRE_OK(r);
-  CHECK(total(r, "hits") % 50 == 0);
-  CHECK(total(r, "hits") > 0);
+  CHECK(test::sampled_total(r, "hits") % 50 == 0);
+  CHECK(test::sampled_total(r, "hits") > 0);
   for (const char *prog : {"cycles", "time-counter"}) {
     const ProgramSpec *spec = t.fams.get("timing").program(prog);
     REQUIRE(spec);
@@ -128,7 +125,7 @@ TEST_CASE("local_storage: important hits and the interleaved share", "[runtime][
   SECTION("sequential: 1 of nr_maps gets is important") {
     PointResult r = t.run(t.point("local_storage", "seq_get", {{"nr_maps", 10}}));
     REQUIRE_OK(r);
-    uint64_t hits = total(r, "hits"), imp = total(r, "important_hits");
+    uint64_t hits = test::sampled_total(r, "hits"), imp = test::sampled_total(r, "important_hits");
     REQUIRE(hits > 0);
     CHECK(imp <= hits);
     CHECK(double(imp) / double(hits) == Approx(0.1).margin(0.01));
@@ -137,7 +134,7 @@ TEST_CASE("local_storage: important hits and the interleaved share", "[runtime][
     // Maps 0..9, plus a map-0 get after indexes 0, 3, 6 and 9: 14 gets, 1 + 4 of map 0.
     PointResult r = t.run(t.point("local_storage", "int_get", {{"nr_maps", 10}}));
     REQUIRE_OK(r);
-    uint64_t hits = total(r, "hits"), imp = total(r, "important_hits");
+    uint64_t hits = test::sampled_total(r, "hits"), imp = test::sampled_total(r, "important_hits");
     REQUIRE(hits > 0);
     CHECK(imp <= hits);
     CHECK(double(imp) / double(hits) == Approx(5.0 / 14).margin(0.01));
@@ -145,7 +142,7 @@ TEST_CASE("local_storage: important hits and the interleaved share", "[runtime][
   SECTION("interleaved, the seed's text: 4 of 10 gets are important") {
     PointResult r = t.run(t.point("local_storage", "int_get", {{"nr_maps", 10}, {"kernel_interleave", 0}}));
     REQUIRE_OK(r);
-    uint64_t hits = total(r, "hits"), imp = total(r, "important_hits");
+    uint64_t hits = test::sampled_total(r, "hits"), imp = test::sampled_total(r, "important_hits");
     REQUIRE(hits > 0);
     CHECK(double(imp) / double(hits) == Approx(0.4).margin(0.01));
   }
@@ -153,15 +150,15 @@ TEST_CASE("local_storage: important hits and the interleaved share", "[runtime][
     PointResult r = t.run(
         t.point("local_storage", "hashmap", {{"nr_maps", 1}, {"hashmap_size", 4096}, {"hashmap_nr_keys_used", 1000}}));
     REQUIRE_OK(r);
-    CHECK(total(r, "hits") > 0);
-    CHECK(total(r, "important_hits") == total(r, "hits"));
+    CHECK(test::sampled_total(r, "hits") > 0);
+    CHECK(test::sampled_total(r, "important_hits") == test::sampled_total(r, "hits"));
   }
   SECTION("without the lookup (the baseline) it runs faster") {
     PointResult with = t.run(t.point("local_storage", "seq_get", {{"nr_maps", 100}}));
     PointResult without = t.run(t.point("local_storage", "seq_get", {{"nr_maps", 100}, {"lookup", 0}}));
     REQUIRE_OK(with);
     REQUIRE_OK(without);
-    CHECK(total(without, "hits") > total(with, "hits"));
+    CHECK(test::sampled_total(without, "hits") > test::sampled_total(with, "hits"));
   }
   CHECK(leftover_maps(before).empty());
 }
@@ -172,14 +169,14 @@ TEST_CASE("local_storage: 1000 inner maps and a 4M-entry hash map set up and go 
   auto before = map_ids();
   PointResult r = t.run(t.point("local_storage", "seq_get", {{"nr_maps", 1000}}));
   REQUIRE_OK(r);
-  CHECK(total(r, "hits") > 0);
+  CHECK(test::sampled_total(r, "hits") > 0);
   WARN("setup of 1000 task storage maps: " << r.setup_s << " s");
   CHECK(leftover_maps(before).empty());
 
   PointResult h = t.run(t.point("local_storage", "hashmap",
                                 {{"nr_maps", 1}, {"hashmap_size", 4194304}, {"hashmap_nr_keys_used", 4194304}}));
   REQUIRE_OK(h);
-  CHECK(total(h, "hits") > 0);
+  CHECK(test::sampled_total(h, "hits") > 0);
   WARN("setup of a 4194304-entry hash map: " << h.setup_s << " s");
   CHECK(leftover_maps(before).empty());
   // The map's id goes before its 4M elements are freed (a deferred kernel work item that
@@ -208,8 +205,8 @@ TEST_CASE("hashmap_full_update: one per-CPU row per producing CPU", "[runtime][f
   p.affinity = true;  // the one producer stays on CPU 0
   PointResult r = t.run(p);
   REQUIRE_OK(r);
-  CHECK(total(r, "hits") > 0);
-  CHECK(total(r, "hits") % 1000 == 0);
+  CHECK(test::sampled_total(r, "hits") > 0);
+  CHECK(test::sampled_total(r, "hits") % 1000 == 0);
   REQUIRE(r.per_cpu.size() == 1);
   CHECK(r.per_cpu[0].cpu == 0);
   CHECK(r.per_cpu[0].rate > 0);
@@ -230,7 +227,7 @@ TEST_CASE("rcu_tasks_trace: children churn storage and are all reaped", "[runtim
   SECTION("normal end") {
     PointResult r = t.run(t.point("rcu_tasks_trace", "churn", {{"nr_procs", 20}, {"pause_max", 1}}));
     REQUIRE_OK(r);
-    CHECK(total(r, "hits") > 0);
+    CHECK(test::sampled_total(r, "hits") > 0);
     CHECK(r.summary.find("kthread_ticks"));
     CHECK_FALSE(has_children());
   }
@@ -241,7 +238,7 @@ TEST_CASE("rcu_tasks_trace: children churn storage and are all reaped", "[runtim
       stop.request_stop(SIGINT);
     });
     PlanPoint p = t.point("rcu_tasks_trace", "churn", {{"nr_procs", 20}, {"pause_max", 1}});
-    p.duration_ns = 10 * kInterval;
+    p.duration_ns = 10 * Runner::kInterval;
     PointResult r = t.run(p, stop);
     stopper.join();
     CHECK(r.status == PointResult::Status::Interrupted);

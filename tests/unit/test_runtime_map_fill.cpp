@@ -15,8 +15,8 @@ using namespace bpfbench;
 namespace {
 
 // Fixture and shipped families; points of two 500 ms intervals.
-struct Runner : test::PointRunner {
-  Runner() : PointRunner({test::fixtures_dir()}, 500'000'000) {}
+struct MapFillRunner : test::PointRunner {
+  MapFillRunner() : PointRunner({test::fixtures_dir()}, 500'000'000) {}
 };
 
 const SelfCheck *find_check(const PointResult &r, const std::string &name) {
@@ -34,20 +34,18 @@ void require_filled(const PointResult &r, double n) {
   CHECK(c->observed == n);
 }
 
-uint64_t total(const PointResult &r, const std::string &m) { return test::sampled_total(r, m); }
-
 }  // namespace
 
 TEST_CASE("run_program runs once at setup and checks its return value", "[runtime][setup][run_program]") {
   BB_REQUIRE_ROOT();
-  Runner t;
+  MapFillRunner t;
   PlanPoint p = t.point("setup_run", "count");
   PointResult r = t.run(p);
   INFO(r.reason);
   REQUIRE(r.status == PointResult::Status::Ok);
   require_filled(r, 5);
-  CHECK(total(r, "hits") > 0);
-  CHECK(total(r, "bad") == 0);  // it ran before attach
+  CHECK(test::sampled_total(r, "hits") > 0);
+  CHECK(test::sampled_total(r, "bad") == 0);  // it ran before attach
 
   test::set_param(p, "ret", test::num(4));
   r = t.run(p);
@@ -66,13 +64,13 @@ TEST_CASE("run_program runs once at setup and checks its return value", "[runtim
 
 TEST_CASE("bloom_filter: every value found, false-positive rate in [0, 1]", "[runtime][families][bloom]") {
   BB_REQUIRE_ROOT();
-  Runner t;
+  MapFillRunner t;
   PlanPoint p = t.point("bloom_filter", "lookup");
   PointResult r = t.run(p);
   INFO(r.reason);
   REQUIRE(r.status == PointResult::Status::Ok);
   require_filled(r, 1000);
-  CHECK(total(r, "hits") > 0);
+  CHECK(test::sampled_total(r, "hits") > 0);
   REQUIRE(find_check(r, "every_value_found"));
   CHECK(find_check(r, "every_value_found")->ok);
 
@@ -84,8 +82,8 @@ TEST_CASE("bloom_filter: every value found, false-positive rate in [0, 1]", "[ru
   INFO(r.reason);
   REQUIRE(r.status == PointResult::Status::Ok);
   require_filled(r, 10000);
-  const uint64_t hits = total(r, "hits"), drops = total(r, "drops"), fh = total(r, "false_hits"),
-                 neg = total(r, "negatives");
+  const uint64_t hits = test::sampled_total(r, "hits"), drops = test::sampled_total(r, "drops"),
+                 fh = test::sampled_total(r, "false_hits"), neg = test::sampled_total(r, "negatives");
   CHECK(hits > 0);
   CHECK(drops > 0);
   CHECK(fh <= neg);
@@ -108,7 +106,7 @@ TEST_CASE("bloom_filter: every value found, false-positive rate in [0, 1]", "[ru
 
 TEST_CASE("hashmap_lookup: struct keys filled in BPF, every lookup hits", "[runtime][families][hashmap_lookup]") {
   BB_REQUIRE_ROOT();
-  Runner t;
+  MapFillRunner t;
   PlanPoint p = t.point("hashmap_lookup", "lookup");
   test::set_param(p, "key_size", test::num(16));
   test::set_param(p, "nr_loops", test::num(100000));
@@ -116,7 +114,7 @@ TEST_CASE("hashmap_lookup: struct keys filled in BPF, every lookup hits", "[runt
   INFO(r.reason);
   REQUIRE(r.status == PointResult::Status::Ok);
   require_filled(r, 500);
-  CHECK(total(r, "hits") > 0);
+  CHECK(test::sampled_total(r, "hits") > 0);
   CHECK(find_check(r, "every_lookup_hit")->ok);
   const MetricSummary *lat = r.summary.find("latency");
   REQUIRE(lat);
@@ -126,7 +124,7 @@ TEST_CASE("hashmap_lookup: struct keys filled in BPF, every lookup hits", "[runt
 
 TEST_CASE("lpm_trie: lookup on a filled trie, insert and delete reset it", "[runtime][families][lpm]") {
   BB_REQUIRE_ROOT();
-  Runner t;
+  MapFillRunner t;
   for (const char *prog : {"lookup", "insert", "delete"}) {
     INFO(prog);
     PlanPoint p = t.point("lpm_trie", prog);
@@ -136,7 +134,7 @@ TEST_CASE("lpm_trie: lookup on a filled trie, insert and delete reset it", "[run
     REQUIRE(r.status == PointResult::Status::Ok);
     if (std::string(prog) != "insert") require_filled(r, 1000);
     // Insert and delete pass nr_entries - 1 many times in a second: their resets worked.
-    CHECK(total(r, "hits") > 1000);
+    CHECK(test::sampled_total(r, "hits") > 1000);
     CHECK(find_check(r, "every_op_succeeded")->ok);
   }
 }

@@ -17,8 +17,8 @@ using namespace bpfbench;
 namespace {
 
 // Fixture and shipped families; points of no warmup and two 250 ms intervals.
-struct Runner : test::PointRunner {
-  Runner() : PointRunner({test::fixtures_dir()}) {}
+struct PacketRunner : test::PointRunner {
+  PacketRunner() : PointRunner({test::fixtures_dir()}) {}
   PointResult run(const std::string &family, const std::string &prog,
                   std::vector<std::pair<std::string, ParamValue>> values = {}) {
     PlanPoint p = point(family, prog);
@@ -26,8 +26,6 @@ struct Runner : test::PointRunner {
     return PointRunner::run(p);
   }
 };
-
-uint64_t total(const PointResult &r, const std::string &m) { return test::sampled_total(r, m); }
 
 uint16_t be16(const std::vector<uint8_t> &p, size_t at) { return static_cast<uint16_t>(p[at] << 8 | p[at + 1]); }
 
@@ -61,13 +59,13 @@ TEST_CASE("packet digits: 1..9 then NUL, the same for the same seed", "[packets]
 
 TEST_CASE("run_program runs the setup program before the producer's packets", "[runtime][packets]") {
   BB_REQUIRE_ROOT();
-  Runner r;
+  PacketRunner r;
   PointResult res = r.run("prog_run_setup", "xdp");
   INFO(res.reason);
   REQUIRE(res.status == PointResult::Status::Ok);
-  CHECK(total(res, "hits") > 0);
-  CHECK(total(res, "early") == 0);        // setup ran before the first run
-  CHECK(total(res, "bad_packets") == 0);  // every run saw the generated packet
+  CHECK(test::sampled_total(res, "hits") > 0);
+  CHECK(test::sampled_total(res, "early") == 0);        // setup ran before the first run
+  CHECK(test::sampled_total(res, "bad_packets") == 0);  // every run saw the generated packet
   // The setup program's return value (run_program) and producer = runs x repeat, exactly.
   REQUIRE(res.self_checks.size() == 2);
   CHECK(res.self_checks[0].name == "run_program");
@@ -76,7 +74,7 @@ TEST_CASE("run_program runs the setup program before the producer's packets", "[
 
 TEST_CASE("run_program: a setup program returning -ENOENT fails the point", "[runtime][packets]") {
   BB_REQUIRE_ROOT();
-  Runner r;
+  PacketRunner r;
   PointResult res = r.run("prog_run_setup", "setup-fails");
   CHECK(res.status == PointResult::Status::Failed);
   CHECK(res.reason == "setup: run_program 'setup_enoent' returned -2 (ENOENT), expected 0");
@@ -84,7 +82,7 @@ TEST_CASE("run_program: a setup program returning -ENOENT fails the point", "[ru
 
 TEST_CASE("a program needing a missing kfunc is skipped with the reason", "[runtime][packets]") {
   BB_REQUIRE_ROOT();
-  Runner r;
+  PacketRunner r;
   PointResult res = r.run("prog_run_setup", "missing-kfunc");
   CHECK(res.status == PointResult::Status::Skipped);
   CHECK(res.reason == "kfunc bpf_bpfbench_no_such_kfunc not supported by this kernel (missing BTF: no function "
@@ -93,11 +91,11 @@ TEST_CASE("a program needing a missing kfunc is skipped with the reason", "[runt
 
 TEST_CASE("crypto encrypt: hits, no kfunc errors, one run per producer op", "[runtime][crypto]") {
   BB_REQUIRE_ROOT();
-  Runner r;
+  PacketRunner r;
   PointResult res = r.run("crypto", "encrypt", {{"packet_len", test::num(64)}});
   if (!test::ran_or_skipped(res)) return;
-  CHECK(total(res, "hits") > 0);
-  CHECK(total(res, "errors") == 0);
+  CHECK(test::sampled_total(res, "hits") > 0);
+  CHECK(test::sampled_total(res, "errors") == 0);
   REQUIRE(res.self_checks.size() == 2);  // the context's setup program, then runs x repeat
   CHECK(res.self_checks[0].name == "run_program");
   for (const auto &c : res.self_checks) CHECK(c.ok);
@@ -105,19 +103,19 @@ TEST_CASE("crypto encrypt: hits, no kfunc errors, one run per producer op", "[ru
 
 TEST_CASE("crypto roundtrip: decrypt(encrypt(packet)) is the packet", "[runtime][crypto]") {
   BB_REQUIRE_ROOT();
-  Runner r;
+  PacketRunner r;
   PointResult res = r.run("crypto", "roundtrip", {{"packet_len", test::num(256)}});
   if (!test::ran_or_skipped(res)) return;
-  CHECK(total(res, "hits") > 0);
-  CHECK(total(res, "errors") == 0);  // every byte came back, and the ciphertext differed
+  CHECK(test::sampled_total(res, "hits") > 0);
+  CHECK(test::sampled_total(res, "errors") == 0);  // every byte came back, and the ciphertext differed
 }
 
 TEST_CASE("crypto: a length ecb(aes) cannot take counts every run as an error", "[runtime][crypto]") {
   BB_REQUIRE_ROOT();
-  Runner r;
+  PacketRunner r;
   PointResult res = r.run("crypto", "decrypt", {{"packet_len", test::num(17)}});
   if (!test::ran_or_skipped(res)) return;
-  const uint64_t hits = total(res, "hits"), errors = total(res, "errors");
+  const uint64_t hits = test::sampled_total(res, "hits"), errors = test::sampled_total(res, "errors");
   CHECK(hits > 0);
   // Every run failed. Per interval the two counters are read one after the other, so up to
   // a call's runs (test_run_repeat = 64) land between the reads of each interval.

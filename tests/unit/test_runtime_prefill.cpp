@@ -63,8 +63,8 @@ uint64_t count_keys(int fd) {
 }
 
 // Points of the fixture family percpu_prefill: no warmup, two 250 ms intervals.
-struct Runner : test::PointRunner {
-  Runner() : PointRunner({test::fixtures_dir()}) {}
+struct PrefillRunner : test::PointRunner {
+  PrefillRunner() : PointRunner({test::fixtures_dir()}) {}
   PointResult run(const std::string &prog, int64_t nr_keys) {
     PlanPoint p = point("percpu_prefill", prog, {{"nr_keys", nr_keys}});
     if (possible_cpus() >= 2) {  // one producer on each of CPUs 0 and 1: both slots are read
@@ -74,8 +74,6 @@ struct Runner : test::PointRunner {
     return PointRunner::run(p);
   }
 };
-
-uint64_t total(const PointResult &r, const std::string &metric) { return test::sampled_total(r, metric); }
 
 }  // namespace
 
@@ -154,14 +152,14 @@ TEST_CASE("the prefill self-check reads every key and CPU slot back", "[runtime]
 
 TEST_CASE("prefill: per-CPU maps read right by the program on each CPU", "[runtime][setup][prefill]") {
   BB_REQUIRE_ROOT();
-  Runner t;
+  PrefillRunner t;
   for (int64_t n : {int64_t{1000}, static_cast<int64_t>(65536 / possible_cpus() + 5000)}) {
     INFO(n << " keys");
     PointResult r = t.run("lookup", n);
     INFO(to_string(r.status) << ": " << r.reason);
     REQUIRE(r.status == PointResult::Status::Ok);
-    CHECK(total(r, "hits") > 0);
-    CHECK(total(r, "bad") == 0);
+    CHECK(test::sampled_total(r, "hits") > 0);
+    CHECK(test::sampled_total(r, "bad") == 0);
     REQUIRE(r.self_checks.size() == 2);
     for (size_t i = 0; i < 2; ++i) {
       const SelfCheck &c = r.self_checks[i];
@@ -178,7 +176,7 @@ TEST_CASE("prefill: a map that drops keys fails the setup with both counts", "[r
   BB_REQUIRE_ROOT();
   // An LRU hash evicts before it is full: filled to max_entries, it keeps fewer keys, and
   // the point used to run on the map that silently held fewer.
-  Runner t;
+  PrefillRunner t;
   PointResult r = t.run("lru", 1000);
   CHECK(r.status == PointResult::Status::Failed);
   INFO(r.reason);

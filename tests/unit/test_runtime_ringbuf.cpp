@@ -24,12 +24,12 @@ using test::word;
 
 // The point's object loaded and attached the way run_point does it, with the drops
 // counter mapped, so a test can drive one consumer component directly.
-struct Loaded {
+struct RingLoaded {
   BpfObject obj;
   BssCounters drops;
   std::string error;
 
-  Loaded(const PlanPoint &p, const test::Families &fams) {
+  RingLoaded(const PlanPoint &p, const test::Families &fams) {
     const FamilyManifest &f = fams.get("ringbuf");
     const ProgramSpec *prog = f.program(p.program);
     auto elf = test::compile_point(p, fams, error);
@@ -76,7 +76,7 @@ constexpr Variant kVariants[] = {{"reserve_commit", "libbpf"},
 // with its object loaded and attached; `error` says why not.
 struct SampledConsumer {
   PlanPoint p;
-  std::unique_ptr<Loaded> l;
+  std::unique_ptr<RingLoaded> l;
   ProducerCounters consumed{1};
   std::unique_ptr<Consumer> c;
   std::string error;
@@ -88,7 +88,7 @@ struct SampledConsumer {
     set_param(p, "sample_rate", num(sample_rate));
     set_param(p, "sampled", num(1));
     set_param(p, "consumer", word(v.consumer));
-    l = std::make_unique<Loaded>(p, fams);
+    l = std::make_unique<RingLoaded>(p, fams);
     if (!(error = l->error).empty()) return;
     auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l->obj);
     if (!cc) {
@@ -153,7 +153,7 @@ TEST_CASE("ringbuf: back-to-back consumes batch x triggers exactly, no drops", "
         set_param(p, "sampled", num(sampled));
         set_param(p, "ring_size", num(4 << 20));
         set_param(p, "consumer", word(v.consumer));
-        Loaded l(p, fams);
+        RingLoaded l(p, fams);
         INFO(l.error);
         REQUIRE(l.error.empty());
         auto cc = consumer_config_for(p, f.consumer_of(*f.program(v.prog)), l.obj);

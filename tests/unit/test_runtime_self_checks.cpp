@@ -22,7 +22,6 @@ using namespace bpfbench;
 namespace {
 
 using Runner = test::PointRunner;
-constexpr int64_t kInterval = Runner::kInterval;
 
 uint64_t sampled(const PointResult &r, const std::string &metric) { return test::sampled_total(r, metric); }
 
@@ -65,7 +64,7 @@ TEST_CASE("self-checks pass on tp, rawtp, kernel-count and uprobe points", "[run
         WARN(prog << " is not supported here");
         continue;
       }
-      PlanPoint p = test::make_point(run.fams.get(family), prog, 0, 2 * kInterval);
+      PlanPoint p = test::make_point(run.fams.get(family), prog, 0, 2 * Runner::kInterval);
       p.producers = 2;
       PointResult r = run.run(p);
       INFO(to_string(r.status) << ": " << r.reason);
@@ -79,7 +78,7 @@ TEST_CASE("self-checks pass on tp, rawtp, kernel-count and uprobe points", "[run
       // The whole run: at least what the samples hold, which leave out the start and the end.
       CHECK(c.observed >= double(sampled(r, "hits")));
       CHECK(sampled(r, "hits") > 0);
-      nlohmann::json j = point_result_to_json(p, r, "", 1, kInterval);
+      nlohmann::json j = point_result_to_json(p, r, "", 1, Runner::kInterval);
       REQUIRE(j["self_checks"].size() == 1);
       CHECK(j["self_checks"][0]["name"] == "hits_vs_producer");
       CHECK(j["self_checks"][0]["ok"] == true);
@@ -107,7 +106,7 @@ TEST_CASE("ringbuf and perfbuf: records emitted == consumed + dropped", "[runtim
         WARN(k.prog << " is not supported here");
         continue;
       }
-      PlanPoint p = test::make_point(f, k.prog, 0, 2 * kInterval);
+      PlanPoint p = test::make_point(f, k.prog, 0, 2 * Runner::kInterval);
       test::set_param(p, "consumer", test::word(k.consumer));
       test::set_param(p, "back2back", test::num(k.back2back));
       if (k.tiny) {
@@ -128,7 +127,7 @@ TEST_CASE("ringbuf and perfbuf: records emitted == consumed + dropped", "[runtim
       // A tiny buffer drops, and the drops are part of the sum (not necessarily inside the
       // measured intervals: a quiet machine's consumer may drop only at the start or end).
       if (k.tiny) CHECK(c.detail.find("drops (counter:bb_drops) 0;") == std::string::npos);
-      CHECK(point_result_to_json(p, r, "", 1, kInterval)["self_checks"][0]["ok"] == true);
+      CHECK(point_result_to_json(p, r, "", 1, Runner::kInterval)["self_checks"][0]["ok"] == true);
     }
   }
 }
@@ -139,7 +138,7 @@ TEST_CASE("a program counting each event twice fails its point with both counts"
   Runner run({dir.path.string()});
   INFO(render_all(run.fams.diags, run.fams.sources));
   REQUIRE_FALSE(run.fams.diags.has_errors());
-  PlanPoint p = test::make_point(run.fams.get("double_count"), "twice", 0, 2 * kInterval);
+  PlanPoint p = test::make_point(run.fams.get("double_count"), "twice", 0, 2 * Runner::kInterval);
   PointResult r = run.run(p);
   REQUIRE(r.status == PointResult::Status::Failed);
   REQUIRE(r.self_checks.size() == 1);

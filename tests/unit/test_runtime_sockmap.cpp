@@ -18,7 +18,7 @@ using namespace bpfbench;
 
 namespace {
 
-const MetricSummary &metric(const PointResult &r, const std::string &name) {
+const MetricSummary &sockmap_metric(const PointResult &r, const std::string &name) {
   const MetricSummary *m = r.summary.find(name);
   REQUIRE(m);
   return *m;
@@ -124,7 +124,7 @@ TEST_CASE("sockmap: every mode delivers every byte, checked twice", "[runtime][s
     // Bounded in flight (16 MiB by default): over the measured part, the sender gets at
     // most that (and one sendfile() of the file) ahead of the reader.
     CHECK(test::sampled_total(res, "send") <= test::sampled_total(res, "recv") + (16u << 20) + kSendfileSize);
-    CHECK(metric(res, "recv").unit == "M/s");
+    CHECK(sockmap_metric(res, "recv").unit == "M/s");
   }
 }
 

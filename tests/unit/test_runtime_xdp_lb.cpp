@@ -15,7 +15,7 @@ using namespace bpfbench;
 
 namespace {
 
-struct Runner : test::PointRunner {
+struct XdpRunner : test::PointRunner {
   // The point of `scenario`: its presets applied (as the front end does), batches of
   // `iters` packets (0: calibrated), then `values`.
   PlanPoint scenario(const std::string &name, int64_t iters = 2000,
@@ -37,7 +37,7 @@ std::vector<std::string> scenarios() {
   return fams.get("xdp_lb").param("scenario")->choices;
 }
 
-const SelfCheck *find_check(const PointResult &r, const std::string &name) {
+const SelfCheck *xdp_self_check(const PointResult &r, const std::string &name) {
   for (const auto &c : r.self_checks)
     if (c.name == name) return &c;
   return nullptr;
@@ -56,7 +56,7 @@ std::string text(const PlanPoint &p, const char *name) { return p.param(name)->t
 TEST_CASE("xdp_lb: every scenario validates its verdict and packet, runs, and passes its self-checks",
           "[runtime][xdp_lb]") {
   BB_REQUIRE_ROOT();
-  Runner r;
+  XdpRunner r;
   const std::vector<std::string> all = scenarios();
   REQUIRE(all.size() == 24);  // the kernel bench's scenarios
   for (const auto &name : all) {
@@ -74,17 +74,17 @@ TEST_CASE("xdp_lb: every scenario validates its verdict and packet, runs, and pa
       CHECK(count_checks(res, "run_program") == 4);
       const std::string expect = text(p, "expect_packet");
       CHECK(count_checks(res, "run_program_output") == (expect == "any" ? 0u : 2u));
-      if (const SelfCheck *out = find_check(res, "run_program_output")) {
+      if (const SelfCheck *out = xdp_self_check(res, "run_program_output")) {
         const int64_t len = p.param("packet_len")->i;
         const bool v6_tunnel = text(p, "expect_outer_dst").find(':') != std::string::npos;
         CHECK(out->expected == double(expect == "input" ? len : len + (v6_tunnel ? 40 : 20)));
         CHECK(out->observed == out->expected);
       }
-      for (const char *c : {"packets_vs_producer", "verdicts"}) CHECK(find_check(res, c));
+      for (const char *c : {"packets_vs_producer", "verdicts"}) CHECK(xdp_self_check(res, c));
       const std::string lru = text(p, "lru_miss");
       const bool lru_checked = lru != "any" && p.param("flow_mask")->i == 0;
-      CHECK((find_check(res, "lru_hits") || find_check(res, "lru_miss_all") || find_check(res, "lru_miss_first")) ==
-            lru_checked);
+      CHECK((xdp_self_check(res, "lru_hits") || xdp_self_check(res, "lru_miss_all") ||
+             xdp_self_check(res, "lru_miss_first")) == lru_checked);
       REQUIRE(res.batch_timing);
       CHECK(res.batch_timing->batch_iters == uint32_t(p.param("batch_iters")->i));  // 2000, or warmup's 6500
       CHECK_FALSE(res.batch_timing->calibrated);
@@ -98,7 +98,7 @@ TEST_CASE("xdp_lb: every scenario validates its verdict and packet, runs, and pa
 
 TEST_CASE("xdp_lb: a wrong expectation fails the point with what differs", "[runtime][xdp_lb]") {
   BB_REQUIRE_ROOT();
-  Runner r;
+  XdpRunner r;
   SECTION("the verdict, in the validation run") {
     PointResult res = r.run(r.scenario("tcp-v4-lru-hit", 2000, {{"expect_retval", test::num(2)}}));
     CHECK(res.status == PointResult::Status::Failed);
@@ -114,7 +114,7 @@ TEST_CASE("xdp_lb: a wrong expectation fails the point with what differs", "[run
     PointResult res = r.run(r.scenario("tcp-v4-lru-hit", 2000, {{"lru_miss", test::word("all")}}));
     CHECK(res.status == PointResult::Status::Failed);
     CHECK(res.reason.rfind("self-check 'lru_miss_all' failed: expected ", 0) == 0);
-    const SelfCheck *c = find_check(res, "lru_miss_all");
+    const SelfCheck *c = xdp_self_check(res, "lru_miss_all");
     REQUIRE(c);
     CHECK(c->expected > 0);
     CHECK(c->observed == 0);  // every packet hit
@@ -129,7 +129,7 @@ TEST_CASE("xdp_lb: a wrong expectation fails the point with what differs", "[run
 
 TEST_CASE("xdp_lb: calibrated batches, and the run ends at its sample target", "[runtime][xdp_lb][batch_timing]") {
   BB_REQUIRE_ROOT();
-  Runner r;
+  XdpRunner r;
   PlanPoint p = r.scenario("tcp-v4-ch", 0, {{"timing_samples", test::num(3)}});
   p.duration_ns = 20'000'000'000;  // the target ends it long before
   PointResult res = r.run(p);

@@ -33,18 +33,18 @@ std::string manifest(const std::string &checks) {
          checks + "}";
 }
 
-struct Loaded {
+struct CheckLoaded {
   std::optional<FamilyManifest> f;
   std::string rendered;
 };
 
-Loaded load(const std::string &json) {
+CheckLoaded load(const std::string &json) {
   test::TempDir dir;
   dir.write("fam/prog.bpf.c", "{{code_body}}\nint bench_x(void *ctx) { return 0; }\n");
   std::string path = dir.write("fam/family.json", json);
   SourceManager sources;
   Diagnostics diags;
-  Loaded out;
+  CheckLoaded out;
   out.f = parse_manifest(path, json, sources, diags);
   out.rendered = render_all(diags, sources);
   // Every message is located in the manifest: strip the temp path for the comparisons.
@@ -58,7 +58,7 @@ std::string first_line(const std::string &s) { return s.substr(0, s.find('\n'));
 }  // namespace
 
 TEST_CASE("self_checks are read into terms, programs and hooks", "[self_checks][manifest]") {
-  Loaded l = load(manifest(R"([{ "name": "all", "expected": ["counter:bb_records"], "observed": ["hits", "drops"],
+  CheckLoaded l = load(manifest(R"([{ "name": "all", "expected": ["counter:bb_records"], "observed": ["hits", "drops"],
       "programs": ["x"], "unless_code": ["body"], "doc": "d" }])"));
   INFO(l.rendered);
   REQUIRE(l.f);
@@ -103,7 +103,7 @@ TEST_CASE("bad self_checks are errors at their place in family.json", "[self_che
 
 TEST_CASE("a self-check applies per program, not with its hooks filled, never to a count itself",
           "[self_checks][manifest]") {
-  Loaded l =
+  CheckLoaded l =
       load(manifest(R"([{ "name": "c", "expected": ["producer"], "observed": ["hits"], "unless_code": ["body"] }])"));
   REQUIRE(l.f);
   PlanPoint p;

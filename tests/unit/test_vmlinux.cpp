@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "compiler/clang_compile.hpp"
 #include "compiler/pipeline.hpp"
 #include "compiler/vmlinux_header.hpp"
@@ -24,7 +25,7 @@ using bpfbench::test::TempDir;
 
 namespace {
 
-const std::string kBin = BPFBENCH_BINARY;
+using bpfbench::test::kBin;
 
 // The kernel's BTF is world-readable; without it (a kernel without CONFIG_DEBUG_INFO_BTF)
 // there is no vmlinux.h to test.
@@ -37,7 +38,7 @@ const std::string kBin = BPFBENCH_BINARY;
   } while (0)
 
 // A CO-RE program the way the emitter writes one with vmlinux.h: no <linux/bpf.h>.
-const char *kCoreProgram = R"(#include <vmlinux.h>
+const char *kVmlinuxCoreProgram = R"(#include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
@@ -130,17 +131,17 @@ TEST_CASE("vmlinux.h is generated from the BTF and precompiled once, later compi
   CompileOptions co;
   co.cache_dir = o.cache_dir;
   co.vmlinux = &*second.vmlinux;
-  CompileResult obj = compile_bpf(kCoreProgram, co);
+  CompileResult obj = compile_bpf(kVmlinuxCoreProgram, co);
   INFO(diag_text(obj));
   REQUIRE(obj.ok);
   const std::string bytes(obj.object.begin(), obj.object.end());
   CHECK(bytes.find(".BTF.ext") != std::string::npos);
   CHECK(bytes.find("task_struct") != std::string::npos);
-  CHECK(compile_bpf(kCoreProgram, co).cached);
+  CHECK(compile_bpf(kVmlinuxCoreProgram, co).cached);
   PrecompiledVmlinux other_kernel = *second.vmlinux;
   other_kernel.key = std::string(64, '0');
   co.vmlinux = &other_kernel;
-  CompileResult rekeyed = compile_bpf(kCoreProgram, co);
+  CompileResult rekeyed = compile_bpf(kVmlinuxCoreProgram, co);
   CHECK_FALSE(rekeyed.cached);  // another kernel's BTF: never a stale object
   CHECK(rekeyed.cache_key != obj.cache_key);
 }
