@@ -224,8 +224,11 @@ TEST_CASE("rcu_tasks_trace: children churn storage and are all reaped", "[runtim
   BB_REQUIRE_ROOT();
   REQUIRE_FALSE(has_children());
   Runner t;
+  // pause_max 2: each task sleeps 0 or 1 s between getpgid() calls. With pause_max 1 every
+  // sleep is 0 s and 20 tasks spin on 2 CPUs, starving this process: the test took 28 s in
+  // CI (1.5 s alone) and 137 s under ASan, where its own work is heavier.
   SECTION("normal end") {
-    PointResult r = t.run(t.point("rcu_tasks_trace", "churn", {{"nr_procs", 20}, {"pause_max", 1}}));
+    PointResult r = t.run(t.point("rcu_tasks_trace", "churn", {{"nr_procs", 20}, {"pause_max", 2}}));
     REQUIRE_OK(r);
     CHECK(test::sampled_total(r, "hits") > 0);
     CHECK(r.summary.find("kthread_ticks"));
@@ -237,7 +240,7 @@ TEST_CASE("rcu_tasks_trace: children churn storage and are all reaped", "[runtim
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       stop.request_stop(SIGINT);
     });
-    PlanPoint p = t.point("rcu_tasks_trace", "churn", {{"nr_procs", 20}, {"pause_max", 1}});
+    PlanPoint p = t.point("rcu_tasks_trace", "churn", {{"nr_procs", 20}, {"pause_max", 2}});
     p.duration_ns = 10 * Runner::kInterval;
     PointResult r = t.run(p, stop);
     stopper.join();
