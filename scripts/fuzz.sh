@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the two libFuzzer targets with clang-19 (build-fuzz/) and fuzzes them for SECONDS
+# Builds the two libFuzzer targets with clang-19 (build-asan/, the tree the sanitizer run
+# shares: scripts/sanitize-tree.sh) and fuzzes them for SECONDS
 # (default 60) in all, each on a copy of its seed corpus: the front end (.bdsl text) two
 # thirds of the time, the results-file reader with compare/plot (JSON) one third.
 # Exits non-zero on any crash, leak, timeout or out-of-memory, printing the reproducer;
@@ -7,7 +8,7 @@
 #   scripts/fuzz.sh [SECONDS]
 #   FUZZ_TARGETS=fuzz_results scripts/fuzz.sh 600   # one target, all the time
 #   FUZZ_CORPUS=dir scripts/fuzz.sh 600   # grow a corpus that outlives the run (one target)
-#   build-fuzz/tests/fuzz/fuzz_frontend CRASH_FILE   # replay a reproducer
+#   build-asan/tests/fuzz/fuzz_frontend CRASH_FILE   # replay a reproducer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,13 +17,8 @@ if ! [[ "$secs" =~ ^[0-9]+$ ]] || [ "$secs" -eq 0 ]; then
   echo "usage: scripts/fuzz.sh [SECONDS]" >&2
   exit 2
 fi
-build=build-fuzz
-
-# -O1 with line tables only (OSS-Fuzz's choice): fast to build, stacks still symbolize.
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 -DBPFBENCH_FUZZ=ON >/dev/null
+build=build-asan
+bash scripts/sanitize-tree.sh
 # FUZZ_CORPUS alone keeps its old meaning: the front end's corpus.
 default_targets="fuzz_frontend fuzz_results"
 [ -n "${FUZZ_CORPUS:-}" ] && default_targets=fuzz_frontend

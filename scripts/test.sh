@@ -9,7 +9,11 @@ set +e
 # time; everything else, the runtime tests that measure and the qemu boots, one at a time.
 ctest --output-on-failure --timeout 600 -j2 -L frontend 2>&1 | tee ctest.log
 rc=${PIPESTATUS[0]}
-ctest --output-on-failure --timeout 600 -j1 -LE frontend 2>&1 | tee -a ctest.log
+# With the sanitizer step on, the runtime test cases it runs under ASan+UBSan (label
+# `runtime-asan`: all but those tagged [no-asan]) run there only, not twice.
+rest='^frontend$'
+[ "${BPFBENCH_HARDENING:-1}" = 0 ] || rest='^(frontend|runtime-asan)$'
+ctest --output-on-failure --timeout 600 -j1 -LE "$rest" 2>&1 | tee -a ctest.log
 rc2=${PIPESTATUS[0]}
 [ "$rc" -ne 0 ] || rc=$rc2
 set -e
@@ -19,10 +23,12 @@ passed=$(grep -cE 'Test +#[0-9]+: .* Passed' ctest.log || true)
 failed=$(grep -cE 'Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout|Not Run)' ctest.log || true)
 skipped=$(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' ctest.log || true)
 
-# Hardening: the unit tests again under ASan+UBSan (build-asan/, scripts/test-sanitize.sh:
-# its last lines name the runtime tests it leaves out, and why), then a 60 s libFuzzer run
-# of the front end and the results-file reader (build-fuzz/, clang-19). The ASan run's Catch2 totals and the fuzz run
-# (one test) join the counts. BPFBENCH_HARDENING=0 leaves both out (counted as skipped).
+# Hardening: the unit tests under ASan+UBSan (scripts/test-sanitize.sh: the front-end cases
+# again, and the runtime cases of label `runtime-asan`, which the pass above left to it; its last
+# lines name the test cases it leaves out, and why), then a 60 s libFuzzer run of the front
+# end and the results-file reader, both from one clang-19 tree (build-asan/). The ASan
+# run's Catch2 totals and the fuzz run (one test) join the counts. BPFBENCH_HARDENING=0
+# leaves both out (counted as skipped) and runs every runtime test in the pass above.
 extra_skips=()
 if [ "${BPFBENCH_HARDENING:-1}" = 0 ]; then
   skipped=$((skipped + 2))

@@ -159,7 +159,7 @@ TEST_CASE("streamed plan JSON is plan_to_json(...).dump(2) byte for byte", "[cli
 }
 
 TEST_CASE("plan --json of 100000 points streams in bounded memory and more are refused",
-          "[cli][values][plan]") {
+          "[cli][values][plan][no-asan]") {
   char tmpl[] = "/tmp/bpfbench-values-XXXXXX";
   REQUIRE(mkdtemp(tmpl));
   fs::path dir = tmpl;

@@ -56,7 +56,7 @@ size_t our_children() { return test::children_of(getpid()).size(); }
 
 }  // namespace
 
-TEST_CASE("a macro bomb ends at the compile child's memory limit with a clear error", "[clang][limits]") {
+TEST_CASE("a macro bomb ends at the compile child's memory limit with a clear error", "[clang][limits][no-asan]") {
   auto t0 = Clock::now();
   CompileResult r = compile_bpf(macro_bomb(30, false),
                                 uncached({.memory_bytes = 256u << 20, .cpu_seconds = 60, .wall_seconds = 120}));

@@ -134,7 +134,7 @@ TEST_CASE("SIGTERM during a slow compile: exit 143 at once, the compile child ki
 }
 
 TEST_CASE("a macro bomb in inline code ends at the compile's memory limit: one clear error, exit 2",
-          "[faults][child]") {
+          "[faults][child][no-asan]") {
   TempDir dir;
   fs::path bdsl = dir.write("bomb.bdsl", bomb_bdsl());
   auto t0 = Clock::now();
@@ -241,7 +241,7 @@ TEST_CASE("a SIGINT as soon as bpfbench blocks signals is not lost: exit 130, re
   CHECK(j["interrupted"] == true);
 }
 
-TEST_CASE("a SIGINT while 1024 uprobe producers start stops within a second", "[runtime][faults][signals]") {
+TEST_CASE("a SIGINT while 1024 uprobe producers start stops within a second", "[runtime][faults][signals][no-asan]") {
   BB_REQUIRE_ROOT();
   TempDir dir;
   fs::path bdsl =
@@ -261,7 +261,7 @@ TEST_CASE("a SIGINT while 1024 uprobe producers start stops within a second", "[
 }
 
 TEST_CASE("an address-space limit too low for 1024 producer threads: a clear message, exit 2",
-          "[runtime][faults][limits]") {
+          "[runtime][faults][limits][no-asan]") {
   BB_REQUIRE_ROOT();
   TempDir dir;
   fs::path bdsl =

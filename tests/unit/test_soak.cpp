@@ -123,7 +123,7 @@ int soak_seconds() {
 }  // namespace
 
 TEST_CASE("soak: short trigger and ringbuf points back to back leak no fds, threads, memory or BPF objects",
-          "[runtime][soak]") {
+          "[runtime][soak][no-asan]") {
   BB_REQUIRE_ROOT();
   test::Families fams;
   REQUIRE_FALSE(fams.diags.has_errors());
