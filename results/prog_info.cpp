@@ -97,6 +97,7 @@ nlohmann::json prog_facts_to_json(const std::vector<ProgFacts> &facts) {
                  {"verified_insns", f.verified_insns},
                  {"xlated_len", f.xlated_len},
                  {"jited_len", f.jited_len},
+                 {"jit_offset64", f.jit_offset64 ? nlohmann::json(*f.jit_offset64) : nlohmann::json(nullptr)},
                  {"peak_states", opt(f.peak_states)},
                  {"total_states", opt(f.total_states)},
                  {"verification_time_us", opt(f.verification_time_us)}});
@@ -112,6 +113,9 @@ std::vector<std::string> prog_facts_changes(const std::vector<ProgFacts> &a, con
         out.push_back(fmt::format("{}: verified insns {} -> {}", x.name, x.verified_insns, y.verified_insns));
       if (x.jited_len != y.jited_len)
         out.push_back(fmt::format("{}: JITed size {} -> {} bytes", x.name, x.jited_len, y.jited_len));
+      if (x.jit_offset64 && y.jit_offset64 && *x.jit_offset64 != *y.jit_offset64)
+        out.push_back(fmt::format("{}: JITed code starts at {} -> {} mod 64 (a small loop's time can move with it)",
+                                  x.name, *x.jit_offset64, *y.jit_offset64));
     }
   return out;
 }
@@ -120,7 +124,9 @@ std::string format_prog_facts(const ProgFacts &f) {
   std::string out = fmt::format("prog {} (id {}): {} insns verified", f.name, f.id, f.verified_insns);
   if (f.peak_states) out += fmt::format(", {} peak states", *f.peak_states);
   if (f.verification_time_us) out += fmt::format(", {} us to verify", *f.verification_time_us);
-  return out + fmt::format(", {} bytes xlated, {} bytes JITed", f.xlated_len, f.jited_len);
+  out += fmt::format(", {} bytes xlated, {} bytes JITed", f.xlated_len, f.jited_len);
+  if (f.jit_offset64) out += fmt::format(" at {} mod 64", *f.jit_offset64);
+  return out;
 }
 
 }  // namespace bpfbench

@@ -187,7 +187,7 @@ std::vector<SelfCheck> read_self_checks(const Obj &o) {
   return out;
 }
 
-// prog_facts[i]: name and the two facts compare looks at; the rest is not read back.
+// prog_facts[i]: name and the facts compare looks at; the rest is not read back.
 std::vector<ProgFacts> read_prog_facts(const Obj &o) {
   std::vector<ProgFacts> out;
   const nlohmann::json *a = array_of(o, "prog_facts", false);
@@ -198,6 +198,8 @@ std::vector<ProgFacts> read_prog_facts(const Obj &o) {
     x.verified_insns = static_cast<uint32_t>(f.count("verified_insns", 0, UINT32_MAX));
     x.jited_len = static_cast<uint32_t>(f.count("jited_len", 0, UINT32_MAX));
     x.xlated_len = static_cast<uint32_t>(f.count("xlated_len", 0, UINT32_MAX));
+    if (const nlohmann::json *off = f.find("jit_offset64", false); off && !off->is_null())
+      x.jit_offset64 = static_cast<uint32_t>(Obj::count_at(*off, f.at("jit_offset64"), 63));
     out.push_back(std::move(x));
   }
   return out;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "results/compare.hpp"
 #include "results/prog_info.hpp"
@@ -14,8 +15,8 @@ using Catch::Detail::Approx;
 
 namespace {
 
-// One point's JSON with a measured program whose facts are `insns` and `jited`.
-nlohmann::json point_with_facts(uint32_t insns, uint32_t jited) {
+// One point's JSON with a measured program whose facts are `insns`, `jited` and `offset`.
+nlohmann::json point_with_facts(uint32_t insns, uint32_t jited, std::optional<uint32_t> offset = std::nullopt) {
   PlanPoint p;
   p.label = "tp";
   p.family = "trigger";
@@ -39,6 +40,7 @@ nlohmann::json point_with_facts(uint32_t insns, uint32_t jited) {
   f.verified_insns = insns;
   f.jited_len = jited;
   f.xlated_len = 100;
+  f.jit_offset64 = offset;
   r.prog_facts.push_back(f);
   return point_result_to_json(p, r, "sha", 3.0, 1'000'000'000);
 }
@@ -95,10 +97,39 @@ TEST_CASE("run JSON holds prog_stats and prog_facts", "[prog_stats]") {
   REQUIRE(j.contains("prog_stats"));
   for (const char *k : {"enabled", "sysctl_was_enabled", "note", "programs"}) CHECK(j["prog_stats"].contains(k));
   REQUIRE(j["prog_facts"].size() == 1);
-  for (const char *k : {"name", "id", "verified_insns", "xlated_len", "jited_len", "peak_states", "total_states",
-                        "verification_time_us"})
+  for (const char *k : {"name", "id", "verified_insns", "xlated_len", "jited_len", "jit_offset64", "peak_states",
+                        "total_states", "verification_time_us"})
     CHECK(j["prog_facts"][0].contains(k));
   CHECK(j["prog_facts"][0]["peak_states"].is_null());  // not captured: null, never a made-up 0
+  CHECK(j["prog_facts"][0]["jit_offset64"].is_null());
+  CHECK(point_with_facts(27, 96, 44)["prog_facts"][0]["jit_offset64"] == 44);
+}
+
+TEST_CASE("the JIT offset mod 64 is read back, compared and shown, and out of range is a bad file",
+          "[prog_stats][compare]") {
+  ResultSet a = stats_set_of(point_with_facts(27, 96, 8));
+  REQUIRE(a.points.at(0).prog_facts.at(0).jit_offset64 == 8u);
+  CHECK_FALSE(stats_set_of(point_with_facts(27, 96)).points.at(0).prog_facts.at(0).jit_offset64);
+  CompareReport moved = compare_results(a, stats_set_of(point_with_facts(27, 96, 24)), CompareOptions{});
+  REQUIRE(moved.points.size() == 1);
+  CHECK(moved.points[0].facts_changed ==
+        std::vector<std::string>{"bench_trigger_tp: JITed code starts at 8 -> 24 mod 64 (a small loop's time can "
+                                 "move with it)"});
+  // Unknown on one side (an older file, or addresses hidden): nothing to say.
+  CHECK(compare_results(a, stats_set_of(point_with_facts(27, 96)), CompareOptions{}).points[0].facts_changed.empty());
+  ProgFacts f;
+  f.name = "bench_tp";
+  f.jit_offset64 = 12;
+  CHECK(format_prog_facts(f).find(" bytes JITed at 12 mod 64") != std::string::npos);
+
+  nlohmann::json bad = point_with_facts(27, 96, 8);
+  bad["prog_facts"][0]["jit_offset64"] = 64;
+  ResultsDoc doc;
+  doc.file = "x.bdsl";
+  doc.points.push_back(bad);
+  std::string err;
+  CHECK_FALSE(results_from_json(nlohmann::json::parse(doc.to_json().dump()), err));
+  CHECK(err.find("jit_offset64") != std::string::npos);
 }
 
 TEST_CASE("compare flags a changed verified insn count or JITed size", "[prog_stats][compare]") {

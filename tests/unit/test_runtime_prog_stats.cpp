@@ -108,6 +108,9 @@ TEST_CASE("prog stats: metrics, facts and the sysctl as found", "[runtime][prog_
   CHECK(facts.verified_insns > 0);
   CHECK(facts.xlated_len > 0);
   CHECK(facts.jited_len > 0);
+  // Root on a JIT kernel: the address is shown to us, and only its residue is kept.
+  REQUIRE(facts.jit_offset64.has_value());
+  CHECK(*facts.jit_offset64 < 64);
   CHECK(facts.peak_states.has_value());
   CHECK(facts.verification_time_us.has_value());
 
@@ -200,6 +203,7 @@ TEST_CASE("plan --facts loads every point's programs and gives the facts run rec
   CHECK(f["name"] == "bench_tp");
   CHECK(f["verified_insns"].get<int64_t>() > 0);
   CHECK(f["jited_len"].get<int64_t>() > 0);
+  CHECK(f["jit_offset64"].is_number());
   CHECK(f["peak_states"].is_number());  // the verifier's stats line was read
 
   // The same program loaded by run: the verifier saw the same instructions.
