@@ -170,7 +170,7 @@ class AbRunner {
       if (stop_.stop_requested()) continue;  // an interrupted turn is no value: noted above
       std::optional<double> value = turn_value(r, side, rep);
       if (!value) break;
-      rep.add_turn(side, *value);
+      rep.add_turn(side, *value, r.prog_facts.empty() ? std::nullopt : r.prog_facts.front().jit_offset64);
       if (turn % 2 == 0) continue;
       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       rep.stop = ab_stop_state(rep.stats, args_.rule, elapsed);

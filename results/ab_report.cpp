@@ -33,7 +33,10 @@ std::string header(const AbReport &r) {
 
 nlohmann::json point_json(const AbPointReport &p) {
   nlohmann::json turns = nlohmann::json::array(), pairs = nlohmann::json::array();
-  for (const auto &t : p.turns) turns.push_back({{"side", to_string(t.side)}, {"value", num(t.value)}});
+  for (const auto &t : p.turns)
+    turns.push_back({{"side", to_string(t.side)},
+                     {"value", num(t.value)},
+                     {"jit_offset64", t.jit_offset64 ? nlohmann::json(*t.jit_offset64) : nlohmann::json(nullptr)}});
   for (size_t i = 0; i < p.a.size(); ++i)
     pairs.push_back({{"a", num(p.a[i])}, {"b", num(p.b[i])}, {"ratio", num(p.b[i] / p.a[i])}});
   nlohmann::json j = {{"suite", p.suite},
@@ -49,6 +52,7 @@ nlohmann::json point_json(const AbPointReport &p) {
                       {"verdict", verdict_text(p.verdict)}};
   if (!p.label_b.empty()) j["label_b"] = p.label_b;
   if (!p.note.empty()) j["note"] = p.note;
+  if (std::string al = p.alignment_note(); !al.empty()) j["alignment_note"] = al;
   if (p.stats.ok) {
     j["ratio"] = num(p.stats.ratio);
     j["ci_low"] = num(p.stats.n >= 2 ? p.stats.ci_low : NAN);
@@ -85,13 +89,27 @@ AbMatch match_by_suite_label(const std::vector<AbPointKey> &a, const std::vector
   return m;
 }
 
-void AbPointReport::add_turn(AbSide side, double value) {
-  turns.push_back({side, value});
+void AbPointReport::add_turn(AbSide side, double value, std::optional<uint32_t> jit_offset64) {
+  turns.push_back({side, value, jit_offset64});
   if (turns.size() % 2 != 0) return;
   const AbTurn &x = turns[turns.size() - 2], &y = turns.back();
   a.push_back(x.side == AbSide::A ? x.value : y.value);
   b.push_back(x.side == AbSide::B ? x.value : y.value);
   stats = paired_ratio(a, b);
+}
+
+std::string AbPointReport::alignment_note() const {
+  std::set<uint32_t> sa, sb;
+  for (const auto &t : turns)
+    if (t.jit_offset64) (t.side == AbSide::A ? sa : sb).insert(*t.jit_offset64);
+  if (sa.empty() || sb.empty() || sa == sb) return "";
+  auto list = [](const std::set<uint32_t> &s) {
+    std::string out;
+    for (uint32_t v : s) out += (out.empty() ? "" : " ") + std::to_string(v);
+    return out;
+  };
+  return fmt::format("JITed code offsets mod 64: A {}, B {}; a small loop's time can move with them", list(sa),
+                     list(sb));
 }
 
 std::optional<double> AbPointReport::turn_value(const MetricSummary *m, const std::string &side) {
@@ -172,6 +190,7 @@ std::string ab_to_text(const AbReport &r) {
                        p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a",
                        p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + printable_text(p.note) + ")");
+    if (std::string al = p.alignment_note(); !al.empty()) out += "  " + al + "\n";
     if (r.control && p.stats.ok && p.note.empty())
       out += fmt::format("  noise floor {:.2f}% (max |ratio-1| of one pair {:.2f}%)\n", control_floor_pct(p.stats),
                          std::expm1(p.stats.max_abs_log) * 100);
@@ -199,6 +218,9 @@ std::string ab_to_markdown(const AbReport &r) {
                        p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a",
                        p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + markdown_text(p.note) + ")");
+  for (const auto &p : r.points)
+    if (std::string al = p.alignment_note(); !al.empty())
+      out += fmt::format("\n{}: {}\n", markdown_text(point_name({p.suite, p.label})), markdown_text(al));
   auto g = r.geomeans();
   if (!g.empty()) out += "\n| suite | points | geomean B/A | speed |\n|---|---:|---:|---:|\n";
   for (const auto &s : g)

@@ -29,6 +29,9 @@ std::string point_name(const AbPointKey &k);
 struct AbTurn {
   AbSide side = AbSide::A;
   double value = 0;  // the point's main metric over this turn's measured intervals
+  // Where this turn's load of the measured program started its JITed code, mod 64
+  // (ProgFacts::jit_offset64); absent when unknown (no program, addresses hidden, a guest).
+  std::optional<uint32_t> jit_offset64;
 };
 
 struct AbPointReport {
@@ -44,7 +47,10 @@ struct AbPointReport {
   std::string note;  // why a point has no verdict (a turn failed, was skipped, interrupted)
 
   // Appends a turn; turns 2k and 2k+1 make pair k. Recomputes `stats` on complete pairs.
-  void add_turn(AbSide side, double value);
+  void add_turn(AbSide side, double value, std::optional<uint32_t> jit_offset64 = std::nullopt);
+  // When A's and B's turns saw different sets of JIT offsets: "JITed code offsets mod 64:
+  // A 8, B 24 40 ..." (a small loop's time can move with them: docs/runtime.md); "" else.
+  std::string alignment_note() const;
   // A turn's value of `metric` from its summary `m` (null when the point has none), with
   // unit and direction taken from the first turn; or nullopt with `note` saying why
   // ("no hits in B: ..."). `side` names the turn's side.

@@ -200,3 +200,37 @@ TEST_CASE("ab: --a/--b settings apply to the points that have them", "[ab]") {
   REQUIRE_FALSE(swept.diags.all().empty());
   CHECK(swept.diags.all()[0].message == "--a sets 'prog', which this bench sweeps");
 }
+
+TEST_CASE("ab: turns keep their JIT offset, a point notes when A's and B's differ", "[ab]") {
+  AbReport r;
+  r.a = "a.bdsl";
+  r.b = "b.bdsl";
+  AbPointReport same;
+  same.label = "same";
+  same.add_turn(AbSide::A, 100, 8u);
+  same.add_turn(AbSide::B, 101, 8u);
+  same.add_turn(AbSide::B, 102, std::nullopt);  // unknown: neither side's set
+  same.add_turn(AbSide::A, 100, 8u);
+  CHECK(same.alignment_note().empty());
+  AbPointReport moved;
+  moved.label = "moved";
+  moved.add_turn(AbSide::A, 100, 8u);
+  moved.add_turn(AbSide::B, 150, 24u);
+  moved.add_turn(AbSide::B, 150, 40u);
+  moved.add_turn(AbSide::A, 100, 8u);
+  CHECK(moved.alignment_note() == "JITed code offsets mod 64: A 8, B 24 40; a small loop's time can move with them");
+  AbPointReport one_side;  // only A's offsets known (B a guest turn, or hidden): nothing to say
+  one_side.add_turn(AbSide::A, 100, 8u);
+  one_side.add_turn(AbSide::B, 100);
+  CHECK(one_side.alignment_note().empty());
+  r.points = {same, moved};
+  std::string text = ab_to_text(r);
+  CHECK(text.find("  JITed code offsets mod 64: A 8, B 24 40;") != std::string::npos);
+  CHECK(text.find("A 8, B 8") == std::string::npos);
+  CHECK(ab_to_markdown(r).find("moved: JITed code offsets mod 64: A 8, B 24 40;") != std::string::npos);
+  nlohmann::json j = ab_to_json(r);
+  CHECK(j["points"][0]["turns"][0]["jit_offset64"] == 8);
+  CHECK(j["points"][0]["turns"][2]["jit_offset64"].is_null());
+  CHECK_FALSE(j["points"][0].contains("alignment_note"));
+  CHECK(j["points"][1]["alignment_note"].get<std::string>().rfind("JITed code offsets mod 64: A 8, B 24 40", 0) == 0);
+}

@@ -87,7 +87,10 @@ TEST_CASE("ab: a short real run pairs 3 turns of each in ABBA order", "[ab][cli]
   CHECK(p["n_pairs"] == 3);
   CHECK(p["pairs"].size() == 3);
   std::string order;
-  for (const auto &t : p["turns"]) order += t["side"].get<std::string>();
+  for (const auto &t : p["turns"]) {
+    order += t["side"].get<std::string>();
+    CHECK(t["jit_offset64"].is_null());  // `base` loads no BPF program
+  }
   CHECK(order == "ABBAAB");
   CHECK(p["ratio"].get<double>() > 0);
   CHECK(p["stop"] == "max pairs");

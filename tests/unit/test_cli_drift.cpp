@@ -142,4 +142,10 @@ TEST_CASE("ab: two template folders differing in one program", "[drift][ab][cli]
   CHECK(p["ratio"].get<double>() > 1.6);
   CHECK(p["ratio"].get<double>() < 2.4);
   CHECK(r.err.find("the same program") == std::string::npos);
+  // Every turn is its own load of bench_tp: where its JITed code started, mod 64.
+  REQUIRE(p["turns"].size() == 6);
+  for (const auto &t : p["turns"]) {
+    REQUIRE(t["jit_offset64"].is_number());
+    CHECK(t["jit_offset64"].get<int>() < 64);
+  }
 }
