@@ -139,26 +139,36 @@ TEST_CASE("a stop kills the compile child at once and reaps it", "[clang][limits
 
 TEST_CASE("the compile child dies with the process that forked it", "[clang][limits]") {
   test::Subreaper reaper;  // the orphaned compile child is reparented to us
-  pid_t helper = fork();
-  if (helper == 0) {
-    compile_bpf(macro_bomb(30, true), uncached(kCompileLimits));
-    _exit(0);
-  }
-  // Wait for the helper's compile child, then kill the helper the hard way.
-  pid_t grandchild = 0;
-  for (auto t0 = Clock::now(); !grandchild && seconds_since(t0) < 10;
-       std::this_thread::sleep_for(std::chrono::milliseconds(5)))
-    if (auto kids = test::children_of(helper); !kids.empty()) grandchild = kids[0];
-  REQUIRE(grandchild > 0);
-  kill(helper, SIGKILL);
-  waitpid(helper, nullptr, 0);
-  // PR_SET_PDEATHSIG: the compile child gets SIGKILL; as our child now, we reap it.
+  // A trial where the child ended on its own (an exit status, not a signal) says nothing
+  // about PR_SET_PDEATHSIG: it is run again, up to 3 times. One clean-clone CI run
+  // (2026-12-04) saw that once, 0.14 s into the test, exit code not printed. The likely
+  // path: the child was seen in /proc between fork() and its prctl(PR_SET_PDEATHSIG), the
+  // helper died first, and the child's getppid() check ended it with exit 1 as designed
+  // (compiler/limited_child.cpp). The WARN below prints the code.
   int status = 0;
-  auto t0 = Clock::now();
-  pid_t got = 0;
-  while ((got = waitpid(grandchild, &status, WNOHANG)) == 0 && seconds_since(t0) < 5)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  REQUIRE(got == grandchild);
+  for (int trial = 0; trial < 3; ++trial) {
+    pid_t helper = fork();
+    if (helper == 0) {
+      compile_bpf(macro_bomb(30, true), uncached(kCompileLimits));
+      _exit(0);
+    }
+    // Wait for the helper's compile child, then kill the helper the hard way.
+    pid_t grandchild = 0;
+    for (auto t0 = Clock::now(); !grandchild && seconds_since(t0) < 10;
+         std::this_thread::sleep_for(std::chrono::milliseconds(5)))
+      if (auto kids = test::children_of(helper); !kids.empty()) grandchild = kids[0];
+    REQUIRE(grandchild > 0);
+    kill(helper, SIGKILL);
+    waitpid(helper, nullptr, 0);
+    // PR_SET_PDEATHSIG: the compile child gets SIGKILL; as our child now, we reap it.
+    auto t0 = Clock::now();
+    pid_t got = 0;
+    while ((got = waitpid(grandchild, &status, WNOHANG)) == 0 && seconds_since(t0) < 5)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    REQUIRE(got == grandchild);
+    if (!WIFEXITED(status)) break;
+    WARN("trial " << trial + 1 << ": the compile child exited " << WEXITSTATUS(status) << " before its parent died");
+  }
   CHECK(WIFSIGNALED(status));
   CHECK(WTERMSIG(status) == SIGKILL);
 }
