@@ -6,8 +6,8 @@
 # below). The forked clang child runs under the sanitizers as well. Any sanitizer report,
 # from any of these processes, fails the run.
 # The front-end test cases run as two processes side by side (split by source file, one
-# CPU each), then the runtime test cases one at a time. scripts/test.sh runs the runtime
-# test cases here only, not again in the normal build (ctest label `runtime-asan`).
+# CPU each), then the runtime test cases one at a time. scripts/test.sh runs these test
+# cases here only: its normal build holds only the [no-asan] ones (BPFBENCH_UNIT_TESTS=noasan).
 # Last line: "sanitize: N passed, N failed, N skipped" (Catch2 test cases).
 set -euo pipefail
 cd "$(dirname "$0")/.."
