@@ -29,10 +29,10 @@ not_run=(
   "signals during a point with forked tasks*|its exit deadline is 1 s of wall clock, and ASan's bpfbench took 1.02-1.15 s to stop and reap its 300 forked tasks in 3 of 30 trials here (5 runs of 6); the signal paths run under ASan in the 20 trials of 'signals at random phases'"
 )
 tagged=$("$bin" --list-test-names-only "[no-asan]" | grep -c . || true)
-listed=0
+listed=0 counts=()
 for entry in "${not_run[@]}"; do
   n=$("$bin" --list-test-names-only "${entry%%|*}[no-asan]" | grep -c . || true)
-  listed=$((listed + n))
+  counts+=("$n") listed=$((listed + n))
 done
 if [ "$tagged" -ne "$listed" ]; then
   echo "sanitize: $tagged test case(s) tagged [no-asan] but $listed named in not_run: give each its reason" >&2
@@ -103,8 +103,8 @@ fi
 # Runtime tests without root return early with a "skipped:" warning (Catch2 2 has no SKIP).
 skipped=$(grep -c 'skipped: ' "$log" || true)
 passed=$((passed > skipped ? passed - skipped : 0))
-for entry in "${not_run[@]}"; do
-  n=$("$bin" --list-test-names-only "${entry%%|*}[no-asan]" | grep -c . || true)
+for i in "${!not_run[@]}"; do
+  entry=${not_run[$i]} n=${counts[$i]}
   echo "sanitize: skipped: ${n} test case(s) not run under ASan: ${entry%%|*} (${entry#*|})"
   skipped=$((skipped + n))
 done
