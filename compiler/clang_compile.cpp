@@ -389,35 +389,63 @@ CompileResult build_vmlinux_pch(const std::string &header, const CompileOptions 
   return compile_in_child(job, opts, "vmlinux.h");
 }
 
-CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opts) {
+namespace {
+
+ChildJob object_job(const std::string &c_source, const CompileOptions &opts) {
   ChildJob job;
   job.args = cc1_args("-emit-obj", opts.virtual_name, opts.extra_args, opts.vmlinux != nullptr);
   job.main_name = opts.virtual_name;
   job.main_text = &c_source;
   if (opts.vmlinux) job.files = {{kVmlinuxHeaderPath, &opts.vmlinux->header}, {kVmlinuxPchPath, &opts.vmlinux->pch}};
-  std::string key = object_cache_key(c_source, clang_version_string(), job.args, opts.virtual_name,
-                                     opts.vmlinux ? opts.vmlinux->key : "");
-  ObjectCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
-  CacheLookup hit;
-  if (opts.use_cache) {
-    hit = cache.load(key);
-    if (hit.object) {
-      CompileResult r;
-      r.ok = true;
-      r.object = std::move(*hit.object);
-      r.cached = true;
-      r.cache_key = key;
-      return r;
-    }
+  return job;
+}
+
+std::string object_key(const ChildJob &job, const std::string &c_source, const CompileOptions &opts) {
+  return object_cache_key(c_source, clang_version_string(), job.args, opts.virtual_name,
+                          opts.vmlinux ? opts.vmlinux->key : "");
+}
+
+ObjectCache cache_of(const CompileOptions &opts) {
+  return ObjectCache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
+}
+
+}  // namespace
+
+CompileResult cached_compile(const std::string &c_source, const CompileOptions &opts) {
+  CompileResult r;
+  r.cache_key = object_key(object_job(c_source, opts), c_source, opts);
+  if (!opts.use_cache) return r;
+  CacheLookup hit = cache_of(opts).load(r.cache_key);
+  if (hit.object) {
+    r.ok = true;
+    r.object = std::move(*hit.object);
+    r.cached = true;
   }
+  // A file that failed its check is a miss; the store replaces it.
+  r.cache_repaired = hit.problem;
+  return r;
+}
+
+CompileResult compile_uncached(const std::string &c_source, const CompileOptions &opts) {
+  ChildJob job = object_job(c_source, opts);
   CompileResult r = compile_in_child(job, opts, opts.virtual_name);
-  r.cache_key = key;
-  // A file that failed its check is a miss; the store below replaces it.
-  if (!hit.problem.empty()) r.cache_repaired = hit.problem;
+  r.cache_key = object_key(job, c_source, opts);
+  return r;
+}
+
+void store_compiled(CompileResult &r, const CompileOptions &opts) {
   // Only clean compiles are cached: a hit carries no diagnostics, so caching a compile
   // with warnings would make them vanish on the second run. A failed store costs only
   // time: the compile stands, the caller may warn.
-  if (opts.use_cache && r.ok && r.diags.empty()) r.cache_warning = cache.store(key, r.object);
+  if (opts.use_cache && r.ok && !r.cached && r.diags.empty()) r.cache_warning = cache_of(opts).store(r.cache_key, r.object);
+}
+
+CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opts) {
+  CompileResult probe = cached_compile(c_source, opts);
+  if (probe.ok) return probe;
+  CompileResult r = compile_uncached(c_source, opts);
+  r.cache_repaired = std::move(probe.cache_repaired);
+  store_compiled(r, opts);
   return r;
 }
 

@@ -3,10 +3,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <set>
+#include <thread>
 
 #include "compiler/clang_compile.hpp"
 #include "compiler/compile_diags.hpp"
@@ -122,28 +124,91 @@ const PrecompiledVmlinux *unit_vmlinux(Frontend &fe, const EmitUnit &u, std::opt
 
 }  // namespace
 
+namespace {
+
+// At most this many compiles at once: each is a forked clang child (~64 MiB here), so the
+// CPUs are the limit; the cap keeps a large machine's memory use bounded.
+constexpr size_t kMaxCompileJobs = 16;
+
+// Compiles units[i] with opts[i] into results[i] (none where opts[i] is empty: a unit that
+// cannot compile). The cache is read and written on this thread; the compiles the cache
+// does not have run up to `jobs` at a time from worker threads, each in its own forked
+// child (compile_uncached: the parent side forks and waits, so no worker holds a lock
+// that another's child needs). After a stop no new compile starts, and the running ones
+// are killed by their own polling. Every worker is joined before return.
+void compile_units(const std::vector<EmitUnit> &units, const std::vector<std::optional<CompileOptions>> &opts,
+                   size_t jobs, std::vector<std::optional<CompileResult>> &results) {
+  results.assign(units.size(), std::nullopt);
+  std::vector<size_t> misses;
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (!opts[i]) continue;
+    results[i] = cached_compile(units[i].c_source, *opts[i]);
+    if (!results[i]->ok) misses.push_back(i);
+  }
+  std::vector<std::optional<CompileResult>> compiled(units.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t m = next++; m < misses.size(); m = next++) {
+      const size_t i = misses[m];
+      if (opts[i]->stop && opts[i]->stop->load()) return;
+      try {
+        compiled[i] = compile_uncached(units[i].c_source, *opts[i]);
+      } catch (const std::exception &e) {  // it does not throw; a worker thread must not
+        compiled[i] = CompileResult{};
+        compiled[i]->error = std::string("the compile failed: ") + e.what();
+      }
+    }
+  };
+  std::vector<std::jthread> pool;
+  for (size_t w = 1; w < std::min(jobs, misses.size()); ++w) pool.emplace_back(work);
+  work();
+  pool.clear();  // joins
+  for (size_t i : misses) {
+    if (!compiled[i]) {  // not started: a stop
+      results[i].reset();
+      continue;
+    }
+    compiled[i]->cache_repaired = std::move(results[i]->cache_repaired);
+    store_compiled(*compiled[i], *opts[i]);
+    results[i] = std::move(compiled[i]);
+  }
+}
+
+}  // namespace
+
 bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop) {
   auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
   if (fe.diags.has_errors()) return false;
-  ObjectRefChecker refs(fe.sources, fe.diags);
+  // Each unit's options, in unit order (vmlinux.h, when a unit needs it, prepared once).
+  std::vector<std::optional<CompileOptions>> opts(units.size());
   std::optional<VmlinuxResult> vmlinux;
-  for (const auto &u : units) {
-    CompileOptions opts;
-    opts.virtual_name = u.virtual_name;
+  for (size_t i = 0; i < units.size(); ++i) {
+    const EmitUnit &u = units[i];
+    CompileOptions o;
+    o.virtual_name = u.virtual_name;
     UserIncludes inc = unit_includes(fe, u);
-    opts.extra_args = std::move(inc.args);
-    opts.use_cache = inc.cacheable;
-    opts.stop = stop;  // a signal kills the compile child at once
+    o.extra_args = std::move(inc.args);
+    o.use_cache = inc.cacheable;
+    o.stop = stop;  // a signal kills the compile child at once
     if (u.vmlinux) {
-      opts.vmlinux = unit_vmlinux(fe, u, vmlinux, out, stop);
+      o.vmlinux = unit_vmlinux(fe, u, vmlinux, out, stop);
       if (out.interrupted) return true;
-      if (!opts.vmlinux) continue;
+      if (!o.vmlinux) continue;
     }
-    CompileResult r = compile_bpf(u.c_source, opts);
-    if (r.interrupted || (stop && stop->load())) {
+    opts[i] = std::move(o);
+  }
+  std::vector<std::optional<CompileResult>> results;
+  compile_units(units, opts, std::clamp<size_t>(static_cast<size_t>(online_cpus()), 1, kMaxCompileJobs), results);
+  if (stop && stop->load()) out.interrupted = true;
+  ObjectRefChecker refs(fe.sources, fe.diags);
+  for (size_t i = 0; i < units.size() && !out.interrupted; ++i) {
+    const EmitUnit &u = units[i];
+    if (!opts[i]) continue;
+    if (!results[i] || results[i]->interrupted) {
       out.interrupted = true;
-      return true;
+      break;
     }
+    const CompileResult &r = *results[i];
     out.programs.push_back(ProgramHash{u.virtual_name, u.family, sha256_hex(u.c_source), r.cache_key, u.points});
     add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.families, fe.sources, fe.diags);
     if (!r.ok) continue;
@@ -151,7 +216,7 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
     for (size_t idx : u.points) out.objects[idx] = r.object;
     check_manifest_names(fe, u, r.object, refs);
   }
-  return !fe.diags.has_errors();
+  return out.interrupted || !fe.diags.has_errors();
 }
 
 int64_t online_cpus() {
