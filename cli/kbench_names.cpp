@@ -36,9 +36,9 @@ constexpr KbenchName kNames[] = {
     {"strncmp-no-helper", "strncmp", "prog no-helper; pid_filter false", O::Strncmp, R::HitsDrops, 0},
     {"strncmp-helper", "strncmp", "prog helper; pid_filter false", O::Strncmp, R::HitsDrops, 0},
     {"bpf-loop", "bpf_loop", "prog bpf_loop", O::BpfLoop, R::Ops, 0},
-    {"local-storage-cache-seq-get", "local_storage", "prog seq_get", O::LocalStorage, R::LocalStorage, 0},
+    {"local-storage-cache-seq-get", "local_storage", "prog seq_get; kernel_loop true", O::LocalStorage, R::LocalStorage, 0},
     {"local-storage-cache-int-get", "local_storage", "prog int_get", O::LocalStorage, R::LocalStorage, 0},
-    {"local-storage-cache-hashmap-control", "local_storage", "prog hashmap", O::LocalStorage, R::LocalStorage, 0},
+    {"local-storage-cache-hashmap-control", "local_storage", "prog hashmap; kernel_loop true", O::LocalStorage, R::LocalStorage, 0},
     {"bpf-hashmap-full-update", "hashmap_full_update", "prog full_update", O::HashmapFullUpdate, R::PerCpu, 0},
     // Bloom filter, hash map lookup and LPM trie benches (issue 16).
     {"bloom-lookup", "bloom_filter", "prog lookup", O::Bloom, R::HitsDrops, 0},

@@ -72,9 +72,23 @@ static __always_inline void storage_get(__u32 idx, struct loop_ctx *lc)
 		lc->important++;
 }
 
+/* kernel_loop: the kernel bench's loop tests `interleave && map_idx % 3 == 0` after every
+ * get; with interleave off its verifier drops the branch but keeps the division. The empty
+ * asm keeps it here too (with kernel_loop false the verifier drops the whole block). */
+static __always_inline void kernel_loop_division(__u32 idx)
+{
+	if (kernel_loop) {
+		__u32 m = idx % 3;
+		asm volatile("" : : "r"(m));
+	}
+}
+
 static int seq_cb(__u32 i, struct loop_ctx *lc)
 {
-	storage_get(i % nr_maps, lc);
+	__u32 idx = i % nr_maps;
+
+	storage_get(idx, lc);
+	kernel_loop_division(idx);
 	return 0;
 }
 
@@ -122,6 +136,7 @@ static int hash_cb(__u32 i, struct loop_ctx *lc)
 	lc->hits++;
 	if (idx == 0)
 		lc->important++;
+	kernel_loop_division(idx);
 	return 0;
 }
 

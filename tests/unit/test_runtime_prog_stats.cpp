@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -156,6 +157,40 @@ TEST_CASE("prog stats: twice the loop per run is about twice prog_ns", "[runtime
     double batch = r == &one ? 250 : 500;
     CHECK(hits == Approx(runs * batch).epsilon(0.02));
   }
+}
+
+// The local_storage family's kernel_loop: the kernel bench loop's map_idx % 3 is in the
+// loaded program only when asked for (the verifier drops it otherwise), and the program
+// with it still counts its gets.
+TEST_CASE("local_storage kernel_loop keeps the kernel bench's division, and only then", "[runtime][families][cli]") {
+  BB_REQUIRE_ROOT();
+  if (access(kBpftool, X_OK) != 0) {
+    WARN("skipped: no " << kBpftool);
+    return;
+  }
+  test::TempDir dir;
+  const std::string file = dir.write("k.bdsl",
+                                     "defaults < warmup 200ms; duration 1s; >\n"
+                                     "bench local_storage as \"plain\" < prog seq_get; nr_maps 1; >\n"
+                                     "bench local_storage as \"kernel\" < prog seq_get; nr_maps 1; kernel_loop true; >\n"
+                                     "bench local_storage as \"kernel-hash\" < prog hashmap; nr_maps 1;\n"
+                                     "  hashmap_size 1024; kernel_loop true; >\n");
+  auto xlated = [&](const char *label) {
+    test::ProcessResult x = test::run_process({BPFBENCH_BINARY, "emit", file, "--only", label, "--dump=xlated"});
+    INFO(x.out << x.err);
+    REQUIRE(x.exit_code == 0);
+    return x.out;
+  };
+  CHECK(xlated("plain").find("%= 3") == std::string::npos);
+  CHECK(xlated("kernel").find("%= 3") != std::string::npos);
+  CHECK(xlated("kernel-hash").find("%= 3") != std::string::npos);
+  test::ProcessResult r = test::run_process({BPFBENCH_BINARY, "run", "-q", "--only", "kernel*", "--json",
+                                             (dir.path / "r.json").string(), file});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(std::ifstream(dir.path / "r.json"));
+  REQUIRE(j["points"].size() == 2);
+  for (const auto &p : j["points"]) CHECK(p["stats"]["hits"]["mean"].get<double>() > 0);
 }
 
 TEST_CASE("emit --dump xlated and jited dump the loaded program", "[runtime][prog_stats][cli]") {
