@@ -61,6 +61,13 @@ nlohmann::json point_json(const AbPointReport &p) {
     j["change_pct"] = num(p.stats.change_pct());
     j["speed_change_pct"] = num(p.speed_change_pct());
     j["max_abs_log_ratio"] = num(p.stats.max_abs_log);
+    nlohmann::json left = nlohmann::json::array();
+    for (size_t i : p.stats.left_out) left.push_back(i + 1);
+    j["left_out_pairs"] = left;
+    if (!p.stats.left_out.empty()) {
+      j["median_ratio"] = num(p.stats.median_ratio);
+      j["left_out_note"] = p.left_out_note();
+    }
   }
   return j;
 }
@@ -96,6 +103,18 @@ void AbPointReport::add_turn(AbSide side, double value, std::optional<uint32_t> 
   a.push_back(x.side == AbSide::A ? x.value : y.value);
   b.push_back(x.side == AbSide::B ? x.value : y.value);
   stats = paired_ratio(a, b);
+}
+
+std::string AbPointReport::left_out_note() const {
+  if (!stats.ok || stats.left_out.empty()) return "";
+  std::string which, ratios;
+  for (size_t i : stats.left_out) {
+    which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
+    ratios += (ratios.empty() ? "" : ", ") + fmt_ratio(b.at(i) / a.at(i));
+  }
+  return fmt::format("pair{} {} left out (B/A {} against a median of {}: the machine's speed changed "
+                     "between its turns; the CI is over the other {} pairs)",
+                     stats.left_out.size() == 1 ? "" : "s", which, ratios, fmt_ratio(stats.median_ratio), stats.n);
 }
 
 std::string AbPointReport::alignment_note() const {
@@ -191,6 +210,7 @@ std::string ab_to_text(const AbReport &r) {
                        p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + printable_text(p.note) + ")");
     if (std::string al = p.alignment_note(); !al.empty()) out += "  " + al + "\n";
+    if (std::string lo = p.left_out_note(); !lo.empty()) out += "  " + lo + "\n";
     if (r.control && p.stats.ok && p.note.empty())
       out += fmt::format("  noise floor {:.2f}% (max |ratio-1| of one pair {:.2f}%)\n", control_floor_pct(p.stats),
                          std::expm1(p.stats.max_abs_log) * 100);
@@ -219,8 +239,8 @@ std::string ab_to_markdown(const AbReport &r) {
                        p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + markdown_text(p.note) + ")");
   for (const auto &p : r.points)
-    if (std::string al = p.alignment_note(); !al.empty())
-      out += fmt::format("\n{}: {}\n", markdown_text(point_name({p.suite, p.label})), markdown_text(al));
+    for (const std::string &n : {p.alignment_note(), p.left_out_note()})
+      if (!n.empty()) out += fmt::format("\n{}: {}\n", markdown_text(point_name({p.suite, p.label})), markdown_text(n));
   auto g = r.geomeans();
   if (!g.empty()) out += "\n| suite | points | geomean B/A | speed |\n|---|---:|---:|---:|\n";
   for (const auto &s : g)

@@ -51,6 +51,9 @@ struct AbPointReport {
   // When A's and B's turns saw different sets of JIT offsets: "JITed code offsets mod 64:
   // A 8, B 24 40 ..." (a small loop's time can move with them: docs/runtime.md); "" else.
   std::string alignment_note() const;
+  // When pairs were left out of `stats` (PairedRatio: turns that straddle a change of the
+  // machine's speed): "pair 2 left out (B/A 1.5648 against a median of 0.9712: ...)"; "" else.
+  std::string left_out_note() const;
   // A turn's value of `metric` from its summary `m` (null when the point has none), with
   // unit and direction taken from the first turn; or nullopt with `note` saying why
   // ("no hits in B: ..."). `side` names the turn's side.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -24,6 +25,21 @@ std::vector<AbSide> abba_order(size_t turns) {
   return out;
 }
 
+std::vector<size_t> straddling_pairs(const std::vector<double> &logs) {
+  constexpr size_t kMinPairs = 5;
+  const double min_distance = std::log(1.2);
+  if (logs.size() < kMinPairs) return {};
+  const double med = median_of(logs);
+  std::vector<double> dev;
+  for (double x : logs) dev.push_back(std::fabs(x - med));
+  const double limit = std::max(min_distance, 5 * 1.4826 * median_of(dev));
+  std::vector<size_t> out;
+  for (size_t i = 0; i < logs.size(); ++i)
+    if (dev[i] > limit) out.push_back(i);
+  if (out.size() * 4 > logs.size()) return {};
+  return out;
+}
+
 PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence) {
   PairedRatio r;
   if (a.size() != b.size()) {
@@ -34,14 +50,21 @@ PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double>
     r.why = "no pairs";
     return r;
   }
-  std::vector<double> logs;
+  std::vector<double> all;
   for (size_t i = 0; i < a.size(); ++i) {
     if (!(std::isfinite(a[i]) && std::isfinite(b[i]) && a[i] > 0 && b[i] > 0)) {
       r.why = fmt::format("pair {} has a value that is not a positive number (A {}, B {})", i + 1, a[i], b[i]);
       return r;
     }
-    logs.push_back(std::log(b[i] / a[i]));
-    r.max_abs_log = std::max(r.max_abs_log, std::fabs(logs.back()));
+    all.push_back(std::log(b[i] / a[i]));
+  }
+  r.left_out = straddling_pairs(all);
+  if (!r.left_out.empty()) r.median_ratio = std::exp(median_of(all));
+  std::vector<double> logs;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (std::find(r.left_out.begin(), r.left_out.end(), i) != r.left_out.end()) continue;
+    logs.push_back(all[i]);
+    r.max_abs_log = std::max(r.max_abs_log, std::fabs(all[i]));
   }
   r.ok = true;
   r.n = logs.size();

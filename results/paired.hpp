@@ -22,10 +22,18 @@ std::vector<AbSide> abba_order(size_t turns);
 // The geometric mean of the per-pair ratios b[i]/a[i] and its CI: the mean of the log ratios
 // ± t_{0.975, n-1} · sd / sqrt(n), back-transformed with exp. `ok` is false (and `why` says
 // why) when a value is not a positive finite number: no ratio is made up then.
+// A pair whose turns straddle a change of the machine's speed (this VM's throughput drops by
+// ~35 % for tens of seconds at a time) has a ratio far from all the others, and alone
+// it widens the CI past any verdict. From 5 pairs on, a pair is left out when its log
+// ratio is farther from the median log ratio than both ln(1.2) and 5 × 1.4826 × the
+// median absolute deviation, if at most a quarter of the pairs are that far; with more,
+// none is left out (the machine is unstable, not one pair). `left_out` lists them.
 struct PairedRatio {
   bool ok = false;
   std::string why;
-  size_t n = 0;
+  std::vector<size_t> left_out;     // pair indices (from 0) not in the statistics
+  double median_ratio = 0;          // exp(median of all pairs' ln(b/a)), when any are left out
+  size_t n = 0;                     // pairs in the statistics
   double mean_log = 0, sd_log = 0;  // of ln(b/a); sd with n-1
   double half_log = 0;              // t · sd / sqrt(n); infinite for n < 2
   double ratio = 0;                 // exp(mean_log)
@@ -35,6 +43,8 @@ struct PairedRatio {
   double change_pct() const { return (ratio - 1) * 100; }
 };
 PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence = 0.95);
+// The rule above on log ratios: the indices of the pairs to leave out (none below 5 pairs).
+std::vector<size_t> straddling_pairs(const std::vector<double> &logs);
 
 // Pairs continue until the CI half-width is under `precision_pct` (after at least
 // `min_pairs`), or `max_pairs` / `max_time_s` (0 = no limit) is reached.

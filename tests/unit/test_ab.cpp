@@ -234,3 +234,74 @@ TEST_CASE("ab: turns keep their JIT offset, a point notes when A's and B's diffe
   CHECK_FALSE(j["points"][0].contains("alignment_note"));
   CHECK(j["points"][1]["alignment_note"].get<std::string>().rfind("JITed code offsets mod 64: A 8, B 24 40", 0) == 0);
 }
+
+namespace {
+
+std::vector<double> ones(size_t n) { return std::vector<double>(n, 1.0); }
+
+}  // namespace
+
+// The pair ratios of a real ab run here (point r3 of docs/ab.md's 2026-12-04 yardstick): turns 3 and 4
+// of the point straddle a drop of the machine's speed from ~1.63 to ~1.04 M/s.
+TEST_CASE("ab: a pair that straddles a change of machine speed is left out, and said so", "[ab]") {
+  const std::vector<double> straddled{0.969, 1.565, 0.994, 0.925, 0.96, 0.929, 1.028, 0.973};
+  PairedRatio r = paired_ratio(ones(8), straddled);
+  REQUIRE(r.ok);
+  REQUIRE(r.left_out == std::vector<size_t>{1});
+  CHECK(r.n == 7);
+  // The other seven by hand: mean ln = -0.033000 (sum -0.231003 / 7), ratio e^-0.033000.
+  double sum = 0;
+  for (double x : {0.969, 0.994, 0.925, 0.96, 0.929, 1.028, 0.973}) sum += std::log(x);
+  CHECK(r.ratio == Approx(std::exp(sum / 7)).epsilon(1e-9));
+  CHECK(r.median_ratio == Approx(std::sqrt(0.969 * 0.973)).epsilon(1e-9));  // even count: mean of the middle logs
+  // t(0.975, 6) = 2.446912: CI [0.935249, 1.001317], ±3.47 %; with the straddling pair
+  // the CI was [0.889, 1.188], ±15.6 %.
+  CHECK(r.ci_low == Approx(0.935249).epsilon(1e-5));
+  CHECK(r.ci_high == Approx(1.001317).epsilon(1e-5));
+  PairedRatio all = paired_ratio(ones(4), {0.969, 1.565, 0.994, 0.925});
+  CHECK(all.left_out.empty());  // under 5 pairs: nothing is left out
+  CHECK(all.n == 4);
+  // More than a quarter of the pairs far off: an unstable machine, not one pair.
+  PairedRatio unstable = paired_ratio(ones(8), {1.653, 1.006, 0.997, 1.314, 1.269, 1.001, 0.989, 1.006});
+  CHECK(unstable.left_out.empty());
+  CHECK(unstable.n == 8);
+  // A large real change moves every pair: none is an outlier.
+  CHECK(paired_ratio(ones(6), {0.5, 0.52, 0.49, 0.51, 0.5, 0.48}).left_out.empty());
+  // Spread within 20 % of the median is never left out, however tight the others are.
+  CHECK(paired_ratio(ones(6), {1.0, 1.0, 1.0, 1.0, 1.0, 1.15}).left_out.empty());
+  CHECK(paired_ratio(ones(6), {1.0, 1.0, 1.0, 1.0, 1.0, 1.25}).left_out == std::vector<size_t>{5});
+}
+
+TEST_CASE("ab: a left-out pair is named in the text, Markdown and JSON", "[ab]") {
+  AbReport r;
+  r.a = "a.bdsl";
+  r.b = "b.bdsl";
+  AbPointReport p;
+  p.label = "r4";
+  // The same run's next point: pair 3 straddles the machine's return to full speed.
+  const std::vector<double> ratios{0.989, 0.944, 1.523, 0.974, 0.987, 0.956, 0.974, 0.982};
+  for (size_t i = 0; i < ratios.size(); ++i) {
+    // ABBA: pairs alternate A-first and B-first.
+    if (i % 2 == 0) {
+      p.add_turn(AbSide::A, 1.0);
+      p.add_turn(AbSide::B, ratios[i]);
+    } else {
+      p.add_turn(AbSide::B, ratios[i]);
+      p.add_turn(AbSide::A, 1.0);
+    }
+  }
+  p.judge();
+  CHECK(p.verdict == Verdict::Slower);  // CI [0.956808, 0.987764] without pair 3
+  CHECK(p.stats.ci_high == Approx(0.987764).epsilon(1e-5));
+  r.points = {p};
+  const std::string note =
+      "pair 3 left out (B/A 1.5230 against a median of 0.9780: the machine's speed changed between its turns; the CI "
+      "is over the other 7 pairs)";
+  CHECK(p.left_out_note() == note);
+  CHECK(ab_to_text(r).find("  " + note) != std::string::npos);
+  CHECK(ab_to_markdown(r).find("r4: " + note) != std::string::npos);
+  nlohmann::json j = ab_to_json(r);
+  CHECK(j["points"][0]["left_out_pairs"] == nlohmann::json::array({3}));
+  CHECK(j["points"][0]["n_pairs"] == 8);
+  CHECK(j["points"][0]["left_out_note"] == note);
+}
