@@ -12,6 +12,19 @@
 using namespace bpfbench;
 using Catch::Detail::Approx;
 
+namespace {
+
+std::vector<double> ones(size_t n) { return std::vector<double>(n, 1.0); }
+
+AbReport two_files() {
+  AbReport r;
+  r.a = "a.bdsl";
+  r.b = "b.bdsl";
+  return r;
+}
+
+}  // namespace
+
 TEST_CASE("ab: turns run in ABBA order, each pair one A and one B", "[ab]") {
   std::string s;
   for (AbSide x : abba_order(10)) s += to_string(x);
@@ -202,9 +215,7 @@ TEST_CASE("ab: --a/--b settings apply to the points that have them", "[ab]") {
 }
 
 TEST_CASE("ab: turns keep their JIT offset, a point notes when A's and B's differ", "[ab]") {
-  AbReport r;
-  r.a = "a.bdsl";
-  r.b = "b.bdsl";
+  AbReport r = two_files();
   AbPointReport same;
   same.label = "same";
   same.add_turn(AbSide::A, 100, 8u);
@@ -235,11 +246,6 @@ TEST_CASE("ab: turns keep their JIT offset, a point notes when A's and B's diffe
   CHECK(j["points"][1]["alignment_note"].get<std::string>().rfind("JITed code offsets mod 64: A 8, B 24 40", 0) == 0);
 }
 
-namespace {
-
-std::vector<double> ones(size_t n) { return std::vector<double>(n, 1.0); }
-
-}  // namespace
 
 // The pair ratios of a real ab run here (point r3 of docs/ab.md's 2026-12-04 yardstick): turns 3 and 4
 // of the point straddle a drop of the machine's speed from ~1.63 to ~1.04 M/s.
@@ -273,9 +279,7 @@ TEST_CASE("ab: a pair that straddles a change of machine speed is left out, and 
 }
 
 TEST_CASE("ab: a left-out pair is named in the text, Markdown and JSON", "[ab]") {
-  AbReport r;
-  r.a = "a.bdsl";
-  r.b = "b.bdsl";
+  AbReport r = two_files();
   AbPointReport p;
   p.label = "r4";
   // The same run's next point: pair 3 straddles the machine's return to full speed.
