@@ -157,7 +157,7 @@ void guard_point(PointComparison &c, const ResultPoint &a, const ResultPoint &b,
     c.verdict = Verdict::Noisy;
     return;
   }
-  if (o.normalize) return;
+  if (o.normalize && d.unstable.empty()) return;
   double half = c.absolute ? 0 : (c.change_ci_high - c.change_ci_low) / 2;
   if (auto why = drift_note(d, half, !c.absolute)) {
     c.notes.push_back(*why);
@@ -204,7 +204,7 @@ CompareReport compare_results(const ResultSet &a, const ResultSet &b, const Comp
   c.path_b = b.path;
   c.env_diffs = environment_differences(a.env, b.env);
   c.drift = check_drift(a.calibration, b.calibration, o.drift_threshold_pct);
-  c.normalized = o.normalize && c.drift.known;
+  c.normalized = o.normalize && c.drift.known && c.drift.unstable.empty();
   if (a.file_sha256 != b.file_sha256)
     c.env_diffs.push_back(
         fmt::format(".bdsl sha256: {} -> {}", a.file_sha256.substr(0, 12), b.file_sha256.substr(0, 12)));
@@ -357,6 +357,7 @@ nlohmann::json compare_to_json(const CompareReport &c) {
           {"calibration", c.drift.known ? nlohmann::json{{"ratio", c.drift.ratio},
                                                          {"ci95_pct", c.drift.ci_pct},
                                                          {"drift", c.drift.drifted},
+                                                         {"unstable", c.drift.unstable},
                                                          {"normalized", c.normalized},
                                                          {"notes", c.drift.lines}}
                                         : nlohmann::json{{"notes", c.drift.lines}}},

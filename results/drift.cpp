@@ -45,6 +45,7 @@ std::optional<CalibrationSummary> summarize_calibration(const std::optional<Cali
   double ci = std::sqrt(var) / k;
   const CalibrationPoint &first = c->points.front(), &last = c->points.back();
   s.start_end_pct = s.points > 1 ? (last.mean / first.mean - 1) * 100 : 0;
+  s.start_end_beyond_ci = s.points > 1 && std::fabs(last.mean - first.mean) > std::hypot(first.ci95, last.ci95);
   s.rel_pct = std::max(ci, std::fabs(last.mean - first.mean) / 2) / s.mean * 100;
   return s;
 }
@@ -65,6 +66,12 @@ DriftCheck check_drift(const std::optional<Calibration> &a, const std::optional<
     return d;
   }
   d.known = true;
+  for (const auto &[side, s] : {std::pair{"A", &*sa}, std::pair{"B", &*sb}})
+    if (s->start_end_beyond_ci && std::fabs(s->start_end_pct) > threshold_pct && d.unstable.empty())
+      d.unstable = fmt::format("{}'s calibration moved {:+.2f}% from the start of its run to the end: the machine "
+                               "changed during that run",
+                               side, s->start_end_pct);
+  if (!d.unstable.empty()) d.lines.push_back(d.unstable + "; no point is judged (nor normalized)");
   d.ratio = sb->mean / sa->mean;
   d.ci_pct = std::hypot(sa->rel_pct, sb->rel_pct);
   d.move_pct = std::fabs(d.ratio - 1) * 100;
@@ -93,6 +100,7 @@ std::optional<std::string> noise_note(const std::optional<NoiseFacts> &a, const 
 }
 
 std::optional<std::string> drift_note(const DriftCheck &d, double point_ci_half_pct, bool relative) {
+  if (d.known && !d.unstable.empty()) return "drift: " + d.unstable;
   if (!d.known || !d.drifted) return std::nullopt;
   if (relative && d.move_pct <= point_ci_half_pct) return std::nullopt;
   return fmt::format("drift: the calibration moved {:+.2f}% (B/A {:.4f}), more than this point's ±{}; "

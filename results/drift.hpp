@@ -19,6 +19,7 @@ struct CalibrationSummary {
   double mean = 0;
   double rel_pct = 0;        // uncertainty of `mean`, % of it
   double start_end_pct = 0;  // (end − start) / start, 0 with one point
+  bool start_end_beyond_ci = false;  // |end − start| is more than their CIs combined
   size_t points = 0;
   std::string metric, unit;
 };
@@ -31,6 +32,10 @@ struct DriftCheck {
   double move_pct = 0;  // |ratio − 1| · 100
   // The calibration moved: outside 1 ± ci_pct, or by more than the drift threshold.
   bool drifted = false;
+  // A run whose own calibration moved between its start and its end by more than its CIs
+  // and the threshold: the machine changed during that run, so each point may have run in
+  // either state, and no point is judged (nor normalized). Says which run and how much.
+  std::string unstable;
   std::vector<std::string> lines;  // what the report says about the calibration
 };
 DriftCheck check_drift(const std::optional<Calibration> &a, const std::optional<Calibration> &b, double threshold_pct);
@@ -40,8 +45,9 @@ DriftCheck check_drift(const std::optional<Calibration> &a, const std::optional<
 std::optional<std::string> noise_note(const std::optional<NoiseFacts> &a, const std::optional<NoiseFacts> &b,
                                       double threshold_pct);
 
-// Why a point's change cannot be told from the drift: the calibration moved more than the
-// point's own 95% CI half-width of the change (or the point has no relative change).
+// Why a point's change cannot be told from the drift: a run changed speed during itself
+// (`unstable`), or the calibration moved more than the point's own 95% CI half-width of the
+// change (or the point has no relative change).
 std::optional<std::string> drift_note(const DriftCheck &d, double point_ci_half_pct, bool relative);
 
 // --normalize: the factor B's metric is multiplied by, so the calibration's change is

@@ -36,6 +36,8 @@ struct Side {
   double calibration = 0;  // the base loop's M/s at start and end; 0 = no calibration
   double point_mean = 0;
   double other_cpu_pct = 1;
+  double calibration_end = 0;  // the end point's M/s when it differs from the start's
+  double point_rel_sd = 0.002;  // the point's samples' relative noise
 };
 
 // A results file of one point "fentry" (suite "S") with a calibration, through JSON text.
@@ -48,7 +50,7 @@ ResultSet result_set(const Side &s, unsigned seed) {
   p.program = "fentry";
   p.label = "fentry";
   p.report = {"hits"};
-  nlohmann::json j = point_result_to_json(p, synthetic(s.point_mean, 0.002, seed), "sha", 11.0, 1'000'000'000);
+  nlohmann::json j = point_result_to_json(p, synthetic(s.point_mean, s.point_rel_sd, seed), "sha", 11.0, 1'000'000'000);
   NoiseFacts n;
   n.wall_s = 11;
   n.load1 = 0.5;
@@ -59,8 +61,10 @@ ResultSet result_set(const Side &s, unsigned seed) {
   if (s.calibration > 0) {
     Calibration c;
     c.duration_s = 1;
-    for (const char *when : {"start", "end"})
-      c.points.push_back({when, "hits", "M/s", s.calibration, s.calibration * 0.002, 10, n});
+    for (const char *when : {"start", "end"}) {
+      double v = std::string(when) == "end" && s.calibration_end > 0 ? s.calibration_end : s.calibration;
+      c.points.push_back({when, "hits", "M/s", v, v * 0.002, 10, n});
+    }
     doc.calibration = c;
   }
   std::string err;
@@ -189,4 +193,34 @@ TEST_CASE("drift: the reader checks calibration and noise fields", "[drift][resu
   REQUIRE(rs->calibration);
   CHECK(rs->calibration->points.at(0).mean == 10);
   CHECK(std::isnan(rs->calibration->points.at(0).noise.steal_pct));  // null: not readable
+}
+
+// A real pair of runs here (2026-12-04, docs/ab.md): the machine was slow for part of run A,
+// which ran its point at 1.02 M/s, then fast again (its calibration: +24.48 % from start to
+// end); B ran fast throughout at 1.59. The calibrations' means differed by only 12 %, which
+// the point's wide CI covered, so compare called B 54.7 % faster, where B does 2.7 % more
+// work. A run whose own calibration moved like that is not judged at all.
+TEST_CASE("drift: a run whose calibration moved from its start to its end judges no point", "[drift][compare]") {
+  ResultSet a = result_set({0.7055, 1.024, 1, 0.8782, 0.25}, 1), b = result_set({0.9124, 1.585}, 2);
+  CompareReport c = compare_results(a, b, CompareOptions{});
+  REQUIRE(c.drift.known);
+  REQUIRE(c.points.size() == 1);
+  // The point's CI is wider than the calibrations' move: the between-runs rule alone judges it.
+  CHECK((c.points[0].change_ci_high - c.points[0].change_ci_low) / 2 > c.drift.move_pct);
+  CHECK(c.drift.unstable == "A's calibration moved +24.48% from the start of its run to the end: the machine changed "
+                            "during that run");
+  CHECK(c.points[0].verdict == Verdict::Drift);
+  const std::string text = compare_to_text(c);
+  INFO(text);
+  CHECK(text.find("faster") == std::string::npos);
+  CHECK(text.find("drift: A's calibration moved +24.48%") != std::string::npos);
+  CHECK(compare_to_json(c)["calibration"]["unstable"].get<std::string>().rfind("A's calibration", 0) == 0);
+  CompareOptions o;
+  o.normalize = true;  // no factor can fix a run that changed speed inside itself
+  CompareReport n = compare_results(a, b, o);
+  CHECK_FALSE(n.normalized);
+  CHECK(n.points.at(0).verdict == Verdict::Drift);
+  // A 3 % move inside a run is under the 5 % threshold: judged as before.
+  ResultSet steady = result_set({0.9, 1.024, 1, 0.927}, 3);
+  CHECK(compare_results(steady, b, CompareOptions{}).drift.unstable.empty());
 }
