@@ -427,13 +427,12 @@ CompileResult cached_compile(const std::string &c_source, const CompileOptions &
 }
 
 CompileResult compile_uncached(const std::string &c_source, const CompileOptions &opts) {
-  ChildJob job = object_job(c_source, opts);
-  CompileResult r = compile_in_child(job, opts, opts.virtual_name);
-  r.cache_key = object_key(job, c_source, opts);
-  return r;
+  return compile_in_child(object_job(c_source, opts), opts, opts.virtual_name);
 }
 
-void store_compiled(CompileResult &r, const CompileOptions &opts) {
+void store_compiled(CompileResult &r, CompileResult &&probe, const CompileOptions &opts) {
+  r.cache_key = std::move(probe.cache_key);
+  r.cache_repaired = std::move(probe.cache_repaired);
   // Only clean compiles are cached: a hit carries no diagnostics, so caching a compile
   // with warnings would make them vanish on the second run. A failed store costs only
   // time: the compile stands, the caller may warn.
@@ -444,8 +443,7 @@ CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opt
   CompileResult probe = cached_compile(c_source, opts);
   if (probe.ok) return probe;
   CompileResult r = compile_uncached(c_source, opts);
-  r.cache_repaired = std::move(probe.cache_repaired);
-  store_compiled(r, opts);
+  store_compiled(r, std::move(probe), opts);
   return r;
 }
 

@@ -78,10 +78,11 @@ CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opt
 // else not ok, with `cache_key` and any `cache_repaired`). compile_uncached: the compile
 // in the child, which is the only step to run on several threads at once: its parent
 // side builds strings, forks and waits (the lookup parses the cached object with LLVM and
-// stays on one thread). store_compiled: caches a clean compile (sets `cache_warning`).
+// stays on one thread). store_compiled: takes the lookup's key and repair note into the
+// compile's result and caches a clean compile (sets `cache_warning`).
 CompileResult cached_compile(const std::string &c_source, const CompileOptions &opts);
 CompileResult compile_uncached(const std::string &c_source, const CompileOptions &opts);
-void store_compiled(CompileResult &r, const CompileOptions &opts);
+void store_compiled(CompileResult &r, CompileResult &&probe, const CompileOptions &opts);
 
 // "clang 19.1.7": the version compiled in, which is also part of every cache key.
 std::string clang_version_string();

@@ -168,8 +168,7 @@ void compile_units(const std::vector<EmitUnit> &units, const std::vector<std::op
       results[i].reset();
       continue;
     }
-    compiled[i]->cache_repaired = std::move(results[i]->cache_repaired);
-    store_compiled(*compiled[i], *opts[i]);
+    store_compiled(*compiled[i], std::move(*results[i]), *opts[i]);
     results[i] = std::move(compiled[i]);
   }
 }
