@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "compiler/builtins.hpp"
+#include "compiler/strings.hpp"
 #include "compiler/units.hpp"
 
 namespace bpfbench {
@@ -13,17 +14,12 @@ namespace {
 
 const std::vector<std::string> kOps = {"<=", ">=", "==", "!=", "<", ">"};
 
-std::string trim(const std::string &s) {
-  size_t b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
 std::vector<std::string> split_and(const std::string &text) {
   std::vector<std::string> out;
   size_t start = 0;
   for (size_t pos; (pos = text.find("&&", start)) != std::string::npos; start = pos + 2)
-    out.push_back(trim(text.substr(start, pos - start)));
-  out.push_back(trim(text.substr(start)));
+    out.push_back(trim_blanks(text.substr(start, pos - start)));
+  out.push_back(trim_blanks(text.substr(start)));
   return out;
 }
 
@@ -59,8 +55,8 @@ std::optional<ParamValue> literal(const std::string &text, const ParamSpec &lhs,
 bool split_modulo(Comparison &c, std::string &error) {
   size_t pct = c.lhs.find('%');
   if (pct == std::string::npos) return true;
-  std::string n = trim(c.lhs.substr(pct + 1));
-  c.lhs = trim(c.lhs.substr(0, pct));
+  std::string n = trim_blanks(c.lhs.substr(pct + 1));
+  c.lhs = trim_blanks(c.lhs.substr(0, pct));
   if (n.empty() || n.size() > 9 || !std::all_of(n.begin(), n.end(), [](unsigned char ch) { return std::isdigit(ch); }) ||
       std::stoll(n) == 0) {
     error = "the divisor after '%' is a positive integer";
@@ -107,7 +103,7 @@ std::vector<ParamSpec> setting_specs(const FamilyManifest &f) {
 std::optional<std::vector<Comparison>> parse_condition(const std::string &text, const FamilyManifest &f,
                                                        std::string &error) {
   std::vector<Comparison> out;
-  if (trim(text).empty()) return out;
+  if (trim_blanks(text).empty()) return out;
   std::vector<ParamSpec> specs = setting_specs(f);
   for (const std::string &part : split_and(text)) {
     Comparison c;
@@ -121,8 +117,8 @@ std::optional<std::vector<Comparison>> parse_condition(const std::string &text, 
       error = "'" + part + "' in '" + text + "' is not 'name op value' (op: < <= > >= == !=)";
       return std::nullopt;
     }
-    c.lhs = trim(part.substr(0, at));
-    std::string rhs = trim(part.substr(at + c.op.size()));
+    c.lhs = trim_blanks(part.substr(0, at));
+    std::string rhs = trim_blanks(part.substr(at + c.op.size()));
     if (!split_modulo(c, error)) {
       error = "'" + part + "' in '" + text + "': " + error;
       return std::nullopt;

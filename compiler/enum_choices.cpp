@@ -14,7 +14,6 @@ namespace {
 
 using json = nlohmann::json;
 
-bool is_numeric(ParamType t) { return t == ParamType::Int || t == ParamType::Size || t == ParamType::Duration; }
 
 // `v` as a value of `spec`, checked as a default is; "" in `why` when it fits.
 std::optional<ParamValue> preset_value(ManifestFields &mf, const json &v, const ParamSpec &spec,

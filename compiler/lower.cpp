@@ -298,4 +298,9 @@ const ParamValue *PlanPoint::param(const std::string &name) const {
   return nullptr;
 }
 
+int64_t PlanPoint::int_param(const std::string &name, int64_t fallback) const {
+  const ParamValue *v = param(name);
+  return v && v->is_int ? v->i : fallback;
+}
+
 }  // namespace bpfbench

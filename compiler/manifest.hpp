@@ -20,6 +20,9 @@ namespace bpfbench {
 // string ("0-3,8"); address: an IPv4/IPv6 address or MAC string (compiler/address.hpp).
 enum class ParamType { Int, Size, Duration, Bool, Enum, Cpuset, Address };
 
+// A type whose values are integers (with units for sizes and durations).
+inline bool is_numeric(ParamType t) { return t == ParamType::Int || t == ParamType::Size || t == ParamType::Duration; }
+
 // Where a resolved value goes:
 //   rodata   - a `const volatile` global the emitter declares; set before load
 //   map_size - max_entries of map `map` (set before load)

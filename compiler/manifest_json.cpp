@@ -47,7 +47,7 @@ std::string join(const Names &v, const char *last = " or ") { return join_names(
 
 bool contains(const Names &v, const std::string &s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
-class Reader : public ManifestFields {
+class ManifestReader : public ManifestFields {
  public:
   using ManifestFields::ManifestFields;
 
@@ -663,7 +663,7 @@ std::optional<FamilyManifest> parse_manifest(const std::string &path, const std:
   const uint32_t file = static_cast<uint32_t>(sources.size());
   std::optional<FamilyManifest> f;
   try {
-    f = Reader(path, file, diags).read(text);
+    f = ManifestReader(path, file, diags).read(text);
   } catch (const std::exception &e) {
     // Belt and braces: a json accessor we did not guard must not take the tool down.
     diags.error(SourceRange{}, path + ": cannot read manifest: " + e.what());

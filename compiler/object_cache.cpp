@@ -19,7 +19,7 @@ namespace {
 // Bumped when the cache file format or the meaning of a key changes.
 // v2: a file holds a header with its key and the object's hash (load() checks both).
 // v3: that hash is BLAKE3 (compiler/cache_file.hpp), not SHA-256.
-constexpr std::string_view kKeySalt = "bpfbench-object-cache-v3";
+constexpr std::string_view kObjectKeySalt = "bpfbench-object-cache-v3";
 
 // `<key>.o`; objects as large as compile_bpf accepts from clang.
 constexpr CacheFileKind kObjectFile{".o", {"BPFBOBJ\0", 8}, kMaxObjectInputBytes, "object", "another program"};
@@ -52,7 +52,7 @@ std::string object_cache_key(std::string_view c_source, std::string_view compile
                              const std::vector<std::string> &args, std::string_view virtual_name,
                              std::string_view vmlinux_key) {
   std::string nargs = std::to_string(args.size());
-  std::vector<std::string_view> fields = {kKeySalt, c_source, compiler_version, nargs};
+  std::vector<std::string_view> fields = {kObjectKeySalt, c_source, compiler_version, nargs};
   fields.insert(fields.end(), args.begin(), args.end());
   fields.push_back(virtual_name);
   // Only when a vmlinux.h is in: the keys of every other program stay as they were.

@@ -7,15 +7,11 @@
 
 #include "compiler/kinds.hpp"
 #include "compiler/resolve_value.hpp"
+#include "compiler/strings.hpp"
 
 namespace bpfbench {
 
 namespace {
-
-std::string trim(const std::string &s) {
-  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 bool is_unit(const std::string &u) {
   for (const char *known : {"", "s", "ms", "us", "ns", "K", "M", "G"})
@@ -47,8 +43,8 @@ std::string parse_param_override(const std::string &arg, const std::string &orig
   size_t eq = arg.find('=');
   if (eq == std::string::npos) return fmt::format("{} takes NAME=VALUE, got '{}'", origin, arg);
   out.origin = origin;
-  out.name = trim(arg.substr(0, eq));
-  out.text = trim(arg.substr(eq + 1));
+  out.name = trim_blanks(arg.substr(0, eq));
+  out.text = trim_blanks(arg.substr(eq + 1));
   if (!is_identifier(out.name)) return fmt::format("{}: '{}' is not a parameter name", origin, out.name);
   if (out.text.empty()) return fmt::format("{}: no value for '{}'", origin, out.name);
   return "";

@@ -79,6 +79,8 @@ struct PlanPoint {
   std::vector<PlanExpectation> expectations;  // none on baseline points
 
   const ParamValue *param(const std::string &name) const;
+  // An int param's value, or `fallback` when the point has none (or not an int).
+  int64_t int_param(const std::string &name, int64_t fallback) const;
 };
 
 struct RunPlan {

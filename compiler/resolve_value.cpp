@@ -26,7 +26,6 @@ const Value &deref(const Value &v, const LetScope &lets) {
   return *cur;
 }
 
-bool is_numeric(ParamType t) { return t == ParamType::Int || t == ParamType::Size || t == ParamType::Duration; }
 
 std::vector<std::string> let_names(const LetScope &lets) {
   std::vector<std::string> out;

@@ -13,23 +13,23 @@ namespace {
 
 using json = nlohmann::json;
 
-enum class Arg { Map, Program, Count, Keys, Socket, Sockets, Input, Flag };  // what an argument holds
+enum class ArgKind { Map, Program, Count, Keys, Socket, Sockets, Input, Flag };  // what an argument holds
 
 struct ActionKeys {
-  std::map<std::string, Arg> required, optional;
+  std::map<std::string, ArgKind> required, optional;
 };
 
 // The keys of each action (its name, doc and implementation: compiler/kinds.cpp).
 const std::map<SetupActionKind, ActionKeys> &actions() {
   static const std::map<SetupActionKind, ActionKeys> a = {
       {SetupActionKind::InnerMaps,
-       {{{"outer", Arg::Map}, {"count", Arg::Count}}, {{"prefill", Arg::Keys}, {"max_entries", Arg::Count}}}},
-      {SetupActionKind::Prefill, {{{"map", Arg::Map}, {"keys", Arg::Keys}}, {}}},
-      {SetupActionKind::Fork, {{{"count", Arg::Count}}, {{"pause_max", Arg::Count}}}},
+       {{{"outer", ArgKind::Map}, {"count", ArgKind::Count}}, {{"prefill", ArgKind::Keys}, {"max_entries", ArgKind::Count}}}},
+      {SetupActionKind::Prefill, {{{"map", ArgKind::Map}, {"keys", ArgKind::Keys}}, {}}},
+      {SetupActionKind::Fork, {{{"count", ArgKind::Count}}, {{"pause_max", ArgKind::Count}}}},
       {SetupActionKind::RunProgram,
-       {{{"program", Arg::Program}}, {{"expect", Arg::Count}, {"input", Arg::Input}, {"compare_output", Arg::Flag}}}},
-      {SetupActionKind::SocketPairs, {{{"count", Arg::Count}}, {{"send", Arg::Socket}, {"receive", Arg::Socket}}}},
-      {SetupActionKind::Sockmap, {{{"map", Arg::Map}, {"program", Arg::Program}, {"sockets", Arg::Sockets}}, {}}},
+       {{{"program", ArgKind::Program}}, {{"expect", ArgKind::Count}, {"input", ArgKind::Input}, {"compare_output", ArgKind::Flag}}}},
+      {SetupActionKind::SocketPairs, {{{"count", ArgKind::Count}}, {{"send", ArgKind::Socket}, {"receive", ArgKind::Socket}}}},
+      {SetupActionKind::Sockmap, {{{"map", ArgKind::Map}, {"program", ArgKind::Program}, {"sockets", ArgKind::Sockets}}, {}}},
   };
   return a;
 }
@@ -42,7 +42,7 @@ bool is_ident(const std::string &s) {
 }
 
 // A number, or a param whose value the runtime reads at the point.
-std::string read_count(const json &v, Arg kind, const FamilyManifest &f, std::string &error) {
+std::string read_count(const json &v, ArgKind kind, const FamilyManifest &f, std::string &error) {
   if (v.is_number_integer()) {
     if (v.is_number_unsigned() || v.get<int64_t>() >= 0) return std::to_string(v.get<int64_t>());
     error = "must not be negative";
@@ -53,7 +53,7 @@ std::string read_count(const json &v, Arg kind, const FamilyManifest &f, std::st
     return "";
   }
   std::string s = v.get<std::string>();
-  if (kind == Arg::Keys && s == "max_entries") return s;
+  if (kind == ArgKind::Keys && s == "max_entries") return s;
   if (s == "possible_cpus") return s;  // the machine's possible CPUs (libbpf_num_possible_cpus)
   const ParamSpec *p = f.param(s);
   if (!p) {
@@ -137,22 +137,22 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
         continue;
       }
       std::string err, value;
-      if (kt->second == Arg::Map || kt->second == Arg::Program) {
+      if (kt->second == ArgKind::Map || kt->second == ArgKind::Program) {
         value = item.value().is_string() ? item.value().get<std::string>() : "";
         if (!is_ident(value))
-          err = kt->second == Arg::Map ? "must be a map name (a C identifier)"
+          err = kt->second == ArgKind::Map ? "must be a map name (a C identifier)"
                                        : "must be a program (a C function of the template)";
-        else if (kt->second == Arg::Program && !f.template_path.empty() &&
+        else if (kt->second == ArgKind::Program && !f.template_path.empty() &&
                  !template_defines_function(f.template_text, value))
           err = "'" + value + "' is not defined in template " + f.template_path;
-      } else if (kt->second == Arg::Flag) {
+      } else if (kt->second == ArgKind::Flag) {
         if (!item.value().is_boolean()) err = "must be true or false";
         else value = item.value().get<bool>() ? "1" : "0";
-      } else if (kt->second == Arg::Input) {
+      } else if (kt->second == ArgKind::Input) {
         value = item.value().is_string() ? item.value().get<std::string>() : "";
         if (value != "packet") err = "must be \"packet\" (the point's test_run packet: docs/families.md)";
-      } else if (kt->second == Arg::Socket || kt->second == Arg::Sockets) {
-        value = read_sockets(item.value(), kt->second == Arg::Sockets, err);
+      } else if (kt->second == ArgKind::Socket || kt->second == ArgKind::Sockets) {
+        value = read_sockets(item.value(), kt->second == ArgKind::Sockets, err);
       } else {
         value = read_count(item.value(), kt->second, f, err);
       }
@@ -176,7 +176,7 @@ bool is_map_argument(SetupActionKind action, const std::string &key) {
   auto it = actions().find(action);
   if (it == actions().end()) return false;
   for (const auto *keys : {&it->second.required, &it->second.optional})
-    if (auto kt = keys->find(key); kt != keys->end() && kt->second == Arg::Map) return true;
+    if (auto kt = keys->find(key); kt != keys->end() && kt->second == ArgKind::Map) return true;
   return false;
 }
 

@@ -3,6 +3,7 @@
 // rendering each output line still knows which template line it came from.
 #include "compiler/template_render.hpp"
 #include "compiler/escape.hpp"
+#include "compiler/strings.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -21,13 +22,6 @@ struct Tag {
   size_t line = 0;
 };
 
-std::string trim(const std::string &s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
 size_t line_of(const std::string &text, size_t offset) {
   offset = std::min(offset, text.size());
   return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
@@ -43,12 +37,12 @@ std::vector<Tag> scan_tags(const std::string &text) {
     size_t start = pos + (triple ? 3 : 2);
     size_t end = text.find(triple ? "}}}" : "}}", start);
     if (end == std::string::npos) break;  // kainjow reports "Unclosed tag"
-    std::string body = trim(text.substr(start, end - start));
+    std::string body = trim_blanks(text.substr(start, end - start));
     if (triple) {
       t.sigil = '{';
     } else if (!body.empty() && std::string("#^/&!>=").find(body[0]) != std::string::npos) {
       t.sigil = body[0];
-      body = trim(body.substr(1));
+      body = trim_blanks(body.substr(1));
     }
     t.name = body;
     tags.push_back(t);

@@ -11,7 +11,7 @@ namespace bpfbench {
 namespace {
 
 // Bumped when the payload's layout or the header's prologue changes.
-constexpr std::string_view kKeySalt = "bpfbench-vmlinux-pch-v1";
+constexpr std::string_view kPchKeySalt = "bpfbench-vmlinux-pch-v1";
 
 // `<key>.vmlinux.pch`. vmlinux.h of a distribution kernel is ~3 MiB and its PCH ~16 MiB;
 // a PCH comes over the compile child's pipe, which carries at most 256 MiB.
@@ -81,7 +81,7 @@ void build(const KernelBtf &btf, const VmlinuxOptions &opts, VmlinuxResult &r) {
 std::string vmlinux_pch_key(const std::string &btf_hash) {
   std::vector<std::string> args = vmlinux_pch_args();
   const std::string clang = clang_version_string(), dumper = btf_dump_version();
-  std::vector<std::string_view> fields = {kKeySalt, btf_hash, dumper, clang};
+  std::vector<std::string_view> fields = {kPchKeySalt, btf_hash, dumper, clang};
   fields.insert(fields.end(), args.begin(), args.end());
   return cache_key(fields);
 }

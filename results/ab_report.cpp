@@ -7,6 +7,7 @@
 #include <set>
 
 #include "compiler/escape.hpp"
+#include "results/json_values.hpp"
 
 namespace bpfbench {
 
@@ -16,9 +17,6 @@ std::string verdict_text(Verdict v) { return v == Verdict::NoChange ? "within no
 
 std::string fmt_ratio(double v) { return std::isfinite(v) ? fmt::format("{:.4f}", v) : "n/a"; }
 std::string fmt_half(double v) { return std::isfinite(v) ? fmt::format("±{:.2f}%", v) : "±inf"; }
-
-// A number JSON can hold (null for NaN/inf: never a made-up value).
-nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 std::string ci_text(const AbPointReport &p) {
   if (!p.stats.ok || p.stats.n < 2) return "n/a";
@@ -35,10 +33,10 @@ nlohmann::json point_json(const AbPointReport &p) {
   nlohmann::json turns = nlohmann::json::array(), pairs = nlohmann::json::array();
   for (const auto &t : p.turns)
     turns.push_back({{"side", to_string(t.side)},
-                     {"value", num(t.value)},
-                     {"jit_offset64", t.jit_offset64 ? nlohmann::json(*t.jit_offset64) : nlohmann::json(nullptr)}});
+                     {"value", json_number(t.value)},
+                     {"jit_offset64", json_or_null(t.jit_offset64)}});
   for (size_t i = 0; i < p.a.size(); ++i)
-    pairs.push_back({{"a", num(p.a[i])}, {"b", num(p.b[i])}, {"ratio", num(p.b[i] / p.a[i])}});
+    pairs.push_back({{"a", json_number(p.a[i])}, {"b", json_number(p.b[i])}, {"ratio", json_number(p.b[i] / p.a[i])}});
   nlohmann::json j = {{"suite", p.suite},
                       {"label", p.label},
                       {"metric", p.metric},
@@ -48,24 +46,24 @@ nlohmann::json point_json(const AbPointReport &p) {
                       {"pairs", pairs},
                       {"n_pairs", p.a.size()},
                       {"stop", to_string(p.stop)},
-                      {"floor_pct", num(p.floor_pct)},
+                      {"floor_pct", json_number(p.floor_pct)},
                       {"verdict", verdict_text(p.verdict)}};
   if (!p.label_b.empty()) j["label_b"] = p.label_b;
   if (!p.note.empty()) j["note"] = p.note;
   if (std::string al = p.alignment_note(); !al.empty()) j["alignment_note"] = al;
   if (p.stats.ok) {
-    j["ratio"] = num(p.stats.ratio);
-    j["ci_low"] = num(p.stats.n >= 2 ? p.stats.ci_low : NAN);
-    j["ci_high"] = num(p.stats.n >= 2 ? p.stats.ci_high : NAN);
-    j["half_width_pct"] = num(p.stats.half_width_pct);
-    j["change_pct"] = num(p.stats.change_pct());
-    j["speed_change_pct"] = num(p.speed_change_pct());
-    j["max_abs_log_ratio"] = num(p.stats.max_abs_log);
+    j["ratio"] = json_number(p.stats.ratio);
+    j["ci_low"] = json_number(p.stats.n >= 2 ? p.stats.ci_low : NAN);
+    j["ci_high"] = json_number(p.stats.n >= 2 ? p.stats.ci_high : NAN);
+    j["half_width_pct"] = json_number(p.stats.half_width_pct);
+    j["change_pct"] = json_number(p.stats.change_pct());
+    j["speed_change_pct"] = json_number(p.speed_change_pct());
+    j["max_abs_log_ratio"] = json_number(p.stats.max_abs_log);
     nlohmann::json left = nlohmann::json::array();
     for (size_t i : p.stats.left_out) left.push_back(i + 1);
     j["left_out_pairs"] = left;
     if (!p.stats.left_out.empty()) {
-      j["median_ratio"] = num(p.stats.median_ratio);
+      j["median_ratio"] = json_number(p.stats.median_ratio);
       j["left_out_note"] = p.left_out_note();
     }
   }
@@ -257,7 +255,7 @@ nlohmann::json ab_to_json(const AbReport &r) {
   for (const auto &p : r.points) points.push_back(point_json(p));
   for (const auto &g : r.geomeans())
     geo.push_back(
-        {{"suite", g.suite}, {"n", g.n}, {"ratio", num(g.ratio)}, {"speed_change_pct", num(g.speed_change_pct)}});
+        {{"suite", g.suite}, {"n", g.n}, {"ratio", json_number(g.ratio)}, {"speed_change_pct", json_number(g.speed_change_pct)}});
   nlohmann::json j = {{"bpfbench_ab", 1},
                       {"a", r.a},
                       {"b", r.b},
@@ -274,10 +272,10 @@ nlohmann::json ab_to_json(const AbReport &r) {
                       {"only_b", r.only_b}};
   if (!r.timing_note.empty()) j["timing_note"] = r.timing_note;
   if (r.control) {
-    j["noise_floor_pct"] = num(r.noise_floor_pct());
+    j["noise_floor_pct"] = json_number(r.noise_floor_pct());
     nlohmann::json floors = nlohmann::json::object();
     for (const auto &p : r.points)
-      if (p.stats.ok && p.note.empty()) floors[point_name({p.suite, p.label})] = num(control_floor_pct(p.stats));
+      if (p.stats.ok && p.note.empty()) floors[point_name({p.suite, p.label})] = json_number(control_floor_pct(p.stats));
     j["floors"] = floors;
   }
   return j;

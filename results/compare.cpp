@@ -8,6 +8,7 @@
 #include <set>
 
 #include "compiler/escape.hpp"
+#include "results/json_values.hpp"
 #include "results/report_tables.hpp"
 #include "results/stat_math.hpp"
 
@@ -322,7 +323,6 @@ std::string compare_to_markdown(const CompareReport &c) {
 }
 
 nlohmann::json compare_to_json(const CompareReport &c) {
-  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   nlohmann::json pts = nlohmann::json::array(), geo = nlohmann::json::array();
   for (const auto &p : c.points)
     pts.push_back({{"suite", p.suite},
@@ -334,12 +334,12 @@ nlohmann::json compare_to_json(const CompareReport &c) {
                    {"a", {{"mean", p.mean_a}, {"ci95", p.ci_a}, {"n", p.n_a}}},
                    {"b", {{"mean", p.mean_b}, {"ci95", p.ci_b}, {"n", p.n_b}}},
                    {"relative", !p.absolute},
-                   {"diff", num(p.diff)},
-                   {"diff_ci95", {num(p.diff_ci_low), num(p.diff_ci_high)}},
-                   {"change_pct", num(p.change_pct)},
-                   {"change_ci95_pct", {num(p.change_ci_low), num(p.change_ci_high)}},
-                   {"p_value", num(p.p_value)},
-                   {"speed_change_pct", num(p.speed_change_pct)},
+                   {"diff", json_number(p.diff)},
+                   {"diff_ci95", {json_number(p.diff_ci_low), json_number(p.diff_ci_high)}},
+                   {"change_pct", json_number(p.change_pct)},
+                   {"change_ci95_pct", {json_number(p.change_ci_low), json_number(p.change_ci_high)}},
+                   {"p_value", json_number(p.p_value)},
+                   {"speed_change_pct", json_number(p.speed_change_pct)},
                    {"verdict", to_string(p.verdict)},
                    {"param_differences", p.param_diffs},
                    {"notes", p.notes},
@@ -347,7 +347,7 @@ nlohmann::json compare_to_json(const CompareReport &c) {
   for (const auto &g : c.geomeans)
     geo.push_back({{"suite", g.suite},
                    {"points", g.n},
-                   {"speed_change_pct", num(g.speed_change_pct)},
+                   {"speed_change_pct", json_number(g.speed_change_pct)},
                    {"left_out", g.left_out},
                    {"not_judged", g.not_judged}});
   return {{"schema", "bpfbench-compare/1"},

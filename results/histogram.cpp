@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "results/json_values.hpp"
+
 namespace bpfbench {
 
 uint64_t LatencyHistogram::count() const {
@@ -91,7 +93,7 @@ std::string format_histogram(const LatencyHistogram &h) {
 nlohmann::json histogram_to_json(const LatencyHistogram &h) {
   std::vector<uint64_t> b = h.buckets;
   while (!b.empty() && b.back() == 0) b.pop_back();
-  auto q = [&](double x) { return h.quantile(x) ? nlohmann::json(*h.quantile(x)) : nlohmann::json(nullptr); };
+  auto q = [&](double x) { return json_or_null(h.quantile(x)); };
   auto top = h.highest_bucket();
   return {{"unit", h.unit},
           {"bucket_rule", "log2: bucket 0 = 0, bucket k = [2^(k-1), 2^k)"},

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "results/json_values.hpp"
+
 namespace bpfbench {
 
 std::optional<HwPerOp> per_op(const HwCounts &c) {
@@ -30,7 +32,7 @@ nlohmann::json hw_to_json(const HwCounts &c) {
   j["cache_misses"] = c.has_cache_misses ? nlohmann::json(c.cache_misses) : nlohmann::json(nullptr);
   if (auto r = per_op(c)) {
     j["per_op"] = {{"cycles", r->cycles}, {"instructions", r->instructions}, {"ipc", r->ipc}};
-    j["per_op"]["cache_misses"] = r->cache_misses ? nlohmann::json(*r->cache_misses) : nlohmann::json(nullptr);
+    j["per_op"]["cache_misses"] = json_or_null(r->cache_misses);
   }
   return j;
 }

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "results/json_values.hpp"
+
 namespace bpfbench {
 
 namespace {
-
-nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 // The larger of two values where NaN means "unknown": one known value wins.
 double max_known(double a, double b) {
@@ -19,11 +19,11 @@ double max_known(double a, double b) {
 }  // namespace
 
 nlohmann::json noise_to_json(const NoiseFacts &n) {
-  return {{"wall_s", num(n.wall_s)},
-          {"load1", num(n.load1)},
-          {"other_cpu_pct", num(n.other_cpu_pct)},
-          {"steal_pct", num(n.steal_pct)},
-          {"cpufreq_mhz", num(n.cpufreq_mhz)}};
+  return {{"wall_s", json_number(n.wall_s)},
+          {"load1", json_number(n.load1)},
+          {"other_cpu_pct", json_number(n.other_cpu_pct)},
+          {"steal_pct", json_number(n.steal_pct)},
+          {"cpufreq_mhz", json_number(n.cpufreq_mhz)}};
 }
 
 NoiseFacts combine_noise(const std::vector<NoiseFacts> &parts) {
@@ -47,8 +47,8 @@ nlohmann::json calibration_to_json(const Calibration &c) {
     pts.push_back({{"when", p.when},
                    {"metric", p.metric},
                    {"unit", p.unit},
-                   {"mean", num(p.mean)},
-                   {"ci95", num(p.ci95)},
+                   {"mean", json_number(p.mean)},
+                   {"ci95", json_number(p.ci95)},
                    {"n", p.n},
                    {"noise", noise_to_json(p.noise)}});
   return {{"family", "trigger"}, {"program", "base"}, {"duration_s", c.duration_s}, {"points", pts}};

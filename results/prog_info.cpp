@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "results/json_values.hpp"
+
 namespace bpfbench {
 
 namespace {
@@ -90,17 +92,16 @@ nlohmann::json prog_stats_to_json(const ProgStatsInfo &s) {
 
 nlohmann::json prog_facts_to_json(const std::vector<ProgFacts> &facts) {
   nlohmann::json a = nlohmann::json::array();
-  auto opt = [](const std::optional<int64_t> &v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   for (const auto &f : facts)
     a.push_back({{"name", f.name},
                  {"id", f.id},
                  {"verified_insns", f.verified_insns},
                  {"xlated_len", f.xlated_len},
                  {"jited_len", f.jited_len},
-                 {"jit_offset64", f.jit_offset64 ? nlohmann::json(*f.jit_offset64) : nlohmann::json(nullptr)},
-                 {"peak_states", opt(f.peak_states)},
-                 {"total_states", opt(f.total_states)},
-                 {"verification_time_us", opt(f.verification_time_us)}});
+                 {"jit_offset64", json_or_null(f.jit_offset64)},
+                 {"peak_states", json_or_null(f.peak_states)},
+                 {"total_states", json_or_null(f.total_states)},
+                 {"verification_time_us", json_or_null(f.verification_time_us)}});
   return a;
 }
 

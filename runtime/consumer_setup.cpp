@@ -10,11 +10,6 @@
 namespace bpfbench {
 namespace {
 
-int64_t int_param(const PlanPoint &p, const char *name, int64_t def) {
-  const ParamValue *v = p.param(name);
-  return v && v->is_int ? v->i : def;
-}
-
 bpf_map *first_map_of_type(const BpfObject &obj, bpf_map_type type) {
   if (!obj.raw()) return nullptr;
   bpf_map *m = nullptr;
@@ -24,17 +19,17 @@ bpf_map *first_map_of_type(const BpfObject &obj, bpf_map_type type) {
 
 }  // namespace
 
-bool runs_back_to_back(const PlanPoint &p) { return int_param(p, "back2back", 0) != 0; }
+bool runs_back_to_back(const PlanPoint &p) { return p.int_param("back2back", 0) != 0; }
 
 Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj) {
   ConsumerConfig c;
   c.kind = kind;
   if (c.kind == ConsumerKind::None || c.kind == ConsumerKind::Socket) return c;  // socket: its fd comes from setup
   if (const ParamValue *v = p.param("consumer"); v && !v->is_int) c.flavor = v->s;
-  c.sampled = int_param(p, "sampled", 0) != 0;
+  c.sampled = p.int_param("sampled", 0) != 0;
   if (const ParamValue *v = p.param("record_count"); v && !v->is_int) c.atomic_count = v->s == "atomic";
-  c.sample_rate = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "sample_rate", 1)));
-  c.perfbuf_pages = static_cast<uint64_t>(std::max<int64_t>(1, int_param(p, "perfbuf_pages", 128)));
+  c.sample_rate = static_cast<uint64_t>(std::max<int64_t>(1, p.int_param("sample_rate", 1)));
+  c.perfbuf_pages = static_cast<uint64_t>(std::max<int64_t>(1, p.int_param("perfbuf_pages", 128)));
   const bool ring = c.kind == ConsumerKind::Ringbuf;
   bpf_map *m = first_map_of_type(obj, ring ? BPF_MAP_TYPE_RINGBUF : BPF_MAP_TYPE_PERF_EVENT_ARRAY);
   if (!m)

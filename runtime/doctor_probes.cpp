@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "compiler/input_file.hpp"
+#include "compiler/strings.hpp"
 #include "runtime/cpuset.hpp"
 #include "runtime/doctor.hpp"
 
@@ -22,12 +23,6 @@ namespace bpfbench {
 namespace {
 
 constexpr const char *kCpuDir = "/sys/devices/system/cpu";
-
-std::string trim(const std::string &s) {
-  size_t b = s.find_first_not_of(" \t\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\n") - b + 1);
-}
 
 Finding make(const char *id, const char *title, DoctorSeverity s, std::string value, std::string detail = "",
              std::string fix = "") {
@@ -52,7 +47,7 @@ std::string cpu_list(const std::vector<int> &cpus) {
 }
 
 // A boolean-ish sysctl: its trimmed first line.
-std::string first_line(const SysText &t) { return trim(t.text.substr(0, t.text.find('\n'))); }
+std::string first_line(const SysText &t) { return trim_blanks(t.text.substr(0, t.text.find('\n'))); }
 
 // The value of `key=` on a kernel command line, "" when absent.
 std::string cmdline_value(const std::string &cmdline, const std::string &key) {
@@ -266,7 +261,7 @@ CpuidHypervisor read_cpuid_hypervisor() {
       vendor[4 + i] = char(c >> (8 * i));
       vendor[8 + i] = char(d >> (8 * i));
     }
-    h.vendor = trim(std::string(vendor, strnlen(vendor, 12)));
+    h.vendor = trim_blanks(std::string(vendor, strnlen(vendor, 12)));
   }
 #endif
   return h;

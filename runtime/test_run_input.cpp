@@ -26,12 +26,6 @@ const PacketKind *find_kind(const std::string &name) {
   return nullptr;
 }
 
-// An int param's value, or `fallback` when the point has none.
-int64_t int_param(const PlanPoint &p, const char *name, int64_t fallback) {
-  const ParamValue *v = p.param(name);
-  return v && v->is_int ? v->i : fallback;
-}
-
 // An address param's value, or `fallback` (an address literal) when the point has none.
 Result<Address> address_param(const PlanPoint &p, const char *name, const char *fallback) {
   const ParamValue *v = p.param(name);
@@ -60,15 +54,15 @@ Result<std::vector<uint8_t>> headers_packet(const PacketKind &k, const PlanPoint
     if (!a) return a.error();
     *f.out = *a;
   }
-  const int64_t sport = int_param(p, "packet_sport", 4096), dport = int_param(p, "packet_dport", 9),
-                flags = int_param(p, "packet_tcp_flags", 0), options = int_param(p, "packet_ip_options", 0);
+  const int64_t sport = p.int_param("packet_sport", 4096), dport = p.int_param("packet_dport", 9),
+                flags = p.int_param("packet_tcp_flags", 0), options = p.int_param("packet_ip_options", 0);
   if (sport < 0 || sport > 65535 || dport < 0 || dport > 65535) return Error("packet ports must be in [0, 65535]");
   if (flags < 0 || flags > 255) return Error("packet_tcp_flags must be in [0, 255]");
   if (options < 0 || options > 10) return Error("packet_ip_options must be in [0, 10]");
   s.sport = static_cast<uint16_t>(sport);
   s.dport = static_cast<uint16_t>(dport);
   s.tcp_flags = static_cast<uint8_t>(flags);
-  s.ip_frag = int_param(p, "packet_ip_frag", 0) != 0;
+  s.ip_frag = p.int_param("packet_ip_frag", 0) != 0;
   s.ip_option_words = static_cast<uint32_t>(options);
   auto pkt = build_packet(s);
   if (!pkt) return Error(std::string(k.name) + ": " + pkt.error().message);
@@ -100,7 +94,7 @@ Result<std::vector<uint8_t>> make_packet(const std::string &kind, uint32_t len, 
 
 Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed) {
   TestRunInput in;
-  const int64_t repeat = int_param(p, "test_run_repeat", 0), len = int_param(p, "packet_len", 0);
+  const int64_t repeat = p.int_param("test_run_repeat", 0), len = p.int_param("packet_len", 0);
   if (repeat < 0 || repeat > UINT32_MAX) return Error("test_run_repeat out of range: " + std::to_string(repeat));
   if (len < 0 || len > UINT32_MAX) return Error("packet_len out of range: " + std::to_string(len));
   in.repeat = static_cast<uint32_t>(repeat);
