@@ -5,9 +5,9 @@
 # runtime tests, except the test cases tagged [no-asan] (each one's reason in `not_run`
 # below). The forked clang child runs under the sanitizers as well. Any sanitizer report,
 # from any of these processes, fails the run.
-# The front-end test cases run two at a time, one process per source file, then the
-# runtime test cases one at a time. scripts/test.sh runs these test cases here only: its
-# normal build holds only the [no-asan] ones (BPFBENCH_UNIT_TESTS=noasan).
+# The runtime test cases run one at a time; beside them, at SCHED_IDLE, the front-end test
+# cases, two at a time, one process per source file. scripts/test.sh runs these test cases
+# here only: its normal build holds only the [no-asan] ones (BPFBENCH_UNIT_TESTS=noasan).
 # Last line: "sanitize: N passed, N failed, N skipped" (Catch2 test cases).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,14 +65,26 @@ log="$build/sanitize.log"
 run_part() {  # NAME SPEC: one Catch2 process, its output in $build/sanitize-NAME.log
   "$bin" -# --durations yes "$2" >"$build/sanitize-$1.log" 2>&1
 }
-export -f run_part
+run_queue() {  # SPEC FILE_TAG...: run_part for each file tag, two at a time
+  local spec=$1
+  shift
+  printf '%s\n' "$@" | xargs -P 2 -I{} bash -c 'run_part "frontend-${1#\#}" "[$1]$2"' _ {} "$spec"
+}
+export -f run_part run_queue
 export bin build
 set +e
 rc=0
-printf '%s\n' "${files[@]}" | xargs -P 2 -I{} bash -c 'run_part "frontend-${1#\#}" "[$1]$2"' _ {} "$fe" || rc=1
-for f in "${files[@]}"; do cat "$build/sanitize-frontend-${f#\#}.log"; done | tee -a "$log"
+# The front-end queue runs beside the runtime cases, at SCHED_IDLE: those leave about one
+# CPU of two idle (one producer thread), the queue takes only that time, and a runtime
+# test's thread that wakes preempts it at once (no front-end case needs the kernel, and no
+# runtime case checks a speed). Its own process group, killed if this script ends first.
+setsid chrt --idle 0 bash -c 'run_queue "$@"' _ "$fe" "${files[@]}" &
+fe_pid=$!
+trap 'kill -- -"$fe_pid" 2>/dev/null; rm -rf "$XDG_CACHE_HOME"' EXIT
 # The runtime cases one at a time: many measure, and they share the kernel.
 run_part runtime "[runtime]~[no-asan]" || rc=1
+wait "$fe_pid" || rc=1
+for f in "${files[@]}"; do cat "$build/sanitize-frontend-${f#\#}.log"; done | tee -a "$log"
 tee -a "$log" <"$build/sanitize-runtime.log"
 set -e
 
