@@ -77,9 +77,12 @@ rc=0
 # The front-end queue runs beside the runtime cases, at SCHED_IDLE: those leave about one
 # CPU of two idle (one producer thread), the queue takes only that time, and a runtime
 # test's thread that wakes preempts it at once (no front-end case needs the kernel, and no
-# runtime case checks a speed). Its own process group, killed if this script ends first.
-setsid chrt --idle 0 bash -c 'run_queue "$@"' _ "$fe" "${files[@]}" &
+# runtime case checks a speed). Its own process group (set -m, in this session: see
+# scripts/test.sh), killed if this script ends first.
+set -m
+chrt --idle 0 bash -c 'run_queue "$@"' _ "$fe" "${files[@]}" &
 fe_pid=$!
+set +m
 trap 'kill -- -"$fe_pid" 2>/dev/null; rm -rf "$XDG_CACHE_HOME"' EXIT
 # The runtime cases one at a time: many measure, and they share the kernel.
 run_part runtime "[runtime]~[no-asan]" || rc=1

@@ -14,15 +14,19 @@ BPFBENCH_WERROR=ON BPFBENCH_UNIT_TESTS=$units bash scripts/build.sh
 # passes leave about one CPU of two idle (one producer thread; measured on this 2-CPU VM:
 # 45-60% idle through the second pass). It runs at SCHED_IDLE, so it takes only the CPU
 # time the tests leave unused and a test thread that wakes preempts it at once; no test
-# checks a speed. Its own process group, killed if this script ends first.
+# checks a speed. Its own process group (set -m; not setsid: a new session is a new
+# scheduler autogroup, which gets an equal share of the CPU whatever its tasks' policy),
+# killed if this script ends first.
 bg_pid=
 stop_background() { [ -z "$bg_pid" ] || kill -- -"$bg_pid" 2>/dev/null || true; }
 trap stop_background EXIT
 trap 'stop_background; exit 130' INT
 trap 'stop_background; exit 143' TERM
 if [ "${BPFBENCH_HARDENING:-1}" != 0 ]; then
-  setsid chrt --idle 0 bash scripts/sanitize-build.sh >build/sanitize-build.log 2>&1 &
+  set -m
+  chrt --idle 0 bash scripts/sanitize-build.sh >build/sanitize-build.log 2>&1 &
   bg_pid=$!
+  set +m
 fi
 cd build
 set +e
