@@ -83,7 +83,7 @@ set -m
 chrt --idle 0 bash -c 'run_queue "$@"' _ "$fe" "${files[@]}" &
 fe_pid=$!
 set +m
-trap 'kill -- -"$fe_pid" 2>/dev/null; rm -rf "$XDG_CACHE_HOME"' EXIT
+trap 'kill -- -"$fe_pid" 2>/dev/null || true; rm -rf "$XDG_CACHE_HOME"' EXIT
 # The runtime cases one at a time: many measure, and they share the kernel.
 run_part runtime "[runtime]~[no-asan]" || rc=1
 wait "$fe_pid" || rc=1
