@@ -14,7 +14,6 @@ namespace {
 
 using json = nlohmann::json;
 
-
 // `v` as a value of `spec`, checked as a default is; "" in `why` when it fits.
 std::optional<ParamValue> preset_value(ManifestFields &mf, const json &v, const ParamSpec &spec,
                                        const std::string &where, std::string &why) {

@@ -26,7 +26,6 @@ const Value &deref(const Value &v, const LetScope &lets) {
   return *cur;
 }
 
-
 std::vector<std::string> let_names(const LetScope &lets) {
   std::vector<std::string> out;
   for (const auto &[k, v] : lets) out.push_back(k);

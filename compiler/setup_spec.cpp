@@ -23,13 +23,17 @@ struct ActionKeys {
 const std::map<SetupActionKind, ActionKeys> &actions() {
   static const std::map<SetupActionKind, ActionKeys> a = {
       {SetupActionKind::InnerMaps,
-       {{{"outer", ArgKind::Map}, {"count", ArgKind::Count}}, {{"prefill", ArgKind::Keys}, {"max_entries", ArgKind::Count}}}},
+       {{{"outer", ArgKind::Map}, {"count", ArgKind::Count}},
+        {{"prefill", ArgKind::Keys}, {"max_entries", ArgKind::Count}}}},
       {SetupActionKind::Prefill, {{{"map", ArgKind::Map}, {"keys", ArgKind::Keys}}, {}}},
       {SetupActionKind::Fork, {{{"count", ArgKind::Count}}, {{"pause_max", ArgKind::Count}}}},
       {SetupActionKind::RunProgram,
-       {{{"program", ArgKind::Program}}, {{"expect", ArgKind::Count}, {"input", ArgKind::Input}, {"compare_output", ArgKind::Flag}}}},
-      {SetupActionKind::SocketPairs, {{{"count", ArgKind::Count}}, {{"send", ArgKind::Socket}, {"receive", ArgKind::Socket}}}},
-      {SetupActionKind::Sockmap, {{{"map", ArgKind::Map}, {"program", ArgKind::Program}, {"sockets", ArgKind::Sockets}}, {}}},
+       {{{"program", ArgKind::Program}},
+        {{"expect", ArgKind::Count}, {"input", ArgKind::Input}, {"compare_output", ArgKind::Flag}}}},
+      {SetupActionKind::SocketPairs,
+       {{{"count", ArgKind::Count}}, {{"send", ArgKind::Socket}, {"receive", ArgKind::Socket}}}},
+      {SetupActionKind::Sockmap,
+       {{{"map", ArgKind::Map}, {"program", ArgKind::Program}, {"sockets", ArgKind::Sockets}}, {}}},
   };
   return a;
 }

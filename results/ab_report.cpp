@@ -254,8 +254,10 @@ nlohmann::json ab_to_json(const AbReport &r) {
   nlohmann::json points = nlohmann::json::array(), geo = nlohmann::json::array();
   for (const auto &p : r.points) points.push_back(point_json(p));
   for (const auto &g : r.geomeans())
-    geo.push_back(
-        {{"suite", g.suite}, {"n", g.n}, {"ratio", json_number(g.ratio)}, {"speed_change_pct", json_number(g.speed_change_pct)}});
+    geo.push_back({{"suite", g.suite},
+                   {"n", g.n},
+                   {"ratio", json_number(g.ratio)},
+                   {"speed_change_pct", json_number(g.speed_change_pct)}});
   nlohmann::json j = {{"bpfbench_ab", 1},
                       {"a", r.a},
                       {"b", r.b},
@@ -275,7 +277,8 @@ nlohmann::json ab_to_json(const AbReport &r) {
     j["noise_floor_pct"] = json_number(r.noise_floor_pct());
     nlohmann::json floors = nlohmann::json::object();
     for (const auto &p : r.points)
-      if (p.stats.ok && p.note.empty()) floors[point_name({p.suite, p.label})] = json_number(control_floor_pct(p.stats));
+      if (p.stats.ok && p.note.empty())
+        floors[point_name({p.suite, p.label})] = json_number(control_floor_pct(p.stats));
     j["floors"] = floors;
   }
   return j;

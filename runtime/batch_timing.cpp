@@ -108,7 +108,7 @@ uint64_t BatchTimingRun::median_of(uint32_t iters, int runs, const std::function
 }
 
 Result<uint32_t> BatchTimingRun::prepare(const PlanPoint &p, const std::function<Result<>()> &run_once) {
-  if (const ParamValue *t = p.param("timing_samples"); t && t->is_int) target_ = t->i;
+  target_ = p.int_param("timing_samples", target_);
   const ParamValue *fixed = p.param("batch_iters");
   res_ = BatchTimingResult{};
   if (fixed && fixed->is_int && fixed->i > 0) {
