@@ -9,6 +9,11 @@
 #   FUZZ_TARGETS=fuzz_results scripts/fuzz.sh 600   # one target, all the time
 #   FUZZ_CORPUS=dir scripts/fuzz.sh 600   # grow a corpus that outlives the run (one target)
 #   build-asan/tests/fuzz/fuzz_frontend CRASH_FILE   # replay a reproducer
+#   FUZZ_RUNS="fuzz_frontend:48000 fuzz_results:100000" scripts/fuzz.sh 300
+#     a fixed number of executions per target instead of a share of the time, SECONDS
+#     then each target's cap: the same fuzzing however much CPU the run gets (scripts/test.sh
+#     runs it beside the sanitizer step's runtime tests, at nice 19)
+#   FUZZ_NO_BUILD=1: the caller built the targets (no ninja here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +33,21 @@ if [ -n "${FUZZ_CORPUS:-}" ] && [ "${#targets[@]}" -ne 1 ]; then
   exit 2
 fi
 # Only the fuzz targets and what they link: the rest of the tree is not fuzzed.
-ninja -C "$build" "${targets[@]}"
+[ -n "${FUZZ_NO_BUILD:-}" ] || ninja -C "$build" "${targets[@]}"
+# FUZZ_RUNS: "target:N ..." (each target listed, N > 0).
+declare -A runs=()
+for tr in ${FUZZ_RUNS:-}; do
+  if ! [[ "$tr" =~ ^(fuzz_frontend|fuzz_results):([1-9][0-9]*)$ ]]; then
+    echo "fuzz.sh: FUZZ_RUNS entry '$tr' is not TARGET:N (fuzz_frontend or fuzz_results, N > 0)" >&2
+    exit 2
+  fi
+  runs[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+done
+if [ -n "${FUZZ_RUNS:-}" ]; then
+  for target in "${targets[@]}"; do
+    [ -n "${runs[$target]:-}" ] || { echo "fuzz.sh: FUZZ_RUNS has no count for $target" >&2; exit 2; }
+  done
+fi
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -36,12 +55,15 @@ work=$(mktemp -d /tmp/bpfbench-fuzz.XXXXXX)
 
 # fuzz TARGET SECONDS CORPUS DICT: one libFuzzer run; on a finding prints it and exits 1.
 fuzz() {
-  local target=$1 t=$2 corpus=$3 dict=$4 log="$work/$1.log"
+  local target=$1 t=$2 corpus=$3 dict=$4 log="$work/$1.log" n=${runs[$1]:--1} what
   mkdir -p "$work/artifacts-$target"
-  echo "fuzz.sh: fuzzing $target for ${t}s (corpus $corpus, log $log)"
+  what="for ${t}s"
+  [ "$n" = -1 ] || what="for $n executions (at most ${t}s)"
+  echo "fuzz.sh: fuzzing $target $what (corpus $corpus, log $log)"
+  local t0=$SECONDS
   set +e
   "$build/tests/fuzz/$target" \
-    -max_total_time="$t" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -max_total_time="$t" -runs="$n" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -dict="$dict" -artifact_prefix="$work/artifacts-$target/" -print_final_stats=1 \
     "$corpus" >"$log" 2>&1
   local rc=$?
@@ -66,7 +88,10 @@ fuzz() {
   # The last status line: "#N DONE cov: C ft: F corp: ..." (edges covered, features).
   cov=$(sed -nE 's/^#[0-9]+[[:space:]]+DONE[[:space:]]+cov: ([0-9]+) ft: ([0-9]+).*/cov \1, ft \2/p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-  echo "fuzz.sh: $target ok: ${execs:-?} executions in ${t}s (${rate:-?}/s), ${cov:-cov ?}, corpus ${files} files (${bytes} bytes)"
+  echo "fuzz.sh: $target ok: ${execs:-?} executions in $((SECONDS - t0))s (${rate:-?}/s), ${cov:-cov ?}, corpus ${files} files (${bytes} bytes)"
+  if [ "$n" != -1 ] && [ "${execs:-0}" -lt "$n" ]; then
+    echo "fuzz.sh: $target ran out of its ${t}s before its $n executions"
+  fi
 }
 
 # The front end. Seeds: every test case and example (prefixed: names repeat across folders).
@@ -93,7 +118,7 @@ cp tests/fuzz/bdsl.dict "$dict_frontend"
 # machine), so the step takes the front end's share of wall clock, not the sum.
 pids=()
 for target in "${targets[@]}"; do
-  if [ "${#targets[@]}" -eq 1 ]; then t=$secs
+  if [ "${#targets[@]}" -eq 1 ] || [ -n "${FUZZ_RUNS:-}" ]; then t=$secs
   elif [ "$target" = fuzz_frontend ]; then t=$(( secs - secs / 3 ))
   else t=$(( secs / 3 > 0 ? secs / 3 : 1 )); fi
   corpus="${FUZZ_CORPUS:-$work/corpus-$target}"
