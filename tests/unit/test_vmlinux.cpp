@@ -68,20 +68,28 @@ std::string pch_file(const VmlinuxOptions &o, const VmlinuxResult &r) {
   return o.cache_dir + "/" + r.vmlinux->key + ".vmlinux.pch";
 }
 
-// The kernel's BTF with one more struct, `struct bb_other_kernel { int bb_field; }`,
-// written to `path`: another kernel, as far as the hash and vmlinux.h can tell.
-void write_other_btf(const std::string &path) {
-  struct btf *b = btf__parse_raw(kKernelBtfPath);
-  REQUIRE(b);
-  int int_id = btf__find_by_name_kind(b, "int", BTF_KIND_INT);
-  REQUIRE(int_id > 0);
-  REQUIRE(btf__add_struct(b, "bb_other_kernel", 4) > 0);
-  REQUIRE(btf__add_field(b, "bb_field", int_id, 0, 0) == 0);
+// With `other`, adds `struct bb_other_kernel { int bb_field; }` to `b`; writes `b` to
+// `path` and frees it.
+void add_other_and_save(struct btf *b, int int_id, bool other, const std::string &path) {
+  if (other) {
+    REQUIRE(btf__add_struct(b, "bb_other_kernel", 4) > 0);
+    REQUIRE(btf__add_field(b, "bb_field", int_id, 0, 0) == 0);
+  }
   __u32 size = 0;
   const void *raw = btf__raw_data(b, &size);
   REQUIRE(raw);
   std::ofstream(path, std::ios::binary).write(static_cast<const char *>(raw), size);
   btf__free(b);
+}
+
+// The kernel's BTF with `struct bb_other_kernel` added, written to `path`: another kernel,
+// as far as the hash and vmlinux.h can tell.
+void write_other_btf(const std::string &path) {
+  struct btf *b = btf__parse_raw(kKernelBtfPath);
+  REQUIRE(b);
+  int int_id = btf__find_by_name_kind(b, "int", BTF_KIND_INT);
+  REQUIRE(int_id > 0);
+  add_other_and_save(b, int_id, true, path);
 }
 
 // A BTF of a few types, written to `path`: `int`, `struct task_struct { int pid; int tgid; }`
@@ -96,15 +104,7 @@ void write_small_btf(const std::string &path, bool other) {
   REQUIRE(btf__add_struct(b, "task_struct", 8) > 0);
   REQUIRE(btf__add_field(b, "pid", int_id, 0, 0) == 0);
   REQUIRE(btf__add_field(b, "tgid", int_id, 32, 0) == 0);
-  if (other) {
-    REQUIRE(btf__add_struct(b, "bb_other_kernel", 4) > 0);
-    REQUIRE(btf__add_field(b, "bb_field", int_id, 0, 0) == 0);
-  }
-  __u32 size = 0;
-  const void *raw = btf__raw_data(b, &size);
-  REQUIRE(raw);
-  std::ofstream(path, std::ios::binary).write(static_cast<const char *>(raw), size);
-  btf__free(b);
+  add_other_and_save(b, int_id, other, path);
 }
 
 // The sum of `metric` over a point's samples in a results file.
