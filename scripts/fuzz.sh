@@ -114,6 +114,7 @@ cp tests/fuzz/bdsl.dict "$dict_frontend"
 } | sort -u | grep -E '^[A-Za-z0-9_-]+$' | sed 's/.*/"&"/' >>"$dict_frontend"
 
 # The split keeps the step's fuzzing time: two thirds front end, one third results files.
+# With FUZZ_RUNS there is no split: each target runs to its count, SECONDS its cap.
 # The targets run side by side, each a single process (one CPU each on the 2-CPU CI
 # machine), so the step takes the front end's share of wall clock, not the sum.
 pids=()

@@ -48,8 +48,8 @@ skipped=$(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' ctest.log || true)
 # Hardening: the unit tests under ASan+UBSan (scripts/test-sanitize.sh: every Catch2 test
 # case but the [no-asan] ones the pass above ran; its last lines name those, and why), then
 # a libFuzzer run of the front end and the results-file reader (a fixed number of executions
-# each, below), both from one clang-19 tree (build-asan/). The ASan run's Catch2 totals and the fuzz run (one test) join the
-# counts. BPFBENCH_HARDENING=0 leaves both out (counted as skipped) and builds and runs every
+# each, below), both from one clang-19 tree (build-asan/). The ASan run's Catch2 totals and
+# the fuzz run (one test) join the counts. BPFBENCH_HARDENING=0 leaves both out (counted as skipped) and builds and runs every
 # Catch2 test case in the passes above.
 extra_skips=()
 if [ "${BPFBENCH_HARDENING:-1}" = 0 ]; then
@@ -73,10 +73,11 @@ else
   # clock, and a task at SCHED_IDLE can wait that long while two producer threads run.
   # Only when the background build succeeded (its targets are there: fuzz.sh runs no ninja
   # of its own beside the sanitizer step's); otherwise after it, as before.
-  fuzz_runs="fuzz_frontend:${BPFBENCH_FUZZ_RUNS_FRONTEND:-48000} fuzz_results:${BPFBENCH_FUZZ_RUNS_RESULTS:-105000}"
+  export FUZZ_RUNS="fuzz_frontend:${BPFBENCH_FUZZ_RUNS_FRONTEND:-48000} fuzz_results:${BPFBENCH_FUZZ_RUNS_RESULTS:-105000}"
+  fuzz_cap=400
   if [ "$bg_rc" -eq 0 ]; then
     set -m
-    FUZZ_NO_BUILD=1 FUZZ_RUNS=$fuzz_runs nice -n 19 bash ../scripts/fuzz.sh 400 >fuzz.out 2>&1 &
+    FUZZ_NO_BUILD=1 nice -n 19 bash ../scripts/fuzz.sh "$fuzz_cap" >fuzz.out 2>&1 &
     bg_pid=$!
     set +m
   fi
@@ -89,7 +90,7 @@ else
     cat fuzz.out
     echo "test.sh: the fuzz step ran beside the sanitizer step and ended $((SECONDS - t1)) s after it"
   else
-    FUZZ_RUNS=$fuzz_runs bash ../scripts/fuzz.sh 400 2>&1 | tee fuzz.out
+    bash ../scripts/fuzz.sh "$fuzz_cap" 2>&1 | tee fuzz.out
     fuzz_rc=${PIPESTATUS[0]}
   fi
   t2=$SECONDS

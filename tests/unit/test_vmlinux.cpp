@@ -68,13 +68,15 @@ std::string pch_file(const VmlinuxOptions &o, const VmlinuxResult &r) {
   return o.cache_dir + "/" + r.vmlinux->key + ".vmlinux.pch";
 }
 
-// With `other`, adds `struct bb_other_kernel { int bb_field; }` to `b`; writes `b` to
-// `path` and frees it.
-void add_other_and_save(struct btf *b, int int_id, bool other, const std::string &path) {
-  if (other) {
-    REQUIRE(btf__add_struct(b, "bb_other_kernel", 4) > 0);
-    REQUIRE(btf__add_field(b, "bb_field", int_id, 0, 0) == 0);
-  }
+// Adds `struct bb_other_kernel { int bb_field; }`: another kernel, as far as the hash and
+// vmlinux.h can tell.
+void add_other_struct(struct btf *b, int int_id) {
+  REQUIRE(btf__add_struct(b, "bb_other_kernel", 4) > 0);
+  REQUIRE(btf__add_field(b, "bb_field", int_id, 0, 0) == 0);
+}
+
+// Writes `b` to `path` and frees it.
+void save_btf(struct btf *b, const std::string &path) {
   __u32 size = 0;
   const void *raw = btf__raw_data(b, &size);
   REQUIRE(raw);
@@ -82,20 +84,20 @@ void add_other_and_save(struct btf *b, int int_id, bool other, const std::string
   btf__free(b);
 }
 
-// The kernel's BTF with `struct bb_other_kernel` added, written to `path`: another kernel,
-// as far as the hash and vmlinux.h can tell.
+// The kernel's BTF with `struct bb_other_kernel` added, written to `path`.
 void write_other_btf(const std::string &path) {
   struct btf *b = btf__parse_raw(kKernelBtfPath);
   REQUIRE(b);
   int int_id = btf__find_by_name_kind(b, "int", BTF_KIND_INT);
   REQUIRE(int_id > 0);
-  add_other_and_save(b, int_id, true, path);
+  add_other_struct(b, int_id);
+  save_btf(b, path);
 }
 
 // A BTF of a few types, written to `path`: `int`, `struct task_struct { int pid; int tgid; }`
-// and, with `other`, `struct bb_other_kernel { int bb_field; }`. The cache tests need a BTF,
-// not the kernel's: its vmlinux.h precompiles in a fraction of the full header's time (a
-// full one took 5-8 s under ASan, and the damaged-PCH test builds four).
+// and, with `other`, `struct bb_other_kernel`. The cache tests need a BTF, not the kernel's:
+// its vmlinux.h precompiles in a fraction of the full header's time (a full one took 5-8 s
+// under ASan, and the damaged-PCH test builds four).
 void write_small_btf(const std::string &path, bool other) {
   struct btf *b = btf__new_empty();
   REQUIRE(b);
@@ -104,7 +106,8 @@ void write_small_btf(const std::string &path, bool other) {
   REQUIRE(btf__add_struct(b, "task_struct", 8) > 0);
   REQUIRE(btf__add_field(b, "pid", int_id, 0, 0) == 0);
   REQUIRE(btf__add_field(b, "tgid", int_id, 32, 0) == 0);
-  add_other_and_save(b, int_id, other, path);
+  if (other) add_other_struct(b, int_id);
+  save_btf(b, path);
 }
 
 // The sum of `metric` over a point's samples in a results file.
