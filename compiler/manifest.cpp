@@ -130,6 +130,7 @@ const char *to_string(ParamDest d) {
   switch (d) {
   case ParamDest::Rodata: return "rodata";
   case ParamDest::MapSize: return "map_size";
+  case ParamDest::MapExtra: return "map_extra";
   case ParamDest::Template: return "template";
   case ParamDest::Runtime: return "runtime";
   }

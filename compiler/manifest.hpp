@@ -26,9 +26,10 @@ inline bool is_numeric(ParamType t) { return t == ParamType::Int || t == ParamTy
 // Where a resolved value goes:
 //   rodata   - a `const volatile` global the emitter declares; set before load
 //   map_size - max_entries of map `map` (set before load)
+//   map_extra - map_extra of map `map` (set before load; a bloom filter's hash count)
 //   template - a mustache value: changes the generated C (one object per distinct value)
 //   runtime  - an option of a runtime component (producer/consumer/harness)
-enum class ParamDest { Rodata, MapSize, Template, Runtime };
+enum class ParamDest { Rodata, MapSize, MapExtra, Template, Runtime };
 
 struct ParamValue {
   // Int/Size/Duration/Bool hold `i`; Enum/Cpuset/Address hold `s`.
@@ -50,7 +51,7 @@ struct ParamSpec {
   int64_t max = INT64_MAX;
   std::vector<std::string> choices;  // enum only
   std::string c_type = "__u64";      // rodata only: the C type of the global
-  std::string map;                   // map_size only
+  std::string map;                   // map_size and map_extra only
   bool power_of_two = false;         // value must be a power of two (sizes)
   bool sweepable = true;
   // template only: a C constant expression over BB_<NAME> the emitter asserts at the

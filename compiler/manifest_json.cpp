@@ -30,7 +30,7 @@ using json = nlohmann::json;
 using Names = ManifestFields::Names;
 
 const Names kTypes = {"int", "size", "duration", "bool", "enum", "cpuset", "address"};
-const Names kDests = {"rodata", "map_size", "template", "runtime"};
+const Names kDests = {"rodata", "map_size", "map_extra", "template", "runtime"};  // ParamDest order
 const Names kFeatureKinds = {"prog_type", "attach", "helper", "kfunc"};
 
 struct CType {
@@ -108,7 +108,8 @@ class ManifestReader : public ManifestFields {
     read_array(root, "params", "", [&](const json &j, const std::string &where) {
       ParamSpec p;
       if (!read_param(j, where, p)) return;
-      if (p.dest == ParamDest::MapSize) add_ref(f, ObjectRef::Kind::Map, j["map"], 0, where);
+      if (p.dest == ParamDest::MapSize || p.dest == ParamDest::MapExtra)
+        add_ref(f, ObjectRef::Kind::Map, j["map"], 0, where);
       add_unique(f.params, std::move(p), "param", j);
     });
     if (root.contains("params")) read_param_presets(*this, root["params"], f);  // presets name other params
@@ -246,7 +247,8 @@ class ManifestReader : public ManifestFields {
     only("power_of_two", numeric, "int, size and duration params");
     only("choices", p.type == ParamType::Enum, "enum params");
     only("c_type", p.dest == ParamDest::Rodata, "rodata params");
-    only("map", p.dest == ParamDest::MapSize, "map_size params");
+    const bool of_map = p.dest == ParamDest::MapSize || p.dest == ParamDest::MapExtra;
+    only("map", of_map, "map_size and map_extra params");
     only("c_assert", p.dest == ParamDest::Template, "template params");
     if (!good) return false;
 
@@ -254,14 +256,16 @@ class ManifestReader : public ManifestFields {
       error(at(j["dest"]), where, "a rodata param must be int, size, duration or bool (it becomes a C integer)");
       return false;
     }
-    if (p.dest == ParamDest::MapSize) {
-      if (p.type != ParamType::Int && p.type != ParamType::Size) {
-        error(at(j["type"]), where, "a map_size param must be int or size");
+    if (of_map) {
+      const bool size = p.dest == ParamDest::MapSize;
+      if (size ? p.type != ParamType::Int && p.type != ParamType::Size : p.type != ParamType::Int) {
+        error(at(j["type"]), where, size ? "a map_size param must be int or size" : "a map_extra param must be int");
         return false;
       }
       if (!is_identifier(p.map)) {
         error(p.map.empty() ? at(j) : at(j["map"]), where,
-              p.map.empty() ? "missing required key 'map' (the map whose size it sets)"
+              p.map.empty() ? std::string("missing required key 'map' (the map whose ") +
+                                  (size ? "size" : "map_extra") + " it sets)"
                             : "bad map name '" + p.map + "'");
         return false;
       }

@@ -140,6 +140,16 @@ Result<> BpfObject::set_map_size(const std::string &name, uint32_t max_entries) 
   return {};
 }
 
+Result<> BpfObject::set_map_extra(const std::string &name, uint64_t map_extra) {
+  bpf_map *m = map(name);
+  if (!m) return make_error(BpfPhase::Setup, ENOENT, "no map '" + name + "' in the object");
+  int err = bpf_map__set_map_extra(m, map_extra);
+  if (err)
+    return make_error(BpfPhase::Setup, err,
+                      "cannot set map_extra of map '" + name + "' to " + std::to_string(map_extra));
+  return {};
+}
+
 Result<> BpfObject::set_autoload_only(const std::vector<std::string> &functions) {
   if (!obj_) return make_error(BpfPhase::Setup, EINVAL, "object not open");
   bpf_program *p;

@@ -53,6 +53,7 @@ class BpfObject {
   // into the .rodata image. A missing variable is an error unless `optional`.
   Result<> set_rodata(const std::string &var, int64_t value, bool optional = false);
   Result<> set_map_size(const std::string &map, uint32_t max_entries);
+  Result<> set_map_extra(const std::string &map, uint64_t map_extra);
   // Autoloads exactly these programs (C function names); all others are off.
   Result<> set_autoload_only(const std::vector<std::string> &functions);
 

@@ -543,7 +543,7 @@ std::string object_name_for(const FamilyManifest &f) {
   return n.substr(0, 15);
 }
 
-// Writes the point's rodata and map-size params, the builtin bb_tgid, and autoload.
+// Writes the point's rodata, map_size and map_extra params, the builtin bb_tgid, and autoload.
 Result<> configure_object(BpfObject &obj, const PlanPoint &p, const FamilyManifest &f,
                           const std::vector<std::string> &functions) {
   BB_TRY(obj.set_rodata("bb_tgid", getpid(), /*optional=*/true));
@@ -561,6 +561,7 @@ Result<> configure_object(BpfObject &obj, const PlanPoint &p, const FamilyManife
     }
     if (spec->dest == ParamDest::Rodata) BB_TRY(obj.set_rodata(name, v));
     else if (spec->dest == ParamDest::MapSize) BB_TRY(obj.set_map_size(spec->map, static_cast<uint32_t>(v)));
+    else if (spec->dest == ParamDest::MapExtra) BB_TRY(obj.set_map_extra(spec->map, static_cast<uint64_t>(v)));
   }
   return obj.set_autoload_only(functions);
 }

@@ -30,7 +30,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
 	__type(value, struct bb_val);
 	__uint(max_entries, BB_NR_ENTRIES);
-	__uint(map_extra, BB_NR_HASH_FUNCS);
+	__uint(map_extra, 3); /* nr_hash_funcs: the runtime sets it before load */
 } bloom_map SEC(".maps");
 
 struct {

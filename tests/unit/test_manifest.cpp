@@ -203,7 +203,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest(param(R"("type": "integer", "dest": "rodata", "default": 1)"))) ==
           "param 'p': unknown type 'integer' (expected int, size, duration, bool, enum, cpuset or address)");
     CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodta", "default": 1)")), nullptr, &hint) ==
-          "param 'p': unknown dest 'rodta' (expected rodata, map_size, template or runtime)");
+          "param 'p': unknown dest 'rodta' (expected rodata, map_size, map_extra, template or runtime)");
     CHECK(hint == "did you mean 'rodata'?");
     CHECK(
         load_error(manifest("[]", R"([{ "name": "x", "section": "s", "function": "bench_x", "attach": "kprobe" }])")) ==
@@ -249,6 +249,12 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
           "param 'p': unknown c_type 'u32' (expected __u8, __u16, __u32, __u64, __s8, __s16, __s32 or __s64)");
     CHECK(load_error(manifest(param(R"("type": "size", "dest": "map_size", "default": 4096)"))) ==
           "param 'p': missing required key 'map' (the map whose size it sets)");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "map_extra", "default": 3)"))) ==
+          "param 'p': missing required key 'map' (the map whose map_extra it sets)");
+    CHECK(load_error(manifest(param(R"("type": "size", "dest": "map_extra", "map": "m", "default": 4096)"))) ==
+          "param 'p': a map_extra param must be int");
+    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "map": "m", "default": 1)"))) ==
+          "param 'p': 'map' applies only to map_size and map_extra params");
     CHECK(load_error(manifest(param(R"("type": "enum", "choices": ["a"], "default": "a", "dest": "rodata")"))) ==
           "param 'p': a rodata param must be int, size, duration or bool (it becomes a C integer)");
   }
@@ -360,5 +366,6 @@ TEST_CASE("ParamValue ordering and names", "[manifest]") {
   CHECK(std::string(to_string(ParamType::Duration)) == "duration");
   CHECK(std::string(to_string(ParamType::Cpuset)) == "cpuset");
   CHECK(std::string(to_string(ParamDest::MapSize)) == "map_size");
+  CHECK(std::string(to_string(ParamDest::MapExtra)) == "map_extra");
   CHECK(std::string(to_string(ParamDest::Template)) == "template");
 }

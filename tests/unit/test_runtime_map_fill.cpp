@@ -3,7 +3,12 @@
 // (no warmup, two 500 ms intervals); they need root and BPF.
 #include <catch2/catch.hpp>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
 #include <string>
+
+#include "runtime/bpf_object.hpp"
 
 #include "runtime/probe.hpp"
 #include "runtime/run_point.hpp"
@@ -137,4 +142,44 @@ TEST_CASE("lpm_trie: lookup on a filled trie, insert and delete reset it", "[run
     CHECK(test::sampled_total(r, "hits") > 1000);
     CHECK(find_check(r, "every_op_succeeded")->ok);
   }
+}
+
+TEST_CASE("bloom_filter nr_hash_funcs: one object for every count, the loaded filter's map_extra is the point's",
+          "[runtime][families][bloom]") {
+  BB_REQUIRE_ROOT();
+  MapFillRunner t;
+  const FamilyManifest &f = t.fams.get("bloom_filter");
+  const ParamSpec *spec = f.param("nr_hash_funcs");
+  REQUIRE(spec);
+  CHECK(spec->dest == ParamDest::MapExtra);
+  CHECK(spec->map == "bloom_map");
+  PlanPoint two = t.point("bloom_filter", "lookup", {{"nr_hash_funcs", 2}});
+  PlanPoint seven = t.point("bloom_filter", "lookup", {{"nr_hash_funcs", 7}});
+  std::string err;
+  const std::vector<uint8_t> elf = test::compile_point(two, t.fams, err);
+  INFO(err);
+  REQUIRE_FALSE(elf.empty());
+  CHECK(test::compile_point(seven, t.fams, err) == elf);  // the count is not in the C
+  for (const PlanPoint *p : {&two, &seven}) {
+    BpfObject obj;
+    REQUIRE(obj.open(elf, "bb_bloom_filter"));
+    auto configured = configure_object(obj, *p, f, {f.program("lookup")->function});
+    INFO((configured ? "" : configured.error().message));
+    REQUIRE(configured);
+    auto loaded = obj.load();
+    INFO((loaded ? "" : loaded.error().message));
+    REQUIRE(loaded);
+    bpf_map_info info{};
+    uint32_t len = sizeof(info);
+    REQUIRE(bpf_obj_get_info_by_fd(bpf_map__fd(obj.map("bloom_map")), &info, &len) == 0);
+    CHECK(info.type == BPF_MAP_TYPE_BLOOM_FILTER);
+    CHECK(info.map_extra == static_cast<uint64_t>(p->param("nr_hash_funcs")->i));
+  }
+  // And a whole point with a count other than the default runs and finds every value.
+  PointResult r = t.run(seven);
+  INFO(r.reason);
+  REQUIRE(r.status == PointResult::Status::Ok);
+  require_filled(r, 1000);
+  REQUIRE(find_check(r, "every_value_found"));
+  CHECK(find_check(r, "every_value_found")->ok);
 }
