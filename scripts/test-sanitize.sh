@@ -9,11 +9,29 @@
 # cases, two at a time, one process per source file. scripts/test.sh runs these test cases
 # here only: its normal build holds only the [no-asan] ones (BPFBENCH_UNIT_TESTS=noasan).
 # Last line: "sanitize: N passed, N failed, N skipped" (Catch2 test cases).
+#
+#   scripts/test-sanitize.sh [all|frontend|rest]
+# all (the default) runs both kinds as above. scripts/test.sh splits them: `frontend` runs
+# only the front-end queue (its caller picks the priority; none of those cases needs the
+# kernel, so they may run beside the normal ctest pass), and `rest` the runtime cases; it
+# then waits for `frontend` to finish (its process SANITIZE_FRONTEND_PID, or its exit code
+# file) and counts both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-all}
+case $mode in
+all | frontend | rest) ;;
+*)
+  echo "usage: $0 [all|frontend|rest]" >&2
+  exit 2
+  ;;
+esac
 build=build-asan
-bash scripts/sanitize-tree.sh
-ninja -C "$build" bpfbench bpfbench_unit_tests
+# `rest` runs while `frontend` may still run the binary: no build then (its caller built it).
+if [ "$mode" != rest ]; then
+  bash scripts/sanitize-tree.sh
+  ninja -C "$build" bpfbench bpfbench_unit_tests
+fi
 bin="$build/tests/bpfbench_unit_tests"
 
 # Why each test case tagged [no-asan] does not run here (its name, or a prefix with a
@@ -43,7 +61,17 @@ fi
 # their child's stderr, so a report printed there could be lost. abort_on_error and
 # halt_on_error end the process at the first report, so it fails the test that caused it.
 reports_dir="$PWD/$build/sanitizer-reports"
-rm -rf "$reports_dir" "$build"/sanitize-*.log
+fe_done="$build/sanitize-frontend.rc"  # `frontend` leaves its exit code here for `rest`
+fe_pid=${SANITIZE_FRONTEND_PID:-}
+if [ "$mode" = rest ]; then
+  if [ ! -f "$fe_done" ] && { [ -z "$fe_pid" ] || ! kill -0 "$fe_pid" 2>/dev/null; }; then
+    echo "sanitize: 'rest' needs a 'frontend' run, done or running (no $fe_done, no SANITIZE_FRONTEND_PID)" >&2
+    exit 2
+  fi
+  rm -f "$build/sanitize-runtime.log"
+else
+  rm -rf "$reports_dir" "$build"/sanitize-*.log "$fe_done"
+fi
 mkdir -p "$reports_dir"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1:log_path=$reports_dir/asan"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports_dir/ubsan"
@@ -74,19 +102,39 @@ export -f run_part run_queue
 export bin build
 set +e
 rc=0
+if [ "$mode" = frontend ]; then
+  run_queue "$fe" "${files[@]}"
+  rc=$?
+  echo "$rc" >"$fe_done"
+  echo "sanitize: front-end cases done (exit $rc); 'rest' runs the runtime cases and counts both"
+  exit "$rc"
+fi
 # The front-end queue runs beside the runtime cases, at SCHED_IDLE: those leave about one
 # CPU of two idle (one producer thread), the queue takes only that time, and a runtime
 # test's thread that wakes preempts it at once (no front-end case needs the kernel, and no
 # runtime case checks a speed). Its own process group (set -m, in this session: see
 # scripts/test.sh), killed if this script ends first.
-set -m
-chrt --idle 0 bash -c 'run_queue "$@"' _ "$fe" "${files[@]}" &
-fe_pid=$!
-set +m
-trap 'kill -- -"$fe_pid" 2>/dev/null || true; rm -rf "$XDG_CACHE_HOME"' EXIT
+if [ "$mode" = all ]; then
+  set -m
+  chrt --idle 0 bash -c 'run_queue "$@"' _ "$fe" "${files[@]}" &
+  fe_pid=$!
+  set +m
+  trap 'kill -- -"$fe_pid" 2>/dev/null || true; rm -rf "$XDG_CACHE_HOME"' EXIT
+fi
 # The runtime cases one at a time: many measure, and they share the kernel.
 run_part runtime "[runtime]~[no-asan]" || rc=1
-wait "$fe_pid" || rc=1
+if [ "$mode" = all ]; then
+  wait "$fe_pid" || rc=1
+else
+  t0=$SECONDS
+  while [ ! -s "$fe_done" ] && [ -n "$fe_pid" ] && kill -0 "$fe_pid" 2>/dev/null; do sleep 1; done
+  echo "sanitize: the front-end cases ended $((SECONDS - t0)) s after the runtime cases"
+  if [ "$(cat "$fe_done" 2>/dev/null)" != 0 ]; then
+    rc=1
+    echo "sanitize: the front-end part failed or did not finish (exit code: $(cat "$fe_done" 2>/dev/null || echo none))"
+  fi
+  rm -f "$fe_done"
+fi
 for f in "${files[@]}"; do cat "$build/sanitize-frontend-${f#\#}.log"; done | tee -a "$log"
 tee -a "$log" <"$build/sanitize-runtime.log"
 set -e

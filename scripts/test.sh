@@ -12,20 +12,28 @@ BPFBENCH_WERROR=ON BPFBENCH_UNIT_TESTS=$units bash scripts/build.sh
 
 # The sanitizer tree (below) builds in the background while the ctest passes run: those
 # passes leave about one CPU of two idle (one producer thread; measured on this 2-CPU VM:
-# 45-60% idle through the second pass). It runs at SCHED_IDLE, so it takes only the CPU
-# time the tests leave unused and a test thread that wakes preempts it at once; no test
-# checks a speed. Its own process group (set -m; not setsid: a new session is a new
-# scheduler autogroup, which gets an equal share of the CPU whatever its tasks' policy),
-# killed if this script ends first.
-bg_pid=
-stop_background() { [ -z "$bg_pid" ] || kill -- -"$bg_pid" 2>/dev/null || true; }
+# 45-60% idle through the second pass). Once built, the same background job runs the
+# sanitizer step's front-end test cases (test-sanitize.sh frontend: no kernel, no root,
+# nothing measured); the runtime cases wait for the ctest passes (below: they share the
+# kernel with them). It runs at SCHED_IDLE, so it takes only the CPU time the tests leave
+# unused and a test thread that wakes preempts it at once; no test checks a speed. Its own
+# process group (set -m; not setsid: a new session is a new scheduler autogroup, which gets
+# an equal share of the CPU whatever its tasks' policy), killed if this script ends first.
+bg_pids=()
+stop_background() { for p in "${bg_pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done; }
 trap stop_background EXIT
 trap 'stop_background; exit 130' INT
 trap 'stop_background; exit 143' TERM
+san_pid=
 if [ "${BPFBENCH_HARDENING:-1}" != 0 ]; then
+  rm -f build/sanitize-build.rc
   set -m
-  chrt --idle 0 bash scripts/sanitize-build.sh >build/sanitize-build.log 2>&1 &
-  bg_pid=$!
+  chrt --idle 0 bash -c 'bash scripts/sanitize-build.sh >build/sanitize-build.log 2>&1
+    rc=$?
+    echo "$rc" >build/sanitize-build.rc
+    [ "$rc" -ne 0 ] || exec bash scripts/test-sanitize.sh frontend >build/sanitize-frontend.out 2>&1' &
+  san_pid=$!
+  bg_pids+=("$san_pid")
   set +m
 fi
 cd build
@@ -58,10 +66,10 @@ if [ "${BPFBENCH_HARDENING:-1}" = 0 ]; then
 else
   set +e
   t0=$SECONDS
-  # The background build's result shows in the step below: it runs the same ninja
-  # (finishing anything left, or failing with the compiler's message).
-  wait "$bg_pid"
-  bg_rc=$? bg_pid=
+  # The background build's result shows in the step below: when it failed, that step
+  # runs the same ninja (finishing anything left, or failing with the compiler's message).
+  while [ ! -s sanitize-build.rc ] && kill -0 "$san_pid" 2>/dev/null; do sleep 1; done
+  bg_rc=$(cat sanitize-build.rc 2>/dev/null || echo 1)
   tail -n 1 sanitize-build.log
   echo "test.sh: the background sanitizer build ended $((SECONDS - t0)) s after the ctest passes (exit ${bg_rc})"
   # The fuzz step runs beside the sanitizer step, at nice 19: the runtime test cases there
@@ -75,18 +83,26 @@ else
   # of its own beside the sanitizer step's); otherwise after it, as before.
   export FUZZ_RUNS="fuzz_frontend:${BPFBENCH_FUZZ_RUNS_FRONTEND:-48000} fuzz_results:${BPFBENCH_FUZZ_RUNS_RESULTS:-105000}"
   fuzz_cap=400
+  fuzz_pid=
   if [ "$bg_rc" -eq 0 ]; then
     set -m
     FUZZ_NO_BUILD=1 nice -n 19 bash ../scripts/fuzz.sh "$fuzz_cap" >fuzz.out 2>&1 &
-    bg_pid=$!
+    fuzz_pid=$!
+    bg_pids+=("$fuzz_pid")
     set +m
+    # The runtime cases; then it waits for the background front-end cases and counts both.
+    SANITIZE_FRONTEND_PID=$san_pid bash ../scripts/test-sanitize.sh rest 2>&1 | tee sanitize.out
+    san_rc=${PIPESTATUS[0]}
+    cat sanitize-frontend.out 2>/dev/null
+  else
+    wait "$san_pid"
+    bash ../scripts/test-sanitize.sh 2>&1 | tee sanitize.out
+    san_rc=${PIPESTATUS[0]}
   fi
-  bash ../scripts/test-sanitize.sh 2>&1 | tee sanitize.out
-  san_rc=${PIPESTATUS[0]}
   t1=$SECONDS
-  if [ -n "$bg_pid" ]; then
-    wait "$bg_pid"
-    fuzz_rc=$? bg_pid=
+  if [ -n "$fuzz_pid" ]; then
+    wait "$fuzz_pid"
+    fuzz_rc=$?
     cat fuzz.out
     echo "test.sh: the fuzz step ran beside the sanitizer step and ended $((SECONDS - t1)) s after it"
   else
