@@ -69,7 +69,9 @@ if [ "$mode" = rest ]; then
     exit 2
   fi
   rm -f "$build/sanitize-runtime.log"
-else
+elif [ "${SANITIZE_CLEANED:-}" != 1 ]; then
+  # Not with SANITIZE_CLEANED=1 (scripts/test.sh cleans before it starts `frontend`): a
+  # `rest` started meanwhile may already be writing its log and reports here.
   rm -rf "$reports_dir" "$build"/sanitize-*.log "$fe_done"
 fi
 mkdir -p "$reports_dir"
@@ -138,6 +140,14 @@ fi
 for f in "${files[@]}"; do cat "$build/sanitize-frontend-${f#\#}.log"; done | tee -a "$log"
 tee -a "$log" <"$build/sanitize-runtime.log"
 set -e
+# Every part's log must be there: a missing one is a failure, never a silent gap.
+for part in "${files[@]/#\#/frontend-}" runtime; do
+  if [ ! -f "$build/sanitize-$part.log" ]; then
+    echo "sanitize: no log of part '$part' ($build/sanitize-$part.log)"
+    failed_parts=$((${failed_parts:-0} + 1))
+    rc=1
+  fi
+done
 
 # Catch2 2.x totals per process: "All tests passed (A assertions in N test cases)" or
 # "test cases: N | P passed | F failed". A sanitizer abort prints neither: that process
@@ -152,6 +162,7 @@ for part in "$build"/sanitize-*.log; do
   fi
   passed=$((passed + ${p:-0})) failed=$((failed + ${f:-0}))
 done
+failed=$((failed + ${failed_parts:-0}))
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
   failed=1
 fi

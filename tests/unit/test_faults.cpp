@@ -237,7 +237,7 @@ TEST_CASE("signals at random phases: exit 130 or 143 within a second, nothing le
 }
 
 TEST_CASE("signals during a point with forked tasks: every child reaped, exit 130 or 143 within a second",
-          "[runtime][faults][signals][no-asan]") {
+          "[runtime][faults][signals][no-asan][deadline]") {
   BB_REQUIRE_ROOT();
   // 300 children forked at setup (the rcu_tasks_trace seed forks 15000), killed and reaped
   // on the way out; ~2.8 s in all here.

@@ -241,7 +241,8 @@ TEST_CASE("a SIGINT as soon as bpfbench blocks signals is not lost: exit 130, re
   CHECK(j["interrupted"] == true);
 }
 
-TEST_CASE("a SIGINT while 1024 uprobe producers start stops within a second", "[runtime][faults][signals][no-asan]") {
+TEST_CASE("a SIGINT while 1024 uprobe producers start stops within a second",
+          "[runtime][faults][signals][no-asan][deadline]") {
   BB_REQUIRE_ROOT();
   TempDir dir;
   fs::path bdsl =
