@@ -130,24 +130,28 @@ Result<> BpfObject::set_rodata(const std::string &var, int64_t value, bool optio
   return {};
 }
 
-Result<> BpfObject::set_map_size(const std::string &name, uint32_t max_entries) {
-  bpf_map *m = map(name);
+namespace {
+
+// Before load: `set` on the map called `name` (null: none), its error naming `attr`.
+template <typename Set>
+Result<> set_map_attr(bpf_map *m, const std::string &name, const char *attr, uint64_t value, Set set) {
   if (!m) return make_error(BpfPhase::Setup, ENOENT, "no map '" + name + "' in the object");
-  int err = bpf_map__set_max_entries(m, max_entries);
-  if (err)
+  if (int err = set(m))
     return make_error(BpfPhase::Setup, err,
-                      "cannot set max_entries of map '" + name + "' to " + std::to_string(max_entries));
+                      "cannot set " + std::string(attr) + " of map '" + name + "' to " + std::to_string(value));
   return {};
 }
 
+}  // namespace
+
+Result<> BpfObject::set_map_size(const std::string &name, uint32_t max_entries) {
+  return set_map_attr(map(name), name, "max_entries", max_entries,
+                      [&](bpf_map *m) { return bpf_map__set_max_entries(m, max_entries); });
+}
+
 Result<> BpfObject::set_map_extra(const std::string &name, uint64_t map_extra) {
-  bpf_map *m = map(name);
-  if (!m) return make_error(BpfPhase::Setup, ENOENT, "no map '" + name + "' in the object");
-  int err = bpf_map__set_map_extra(m, map_extra);
-  if (err)
-    return make_error(BpfPhase::Setup, err,
-                      "cannot set map_extra of map '" + name + "' to " + std::to_string(map_extra));
-  return {};
+  return set_map_attr(map(name), name, "map_extra", map_extra,
+                      [&](bpf_map *m) { return bpf_map__set_map_extra(m, map_extra); });
 }
 
 Result<> BpfObject::set_autoload_only(const std::vector<std::string> &functions) {

@@ -241,22 +241,28 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
               .rfind("param 'p': bad default CPU set '3-1'", 0) == 0);
   }
   SECTION("keys that do not fit the type or dest") {
-    CHECK(load_error(manifest(param(R"("type": "bool", "dest": "runtime", "min": 0)"))) ==
-          "param 'p': 'min' applies only to int, size and duration params");
-    CHECK(load_error(manifest(param(R"("type": "int", "dest": "runtime", "default": 1, "c_type": "__u32")"))) ==
-          "param 'p': 'c_type' applies only to rodata params");
-    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "default": 1, "c_type": "u32")"))) ==
-          "param 'p': unknown c_type 'u32' (expected __u8, __u16, __u32, __u64, __s8, __s16, __s32 or __s64)");
-    CHECK(load_error(manifest(param(R"("type": "size", "dest": "map_size", "default": 4096)"))) ==
-          "param 'p': missing required key 'map' (the map whose size it sets)");
-    CHECK(load_error(manifest(param(R"("type": "int", "dest": "map_extra", "default": 3)"))) ==
-          "param 'p': missing required key 'map' (the map whose map_extra it sets)");
-    CHECK(load_error(manifest(param(R"("type": "size", "dest": "map_extra", "map": "m", "default": 4096)"))) ==
-          "param 'p': a map_extra param must be int");
-    CHECK(load_error(manifest(param(R"("type": "int", "dest": "rodata", "map": "m", "default": 1)"))) ==
-          "param 'p': 'map' applies only to map_size and map_extra params");
-    CHECK(load_error(manifest(param(R"("type": "enum", "choices": ["a"], "default": "a", "dest": "rodata")"))) ==
-          "param 'p': a rodata param must be int, size, duration or bool (it becomes a C integer)");
+    const std::pair<const char *, const char *> cases[] = {
+        {R"("type": "bool", "dest": "runtime", "min": 0)",
+         "param 'p': 'min' applies only to int, size and duration params"},
+        {R"("type": "int", "dest": "runtime", "default": 1, "c_type": "__u32")",
+         "param 'p': 'c_type' applies only to rodata params"},
+        {R"("type": "int", "dest": "rodata", "default": 1, "c_type": "u32")",
+         "param 'p': unknown c_type 'u32' (expected __u8, __u16, __u32, __u64, __s8, __s16, __s32 or __s64)"},
+        {R"("type": "size", "dest": "map_size", "default": 4096)",
+         "param 'p': missing required key 'map' (the map whose size it sets)"},
+        {R"("type": "int", "dest": "map_extra", "default": 3)",
+         "param 'p': missing required key 'map' (the map whose map_extra it sets)"},
+        {R"("type": "size", "dest": "map_extra", "map": "m", "default": 4096)",
+         "param 'p': a map_extra param must be int"},
+        {R"("type": "int", "dest": "rodata", "map": "m", "default": 1)",
+         "param 'p': 'map' applies only to map_size and map_extra params"},
+        {R"("type": "enum", "choices": ["a"], "default": "a", "dest": "rodata")",
+         "param 'p': a rodata param must be int, size, duration or bool (it becomes a C integer)"},
+    };
+    for (const auto &[keys, message] : cases) {
+      INFO(keys);
+      CHECK(load_error(manifest(param(keys))) == message);
+    }
   }
   SECTION("names") {
     CHECK(load_error(manifest(R"([{ "name": "duration", "type": "int", "dest": "runtime", "default": 1 }])")) ==
@@ -297,7 +303,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
                               R"([{ "name": "m", "source": "counters:x" }])")) ==
           "metric 'm': bad metric source 'counters:x' (expected counter:<var>, producer, consumer, "
           "ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm>, cgroup_memory:current|peak or "
-              "batch_timing:<stat>)");
+          "batch_timing:<stat>)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])",
                               R"([{ "name": "m", "source": "ratio:m/q" }])")) ==
           "metric 'm': source 'ratio:m/q' names unknown metric 'q'");
