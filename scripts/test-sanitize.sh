@@ -141,10 +141,11 @@ for f in "${files[@]}"; do cat "$build/sanitize-frontend-${f#\#}.log"; done | te
 tee -a "$log" <"$build/sanitize-runtime.log"
 set -e
 # Every part's log must be there: a missing one is a failure, never a silent gap.
+failed_parts=0
 for part in "${files[@]/#\#/frontend-}" runtime; do
   if [ ! -f "$build/sanitize-$part.log" ]; then
     echo "sanitize: no log of part '$part' ($build/sanitize-$part.log)"
-    failed_parts=$((${failed_parts:-0} + 1))
+    failed_parts=$((failed_parts + 1))
     rc=1
   fi
 done
@@ -162,7 +163,7 @@ for part in "$build"/sanitize-*.log; do
   fi
   passed=$((passed + ${p:-0})) failed=$((failed + ${f:-0}))
 done
-failed=$((failed + ${failed_parts:-0}))
+failed=$((failed + failed_parts))
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
   failed=1
 fi
