@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli/front.hpp"
 #include "compiler/escape.hpp"
 #include "results/results.hpp"
 #include "vm/guest_run.hpp"
@@ -130,6 +131,12 @@ bool run_kernel_turns(const AbArgs &a, StopSource &stop, std::vector<AbPointRepo
   const vm::AccelChoice accel = vm::choose_accel(vm::accel_from_name(a.accel));
   say(fmt::format("A = {}, B = {}; {}", sides[0].kernel.label(), sides[1].kernel.label(), accel.why));
   if (accel.accel != vm::Accel::Kvm) timing_note = fmt::format("{} (qemu TCG guests)", vm::kEmulatedNote);
+  // Every turn is a fresh guest whose own compiles are lost at power-off: compiled here
+  // once, each turn reads the objects from the host's cache.
+  FileArgs pre = a.in;
+  pre.file = a.files[0];
+  for (const auto &r : reps) pre.only.push_back(r.label);
+  precompile_quietly(pre, &stop.flag());
   char tmpl[] = "/tmp/bpfbench-ab-XXXXXX";
   if (!mkdtemp(tmpl)) {
     say("error: cannot create a folder in /tmp for the guests' results");

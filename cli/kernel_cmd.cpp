@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/front.hpp"
 #include "cli/values.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
@@ -105,7 +106,7 @@ void add_vm_options(CLI::App *cmd, VmArgs &a) {
       "Seconds for the command in the guest (0 = no limit)", "SECONDS");
 }
 
-int cmd_in_guest(const VmArgs &a, bool json_stdout) {
+int cmd_in_guest(const VmArgs &a, bool json_stdout, const FileArgs *precompile) {
   StopSource stop;
   SignalWatcher signals(stop);
   if (geteuid() != 0) {
@@ -116,6 +117,10 @@ int cmd_in_guest(const VmArgs &a, bool json_stdout) {
   }
   auto kernel = resolve_kernel(a.kernel, a.modules);
   if (!kernel) return kExitBadInput;
+  if (precompile) {
+    precompile_quietly(*precompile, &stop.flag());
+    if (int code = exit_code_for(stop); code != 0) return code;
+  }
 
   vm::GuestRequest req;
   req.kernel = *kernel;

@@ -8,6 +8,8 @@
 
 namespace bpfbench::cli {
 
+struct FileArgs;
+
 struct VmArgs {
   std::string kernel;   // "" = run on the host
   std::string modules;  // modules folder for a kernel given by path
@@ -23,7 +25,9 @@ void add_vm_options(CLI::App *cmd, VmArgs &a);
 // Runs this process's own command line (from /proc/self/cmdline, minus the VM options)
 // inside the guest kernel, streams and labels its output, brings result files back.
 // `json_stdout`: the command prints JSON on stdout, so the banner goes to stderr.
-int cmd_in_guest(const VmArgs &a, bool json_stdout);
+// `precompile`: the command's input, whose programs are compiled here first (into the
+// cache the guest reads: a fraction of the time the emulated guest takes).
+int cmd_in_guest(const VmArgs &a, bool json_stdout, const FileArgs *precompile = nullptr);
 
 struct KernelsArgs {
   std::vector<std::string> names;  // "" = the known names + every cached kernel

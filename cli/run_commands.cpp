@@ -56,7 +56,7 @@ bool polls_stop_flag(const RunCommand &rc) {
 }
 
 int dispatch_run_commands(const RunCommand &rc) {
-  if (rc.run_cmd->parsed()) return rc.run_vm.kernel.empty() ? cmd_run(rc.run) : cmd_in_guest(rc.run_vm, false);
+  if (rc.run_cmd->parsed()) return rc.run_vm.kernel.empty() ? cmd_run(rc.run) : cmd_in_guest(rc.run_vm, false, &rc.run.in);
   if (rc.probe_cmd->parsed())
     return rc.probe_vm.kernel.empty() ? cmd_probe(rc.probe) : cmd_in_guest(rc.probe_vm, rc.probe.json);
   if (rc.kernels_cmd->parsed()) return cmd_kernels(rc.kernels);

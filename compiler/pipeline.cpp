@@ -175,7 +175,7 @@ void compile_units(const std::vector<EmitUnit> &units, const std::vector<std::op
 
 }  // namespace
 
-bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop) {
+bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop, bool with_vmlinux) {
   auto units = emit_programs(*fe.plan, fe.families, fe.sources, fe.diags);
   if (fe.diags.has_errors()) return false;
   // Each unit's options, in unit order (vmlinux.h, when a unit needs it, prepared once).
@@ -190,6 +190,7 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
     o.use_cache = inc.cacheable;
     o.stop = stop;  // a signal kills the compile child at once
     if (u.vmlinux) {
+      if (!with_vmlinux) continue;
       o.vmlinux = unit_vmlinux(fe, u, vmlinux, out, stop);
       if (out.interrupted) return true;
       if (!o.vmlinux) continue;

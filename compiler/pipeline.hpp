@@ -90,8 +90,11 @@ struct CompiledPrograms {
 // program that includes vmlinux.h prepares the kernel's precompiled vmlinux.h (from
 // $BPFBENCH_VMLINUX_BTF or /sys/kernel/btf/vmlinux; compiler/vmlinux_pch.hpp) for all. When `stop`
 // is set (a signal), the compile child is killed and compiling ends, returning true with
-// `out.interrupted`. False when any program failed.
-bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop = nullptr);
+// `out.interrupted`. False when any program failed. `with_vmlinux` false leaves out the
+// programs that include vmlinux.h (their objects are keyed by this kernel's BTF: compiled
+// ahead for a guest kernel, they would be this kernel's, never the guest's).
+bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<bool> *stop = nullptr,
+                      bool with_vmlinux = true);
 
 int64_t online_cpus();
 

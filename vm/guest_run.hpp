@@ -30,8 +30,16 @@ struct OutputFile {
 // to copy back afterwards. "-" (stdout) is left alone. `cwd` makes relative paths absolute.
 std::vector<OutputFile> redirect_outputs(std::vector<std::string> &argv, const std::string &cwd);
 
-// The job script the guest's init runs in the chroot (POSIX sh).
-std::string job_script(const std::vector<std::string> &argv, const std::string &cwd);
+// The job script the guest's init runs in the chroot (POSIX sh). `env` ("NAME=value")
+// is exported before the command.
+std::string job_script(const std::vector<std::string> &argv, const std::string &cwd,
+                       const std::vector<std::string> &env = {});
+
+// The host's settings of where bpfbench's files are (XDG_CACHE_HOME, BPFBENCH_TEMPLATE_PATH),
+// as "NAME=value", for the guest: its root is the host's, so the same paths name the same
+// files, and a guest run reads the object cache the host filled (cli/front.hpp
+// precompile_quietly) instead of compiling under emulation.
+std::vector<std::string> host_file_env();
 
 // Single-quotes for sh.
 std::string shell_quote(const std::string &s);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -18,6 +19,7 @@
 
 using namespace bpfbench;
 using namespace bpfbench::vm;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -112,9 +114,24 @@ std::map<std::string, bool> probe_rows(const std::string &json) {
 void check_trigger(const std::string &kernel, bool multi_works) {
   test::TempDir t;
   std::string json = (t.path / "r.json").string();
-  ProcResult r = bb({"run", kBdsl, "--kernel", kernel, "-q", "--calibration", "off", "--json", json});
+  // An object cache of its own (the kernels linked in from the usual one): the host
+  // compiles the programs into it before the boot, and the guest reads them there.
+  const fs::path xdg = t.path / "xdg";
+  fs::create_directories(xdg / "bpfbench");
+  fs::create_directory_symlink(default_cache_root(), xdg / "bpfbench" / "kernels");
+  RunOptions o;
+  o.timeout_s = 240;
+  ProcResult r = run_command({"/usr/bin/env", "XDG_CACHE_HOME=" + xdg.string(), kBin, "run", kBdsl, "--kernel", kernel,
+                              "-q", "--calibration", "off", "--json", json},
+                             o);
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
   REQUIRE(r.exit_code == 0);
+  // Objects only the host can have written: the guest's root is the host's, read-only.
+  size_t objects = 0;
+  for (const auto &e : fs::directory_iterator(xdg / "bpfbench"))
+    if (e.path().extension() == ".o") ++objects;
+  CHECK(objects > 0);
+  CHECK(r.err.find("warning") == std::string::npos);
   // The guest's JSON export came back to the host path, marked with kernel and mode.
   auto j = nlohmann::json::parse(test::read_text(json), nullptr, false);
   REQUIRE(j.is_object());
@@ -272,19 +289,24 @@ TEST_CASE("a guest job's stdout, stderr, exit code and result files come back, l
   auto k = KernelCache(default_cache_root()).resolve("6.12", false, &err);
   REQUIRE(k);
   test::TempDir t;
+  // The host's cache folder goes with the job (vm::host_file_env), quoting and all.
+  const std::string cache = (t.path / "a cache 'x'").string();
+  test::ScopedEnv xdg("XDG_CACHE_HOME", cache);
   GuestRequest req;
   req.kernel = *k;
   req.accel = choose_accel(Accel::Auto);
   req.cwd = t.path.string();
-  req.argv = {"/bin/sh", "-c",       "uname -r; echo '{\"results\": []}' > \"$2\"; echo oops >&2; exit 3",
-              "sh",      "--output", "r.json"};
+  req.argv = {"/bin/sh", "-c",
+              "uname -r; printf '%s\\n' \"$XDG_CACHE_HOME\"; echo '{\"results\": []}' > \"$2\"; echo oops >&2; exit 3",
+              "sh",      "--output",
+              "r.json"};
   std::string streamed;
   req.on_stdout = [&](const std::string &s) { streamed += s; };
   GuestResult r = run_in_guest(req);
   INFO(r.error << "\n" << r.console_tail);
   REQUIRE(r.ok);
   CHECK(r.job_exit == 3);
-  CHECK(streamed == k->release + "\n");
+  CHECK(streamed == k->release + "\n" + cache + "\n");
   CHECK(r.job_stderr == "oops\n");
   REQUIRE(r.brought_back == std::vector<std::string>{(t.path / "r.json").string()});
   auto j = nlohmann::json::parse(test::read_text((t.path / "r.json").string()));

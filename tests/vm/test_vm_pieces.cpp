@@ -15,6 +15,7 @@
 
 using namespace bpfbench;
 using namespace bpfbench::vm;
+using bpfbench::test::ScopedEnv;
 using bpfbench::test::TempDir;
 
 TEST_CASE("cpio newc archive round-trips files, links and devices", "[vm-unit]") {
@@ -240,6 +241,20 @@ TEST_CASE("the job script runs the exact argv in the given folder", "[vm-unit]")
   REQUIRE(r.ok());
   CHECK(r.out == "a b|it's|$HOME|");  // exec replaced the shell: no pwd
   CHECK(shell_quote("x'y") == "'x'\\''y'");
+  // The host's file settings are exported as given, whatever they hold.
+  script = job_script({"sh", "-c", "printf '%s|' \"$XDG_CACHE_HOME\" \"$HOME\""}, t.path.string(),
+                      {"XDG_CACHE_HOME=/c a'$(x)"});
+  r = run_command({"/bin/sh", t.write("env.sh", script)});
+  REQUIRE(r.ok());
+  CHECK(r.out == "/c a'$(x)|/root|");
+}
+
+TEST_CASE("the guest gets the host's cache and template folders, nothing else of its environment", "[vm-unit]") {
+  ScopedEnv cache("XDG_CACHE_HOME", "/tmp/bb cache"), tmpl("BPFBENCH_TEMPLATE_PATH", ""),
+      btf("BPFBENCH_VMLINUX_BTF", "/host/btf");
+  CHECK(host_file_env() == std::vector<std::string>{"XDG_CACHE_HOME=/tmp/bb cache"});
+  ScopedEnv tmpl2("BPFBENCH_TEMPLATE_PATH", "/a:/b");
+  CHECK(host_file_env() == std::vector<std::string>{"XDG_CACHE_HOME=/tmp/bb cache", "BPFBENCH_TEMPLATE_PATH=/a:/b"});
 }
 
 TEST_CASE("text output from a guest is labelled with kernel and emulation", "[vm-unit]") {
