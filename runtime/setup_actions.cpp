@@ -236,7 +236,7 @@ Result<> ChildProcesses::spawn(size_t count, int pause_max_s, const StopSource &
   pid_t parent = getpid();
   pids_.reserve(pids_.size() + count);
   for (size_t i = 0; i < count; ++i) {
-    if ((i & 255) == 0 && stop.stop_requested()) return Error("fork: stopped after " + std::to_string(i) + " children");
+    if (stop.stop_requested()) return Error("fork: stopped after " + std::to_string(i) + " children");
     pid_t pid = fork();
     if (pid < 0) {
       int e = errno;
