@@ -62,6 +62,9 @@ nlohmann::json point_json(const AbPointReport &p) {
     nlohmann::json left = nlohmann::json::array();
     for (size_t i : p.stats.left_out) left.push_back(i + 1);
     j["left_out_pairs"] = left;
+    nlohmann::json slow = nlohmann::json::array();
+    for (size_t i : p.stats.slow_pairs) slow.push_back(i + 1);
+    j["slow_turn_pairs"] = slow;
     if (!p.stats.left_out.empty()) {
       j["median_ratio"] = json_number(p.stats.median_ratio);
       j["left_out_note"] = p.left_out_note();
@@ -100,19 +103,32 @@ void AbPointReport::add_turn(AbSide side, double value, std::optional<uint32_t> 
   const AbTurn &x = turns[turns.size() - 2], &y = turns.back();
   a.push_back(x.side == AbSide::A ? x.value : y.value);
   b.push_back(x.side == AbSide::B ? x.value : y.value);
-  stats = paired_ratio(a, b);
+  stats = paired_ratio(a, b, 0.95, higher_is_better);
 }
 
 std::string AbPointReport::left_out_note() const {
   if (!stats.ok || stats.left_out.empty()) return "";
-  std::string which, ratios;
+  std::string slow, slow_values, which, ratios;
   for (size_t i : stats.left_out) {
+    if (std::find(stats.slow_pairs.begin(), stats.slow_pairs.end(), i) != stats.slow_pairs.end()) {
+      slow += (slow.empty() ? "" : ", ") + std::to_string(i + 1);
+      slow_values += fmt::format("{}A {} B {}", slow_values.empty() ? "" : "; ", fmt_ratio(a.at(i)), fmt_ratio(b.at(i)));
+      continue;
+    }
     which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
     ratios += (ratios.empty() ? "" : ", ") + fmt_ratio(b.at(i) / a.at(i));
   }
-  return fmt::format("pair{} {} left out (B/A {} against a median of {}: the machine's speed changed "
-                     "between its turns; the CI is over the other {} pairs)",
-                     stats.left_out.size() == 1 ? "" : "s", which, ratios, fmt_ratio(stats.median_ratio), stats.n);
+  std::string out;
+  if (!slow.empty())
+    out = fmt::format("pair{} {} left out ({}: a turn at under 1/1.15 of its side's upper quartile, measured "
+                      "in a slow state of the machine)",
+                      stats.slow_pairs.size() == 1 ? "" : "s", slow, slow_values);
+  if (!which.empty())
+    out += fmt::format("{}pair{} {} left out (B/A {} against a median of {}: the machine's speed changed "
+                       "between its turns)",
+                       out.empty() ? "" : "; ", stats.left_out.size() - stats.slow_pairs.size() == 1 ? "" : "s", which,
+                       ratios, fmt_ratio(stats.median_ratio));
+  return out + fmt::format("; the CI is over the other {} pairs", stats.n);
 }
 
 std::string AbPointReport::alignment_note() const {

@@ -40,7 +40,39 @@ std::vector<size_t> straddling_pairs(const std::vector<double> &logs) {
   return out;
 }
 
-PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence) {
+namespace {
+
+// The upper quartile of `v` (linear between order statistics), `v` not empty.
+double upper_quartile(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const double at = 0.75 * double(v.size() - 1);
+  const size_t lo = static_cast<size_t>(at), hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
+}
+
+}  // namespace
+
+std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vector<double> &b,
+                                    bool higher_is_better) {
+  constexpr size_t kMinPairs = 5;
+  constexpr double kSlower = 1.15;
+  if (a.size() < kMinPairs || a.size() != b.size()) return {};
+  auto speeds = [higher_is_better](const std::vector<double> &v) {
+    std::vector<double> s;
+    for (double x : v) s.push_back(higher_is_better ? x : 1 / x);
+    return s;
+  };
+  const std::vector<double> sa = speeds(a), sb = speeds(b);
+  const double ref_a = upper_quartile(sa), ref_b = upper_quartile(sb);
+  std::vector<size_t> out;
+  for (size_t i = 0; i < sa.size(); ++i)
+    if (sa[i] * kSlower < ref_a || sb[i] * kSlower < ref_b) out.push_back(i);
+  if (out.size() * 4 > a.size()) return {};
+  return out;
+}
+
+PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence,
+                         bool higher_is_better) {
   PairedRatio r;
   if (a.size() != b.size()) {
     r.why = fmt::format("{} A values for {} B values", a.size(), b.size());
@@ -58,7 +90,17 @@ PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double>
     }
     all.push_back(std::log(b[i] / a[i]));
   }
-  r.left_out = straddling_pairs(all);
+  r.slow_pairs = slow_turn_pairs(a, b, higher_is_better);
+  std::vector<size_t> rest;  // indices into `all` of the pairs the straddling rule sees
+  std::vector<double> rest_logs;
+  for (size_t i = 0; i < all.size(); ++i)
+    if (std::find(r.slow_pairs.begin(), r.slow_pairs.end(), i) == r.slow_pairs.end()) {
+      rest.push_back(i);
+      rest_logs.push_back(all[i]);
+    }
+  r.left_out = r.slow_pairs;
+  for (size_t k : straddling_pairs(rest_logs)) r.left_out.push_back(rest[k]);
+  std::sort(r.left_out.begin(), r.left_out.end());
   if (!r.left_out.empty()) r.median_ratio = std::exp(median_of(all));
   std::vector<double> logs;
   for (size_t i = 0; i < all.size(); ++i) {

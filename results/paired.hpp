@@ -28,10 +28,14 @@ std::vector<AbSide> abba_order(size_t turns);
 // ratio is farther from the median log ratio than both ln(1.2) and 5 × 1.4826 × the
 // median absolute deviation, if at most a quarter of the pairs are that far; with more,
 // none is left out (the machine is unstable, not one pair). `left_out` lists them.
+// Before that, a pair measured in the slow state is left out too (slow_turn_pairs): its
+// two turns both slow read alike, so it pulls the ratio toward 1 without being far from
+// the others (docs/ab.md, 2026-12-04: a point's B/A 0.9727 measured ~1.00 there).
 struct PairedRatio {
   bool ok = false;
   std::string why;
   std::vector<size_t> left_out;     // pair indices (from 0) not in the statistics
+  std::vector<size_t> slow_pairs;   // those of them left out for a slow turn (slow_turn_pairs)
   double median_ratio = 0;          // exp(median of all pairs' ln(b/a)), when any are left out
   size_t n = 0;                     // pairs in the statistics
   double mean_log = 0, sd_log = 0;  // of ln(b/a); sd with n-1
@@ -42,9 +46,20 @@ struct PairedRatio {
   double max_abs_log = 0;           // the largest |ln(b/a)| of one pair (the spread)
   double change_pct() const { return (ratio - 1) * 100; }
 };
-PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence = 0.95);
+// `higher_is_better`: the metric's direction, which says what a slow turn is.
+PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence = 0.95,
+                         bool higher_is_better = true);
 // The rule above on log ratios: the indices of the pairs to leave out (none below 5 pairs).
 std::vector<size_t> straddling_pairs(const std::vector<double> &logs);
+// From 5 pairs on, the pairs with a turn whose speed is under 1/1.15 of the upper quartile
+// of its own side's turns (A against A, B against B, so a real change of any size never
+// counts; speed is the value, or 1/value for a lower-is-better metric): this VM's slow
+// state runs at ~0.65 of full speed, a turn that straddles its start or end anything in
+// between, and a stable point's turns here spread by 3 % or less. None when
+// more than a quarter of the pairs have such a turn (an unstable point or machine, where
+// keeping a subset could pick one). Values must be positive.
+std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vector<double> &b,
+                                    bool higher_is_better);
 
 // Pairs continue until the CI half-width is under `precision_pct` (after at least
 // `min_pairs`), or `max_pairs` / `max_time_s` (0 = no limit) is reached.
