@@ -43,9 +43,9 @@ constexpr KbenchName kNames[] = {
     // Bloom filter, hash map lookup and LPM trie benches (issue 16).
     {"bloom-lookup", "bloom_filter", "prog lookup", O::Bloom, R::HitsDrops, 0},
     {"bloom-update", "bloom_filter", "prog update", O::Bloom, R::HitsDrops, 0},
-    {"bloom-false-positive", "bloom_filter", "prog hashmap-with-bloom", O::Bloom, R::FalseHits, 0},
-    {"hashmap-without-bloom", "bloom_filter", "prog hashmap-without-bloom", O::Bloom, R::HitsDrops, 0},
-    {"hashmap-with-bloom", "bloom_filter", "prog hashmap-with-bloom", O::Bloom, R::HitsDrops, 0},
+    {"bloom-false-positive", "bloom_filter", "prog hashmap-with-bloom; count_per_lookup true", O::Bloom, R::FalseHits, 0},
+    {"hashmap-without-bloom", "bloom_filter", "prog hashmap-without-bloom; count_per_lookup true", O::Bloom, R::HitsDrops, 0},
+    {"hashmap-with-bloom", "bloom_filter", "prog hashmap-with-bloom; count_per_lookup true", O::Bloom, R::HitsDrops, 0},
     {"bpf-hashmap-lookup", "hashmap_lookup", "prog lookup", O::HashmapLookup, R::PerCpu, 0},
     {"lpm-trie-noop", "lpm_trie", "prog noop", O::LpmTrie, R::Ops, 0},
     {"lpm-trie-baseline", "lpm_trie", "prog baseline", O::LpmTrie, R::Ops, 0},

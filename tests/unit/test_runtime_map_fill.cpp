@@ -183,3 +183,40 @@ TEST_CASE("bloom_filter nr_hash_funcs: one object for every count, the loaded fi
   REQUIRE(find_check(r, "every_value_found"));
   CHECK(find_check(r, "every_value_found")->ok);
 }
+
+TEST_CASE("bloom_filter count_per_lookup: the kernel bench's per-lookup counting is loaded only when asked, counts agree",
+          "[runtime][families][bloom]") {
+  BB_REQUIRE_ROOT();
+  MapFillRunner t;
+  const FamilyManifest &f = t.fams.get("bloom_filter");
+  for (const char *prog : {"hashmap-without-bloom", "hashmap-with-bloom"}) {
+    INFO(prog);
+    const std::string fn = f.program(prog)->function;
+    PlanPoint off = t.point("bloom_filter", prog, {{"count_per_lookup", 0}});
+    PlanPoint on = t.point("bloom_filter", prog, {{"count_per_lookup", 1}});
+    std::string err;
+    const std::vector<uint8_t> elf = test::compile_point(off, t.fams, err);
+    INFO(err);
+    REQUIRE_FALSE(elf.empty());
+    CHECK(test::compile_point(on, t.fams, err) == elf);  // a rodata param: one object
+    // The verifier drops the increments where the flag is off: the loaded program is shorter.
+    uint32_t xlated[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+      BpfObject obj;
+      REQUIRE(obj.open(elf, "bb_bloom_filter"));
+      REQUIRE(configure_object(obj, i ? on : off, f, {fn}));
+      REQUIRE(obj.load());
+      bpf_prog_info info{};
+      uint32_t len = sizeof(info);
+      REQUIRE(bpf_obj_get_info_by_fd(obj.program_fd(fn), &info, &len) == 0);
+      xlated[i] = info.xlated_prog_len;
+    }
+    CHECK(xlated[1] > xlated[0]);
+    // With it on, a whole point runs and still counts each lookup once, a hit or a drop.
+    PointResult r = t.run(on);
+    INFO(r.reason);
+    REQUIRE(r.status == PointResult::Status::Ok);
+    REQUIRE(find_check(r, "every_lookup_counted"));
+    CHECK(find_check(r, "every_lookup_counted")->ok);
+  }
+}
