@@ -25,7 +25,8 @@ std::string source_location(const Frontend &fe, const SourceRange &r) {
 
 namespace {
 
-FrontendOptions frontend_options(const FileArgs &args) {
+// parse → check → lower of the file (or text) `args` names, with its options; no printing.
+bool run_frontend_for(const FileArgs &args, Frontend &fe) {
   FrontendOptions opts;
   opts.extra_template_dirs = args.template_dirs;
   opts.include_dirs = args.include_dirs;
@@ -35,24 +36,21 @@ FrontendOptions frontend_options(const FileArgs &args) {
   }
   opts.overrides = args.overrides;
   opts.allow_large = args.allow_large;
-  return opts;
+  return args.text ? run_frontend_text(args.file, *args.text, opts, fe) : run_frontend(args.file, opts, fe);
 }
 
 }  // namespace
 
 size_t precompile_quietly(const FileArgs &args, const std::atomic<bool> *stop) {
   Frontend fe;
-  const FrontendOptions opts = frontend_options(args);
-  bool ok = args.text ? run_frontend_text(args.file, *args.text, opts, fe) : run_frontend(args.file, opts, fe);
-  if (!ok || !fe.plan || fe.diags.has_errors() || !select_points(*fe.plan, args.only)) return 0;
+  if (!run_frontend_for(args, fe) || !fe.plan || fe.diags.has_errors() || !select_points(*fe.plan, args.only)) return 0;
   CompiledPrograms compiled;
   compile_programs(fe, compiled, stop, /*with_vmlinux=*/false);  // the guest's BTF is not ours
   return compiled.compiled;
 }
 
 bool load_frontend(const FileArgs &args, Frontend &fe) {
-  const FrontendOptions opts = frontend_options(args);
-  bool ok = args.text ? run_frontend_text(args.file, *args.text, opts, fe) : run_frontend(args.file, opts, fe);
+  bool ok = run_frontend_for(args, fe);
   if (ok && fe.plan && !fe.diags.has_errors()) {
     if (auto kept = select_points(*fe.plan, args.only); !kept) {
       print_diagnostics(fe);
