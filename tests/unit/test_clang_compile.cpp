@@ -8,13 +8,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <set>
 #include <string>
 #include <thread>
 
 #include "compiler/clang_compile.hpp"
 #include "compiler/object_cache.hpp"
+#include "scoped_env.hpp"
 #include "temp_dir.hpp"
 
 using namespace bpfbench;
@@ -317,20 +317,17 @@ TEST_CASE("warnings are returned as diagnostics and the compile still succeeds",
 }
 
 TEST_CASE("default_cache_dir follows XDG, then HOME", "[cache]") {
-  auto saved = [](const char *n) -> std::optional<std::string> {
-    const char *v = getenv(n);
-    return v ? std::optional<std::string>(v) : std::nullopt;
-  };
-  auto xdg = saved("XDG_CACHE_HOME"), home = saved("HOME");
-  setenv("XDG_CACHE_HOME", "/x/cache", 1);
-  CHECK(default_cache_dir() == "/x/cache/bpfbench");
-  unsetenv("XDG_CACHE_HOME");
-  setenv("HOME", "/home/u", 1);
-  CHECK(default_cache_dir() == "/home/u/.cache/bpfbench");
-  unsetenv("HOME");
+  {
+    test::ScopedEnv xdg("XDG_CACHE_HOME", "/x/cache");
+    CHECK(default_cache_dir() == "/x/cache/bpfbench");
+  }
+  test::ScopedEnv no_xdg("XDG_CACHE_HOME", "");
+  {
+    test::ScopedEnv home("HOME", "/home/u");
+    CHECK(default_cache_dir() == "/home/u/.cache/bpfbench");
+  }
+  test::ScopedEnv no_home("HOME", "");
   CHECK(default_cache_dir().rfind("/tmp/bpfbench-cache-", 0) == 0);
-  if (xdg) setenv("XDG_CACHE_HOME", xdg->c_str(), 1);
-  if (home) setenv("HOME", home->c_str(), 1);
 }
 
 TEST_CASE("clang_version_string names clang 19", "[clang]") {

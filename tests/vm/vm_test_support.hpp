@@ -4,36 +4,18 @@
 #include <elf.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "vm/process.hpp"
 
+#include "../unit/scoped_env.hpp"
 #include "../unit/temp_dir.hpp"
 
 namespace bpfbench::test {
-
-// Sets (or, with "", unsets) an environment variable for a scope, then puts back what was there.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) {
-    if (const char *o = std::getenv(name.c_str())) old = o;
-    if (value.empty()) unsetenv(name.c_str());
-    else setenv(name.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old) setenv(name.c_str(), old->c_str(), 1);
-    else unsetenv(name.c_str());
-  }
-  ScopedEnv(const ScopedEnv &) = delete;
-  ScopedEnv &operator=(const ScopedEnv &) = delete;
-};
 
 // A minimal ELF64 relocatable with a .modinfo section (what modinfo_depends reads).
 inline std::string fake_module(const std::string &name, const std::string &depends) {
