@@ -49,7 +49,7 @@ enum class ConsumerKind { None, Ringbuf, Perfbuf, Socket };
 enum class AttachKind { Auto, Uprobe, Uretprobe, UprobeMulti, UretprobeMulti, Usdt, Cgroup, TestRun, None };
 // A step run on the loaded object before attach (runtime/setup_actions.cpp; its keys are
 // checked by compiler/setup_spec.cpp).
-enum class SetupActionKind { Fork, InnerMaps, Prefill, RunProgram, SocketPairs, Sockmap };
+enum class SetupActionKind { CalibrateBatch, Fork, InnerMaps, Prefill, RunProgram, SocketPairs, Sockmap };
 // Where a metric's per-interval value comes from (the sampler in runtime/run_point.cpp).
 enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, Sum, KthreadStime, CgroupMemory, BatchTiming };
 

@@ -405,6 +405,20 @@ class ManifestReader : public ManifestFields {
     }
   }
 
+  // A `calibrate_batch` setup action (the family's or the program's own) sizes the batches
+  // the program times: a program that times none cannot have one.
+  bool check_calibrate_batch(const json &j, const std::string &where, const FamilyManifest &f, const ProgramSpec &p) {
+    auto calibrates = [](const std::vector<SetupActionSpec> &v) {
+      return std::any_of(v.begin(), v.end(), [](const auto &a) { return a.action == SetupActionKind::CalibrateBatch; });
+    };
+    if (p.batch_timing || (!calibrates(f.setup) && !calibrates(p.setup))) return true;
+    error(at(j), where,
+          "setup action 'calibrate_batch' applies to program '" + p.name +
+              "', which times no batches (set \"batch_timing\": true, or move the action into the setup of the "
+              "programs that do)");
+    return false;
+  }
+
   bool read_program(const json &j, const std::string &where, const FamilyManifest &f, ProgramSpec &p) {
     if (!keys(j, where,
               {"name", "section", "function", "attach", "target", "producer", "consumer", "extra_programs", "requires",
@@ -441,6 +455,7 @@ class ManifestReader : public ManifestFields {
       good = false;
     }
     good = check_functions(j, where, f, p) && good;
+    good = check_calibrate_batch(j, where, f, p) && good;
     if (j.contains("requires"))
       for (const auto &req : p.requires_features) {
         size_t colon = req.find(':');

@@ -22,6 +22,7 @@ struct ActionKeys {
 // The keys of each action (its name, doc and implementation: compiler/kinds.cpp).
 const std::map<SetupActionKind, ActionKeys> &actions() {
   static const std::map<SetupActionKind, ActionKeys> a = {
+      {SetupActionKind::CalibrateBatch, {{}, {}}},
       {SetupActionKind::InnerMaps,
        {{{"outer", ArgKind::Map}, {"count", ArgKind::Count}},
         {{"prefill", ArgKind::Keys}, {"max_entries", ArgKind::Count}}}},

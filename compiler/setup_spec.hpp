@@ -15,6 +15,7 @@ namespace bpfbench {
 //   prefill     map, keys
 //   fork        count [, pause_max]
 //   run_program program [, expect]
+//   calibrate_batch (no keys; every program it applies to must time batches)
 // Reads a `setup` array. Integer arguments are JSON integers or the name of an int/size
 // param of `f` (its params must be read already); `prefill`/`keys` may also say
 // "max_entries". Problems are appended to `errors` ("setup[1]: unknown key 'cout'").

@@ -99,6 +99,7 @@ class PointRunner {
   void start_prog_stats();
   Result<> make_components();
   Result<> test_run_components();
+  Result<> calibrate_batch();
   void set_map_churn();
   Result<> watch_kernel_threads();
   void measure();
@@ -124,10 +125,11 @@ class PointRunner {
   SetupState setup_;
   BpfObject obj_;
   BssCounters counters_;
-  LatencyHistReader hist_;                   // bb_lat_hist, when the template keeps one
-  BatchTimingRun batch_;                     // bb_batch_ns, when the template keeps them
-  std::unique_ptr<PointProfiler> profiler_;  // run --profile
-  std::unique_ptr<HwCounters> hw_;           // run --hw-counters
+  LatencyHistReader hist_;                    // bb_lat_hist, when the template keeps one
+  BatchTimingRun batch_;                      // bb_batch_ns, when the template keeps them
+  std::optional<uint32_t> calibrated_iters_;  // its batch size, once calibrated
+  std::unique_ptr<PointProfiler> profiler_;   // run --profile
+  std::unique_ptr<HwCounters> hw_;            // run --hw-counters
   PerCpuReader per_cpu_;
   ProducerConfig pc_;
   ProducerCounters consumed_{1};  // records consumers took: the `consumer` metric source
@@ -237,6 +239,13 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
     BB_TRY(open_and_load(object, actions, false));
   }
   read_prog_facts_after_load();
+  if (prog_->batch_timing) {
+    auto batch = batch_.init(obj_);
+    if (!batch) return batch.error();
+    if (!*batch)
+      return Error("program '" + prog_->name + "' times batches, but its object has no bb_batch_ns (BB_BATCH_TIMING)");
+    setup_.calibrate_batch = [this] { return calibrate_batch(); };
+  }
   Result<> ran = run_setup_actions(actions, obj_, p_, stop_, setup_);
   r_.setup_s = setup_.seconds;
   r_.self_checks = setup_.checks;
@@ -257,12 +266,6 @@ Result<> PointRunner::load_and_attach(const std::vector<uint8_t> &object) {
   BB_TRY(counters_.init(obj_, counter_vars_));
   auto hist = hist_.init(obj_);
   if (!hist) return hist.error();
-  if (prog_->batch_timing) {
-    auto batch = batch_.init(obj_);
-    if (!batch) return batch.error();
-    if (!*batch)
-      return Error("program '" + prog_->name + "' times batches, but its object has no bb_batch_ns (BB_BATCH_TIMING)");
-  }
   watch_prog_stats();
   return {};
 }
@@ -278,7 +281,8 @@ Result<> PointRunner::enter_memory_cgroup() {
     }
   if (!need) return {};
   if (Result<> in = cgroup_.enter(need_peak); !in)
-    return end_as(PointResult::Status::Skipped, "a memory cgroup of its own is not available here: " + in.error().message);
+    return end_as(PointResult::Status::Skipped,
+                  "a memory cgroup of its own is not available here: " + in.error().message);
   return {};
 }
 
@@ -361,9 +365,20 @@ Result<> PointRunner::test_run_components() {
     pc_.expected_out = std::move(*out);
   }
   if (!batch_.active()) return {};
-  auto iters = batch_.prepare(p_, [this] { return test_run_once(pc_.test_run_fd, pc_.data_in); });
+  if (!calibrated_iters_) BB_TRY(calibrate_batch());
+  pc_.ops_per_run = uint64_t(*calibrated_iters_) + 1;
+  return {};
+}
+
+// The batch size (BatchTimingRun::prepare) on the point's packet: after setup, or where the
+// family's setup says (the `calibrate_batch` action: before what setup turns on later).
+Result<> PointRunner::calibrate_batch() {
+  const int fd = obj_.program_fd(test_run_driver(f_, *prog_));
+  auto input = test_run_input_for(p_);
+  if (!input) return input.error();
+  auto iters = batch_.prepare(p_, [&] { return test_run_once(fd, input->data_in); });
   if (!iters) return iters.error();
-  pc_.ops_per_run = uint64_t(*iters) + 1;
+  calibrated_iters_ = *iters;
   return {};
 }
 
@@ -520,7 +535,8 @@ Result<> PointRunner::self_check() {
   if (checks_.empty() || r_.status != PointResult::Status::Ok) return {};
   if (consumer_)
     if (std::string e = consumer_->drain_rest(); !e.empty()) {
-      if (stop_.stop_requested()) return end_as(PointResult::Status::Interrupted, "interrupted during the self-check's drain");
+      if (stop_.stop_requested())
+        return end_as(PointResult::Status::Interrupted, "interrupted during the self-check's drain");
       return Error("self-check: draining the buffer: " + e);
     }
   read_interval(late_producer_ops_);  // into the totals only

@@ -199,7 +199,8 @@ std::string socket_pairs(const SetupActionSpec &a, const PlanPoint &p, SetupStat
 std::string sockmap(const SetupActionSpec &a, BpfObject &obj, SetupState &state) {
   const std::string &name = a.args.at("map"), &prog = a.args.at("program");
   bpf_map *m = obj.map(name);
-  if (!m || bpf_map__type(m) != BPF_MAP_TYPE_SOCKMAP) return "sockmap: no BPF_MAP_TYPE_SOCKMAP '" + name + "' in the object";
+  if (!m || bpf_map__type(m) != BPF_MAP_TYPE_SOCKMAP)
+    return "sockmap: no BPF_MAP_TYPE_SOCKMAP '" + name + "' in the object";
   bpf_program *bp = obj.program(prog);
   const int prog_fd = obj.program_fd(prog);
   if (!bp || prog_fd < 0) return "sockmap: program '" + prog + "' is not loaded";
@@ -209,7 +210,8 @@ std::string sockmap(const SetupActionSpec &a, BpfObject &obj, SetupState &state)
     size_t comma = std::min(list.find(',', start), list.size());
     std::string s = list.substr(start, comma - start);
     int fd = state.sockets.fd(s);
-    if (fd < 0) return "sockmap: no socket '" + s + "' (there are: " + state.sockets.names() + "; socket_pairs makes them)";
+    if (fd < 0)
+      return "sockmap: no socket '" + s + "' (there are: " + state.sockets.names() + "; socket_pairs makes them)";
     fds.push_back(fd);
     start = comma + 1;
   }
@@ -297,6 +299,15 @@ Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObjec
     case SetupActionKind::RunProgram: why = run_program(a, obj, p, state); break;
     case SetupActionKind::SocketPairs: why = socket_pairs(a, p, state); break;
     case SetupActionKind::Sockmap: why = sockmap(a, obj, state); break;
+    case SetupActionKind::CalibrateBatch: {
+      if (!state.calibrate_batch) {
+        why = "calibrate_batch: the point's program times no batches";
+        break;
+      }
+      Result<> sized = state.calibrate_batch();
+      why = sized ? "" : "calibrate_batch: " + sized.error().message;
+      break;
+    }
     case SetupActionKind::Fork: {
       std::string err;
       uint64_t n = arg_value(a, "count", p, 0, err).value_or(0);

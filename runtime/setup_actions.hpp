@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -51,9 +52,10 @@ struct InnerMapDef {
 struct SetupState {
   std::map<std::string, InnerMapDef> inner;  // outer map name -> its inner definition
   ChildProcesses children;
-  SocketPairs sockets;            // socket_pairs: open until the point ends
-  double seconds = 0;             // wall time the actions took
-  std::vector<SelfCheck> checks;  // read-backs of prefilled maps, in order (a failed one last)
+  SocketPairs sockets;                        // socket_pairs: open until the point ends
+  std::function<Result<>()> calibrate_batch;  // sizes the point's timed batches (unset: it times none)
+  double seconds = 0;                         // wall time the actions took
+  std::vector<SelfCheck> checks;              // read-backs of prefilled maps, in order (a failed one last)
 };
 
 // The actions that apply to a program: the family's, then the program's own.
@@ -82,6 +84,7 @@ Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, cons
 //     `receive` sockets the sendfile producer and the socket consumer use.
 //   sockmap: attaches `program` to sockmap `map` (wire_sockmap) and stores `sockets` (names
 //     of an earlier socket_pairs) at keys 0, 1, ...
+//   calibrate_batch: state.calibrate_batch(), the batch size of the point's program now.
 Result<> run_setup_actions(const std::vector<SetupActionSpec> &actions, BpfObject &obj, const PlanPoint &p,
                            const StopSource &stop, SetupState &state);
 

@@ -119,7 +119,7 @@ TEST_CASE("every kind has one row, and names round-trip", "[manifest][kinds]") {
   CHECK(kind_names<ConsumerKind>() == std::vector<std::string>{"none", "ringbuf", "perfbuf", "socket"});
   CHECK(kind_names<AttachKind>() == std::vector<std::string>{"auto", "uprobe", "uretprobe", "uprobe_multi",
                                                              "uretprobe_multi", "usdt", "cgroup", "test_run", "none"});
-  CHECK(kind_names<SetupActionKind>() == std::vector<std::string>{"fork", "inner_maps", "prefill", "run_program",
+  CHECK(kind_names<SetupActionKind>() == std::vector<std::string>{"calibrate_batch", "fork", "inner_maps", "prefill", "run_program",
                                                                   "socket_pairs", "sockmap"});
   CHECK(std::string(kind_name(ProducerKind::UprobeRet)) == "uprobe_ret");
   CHECK_FALSE(parse_kind<ProducerKind>("sycall"));

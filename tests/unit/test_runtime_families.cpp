@@ -307,3 +307,26 @@ TEST_CASE("ChildProcesses stops forking at the next child when a stop comes", "[
   }
   CHECK_FALSE(has_children());
 }
+
+// The setup action calibrate_batch calls what the point runner gave it, where setup puts it
+// (xdp_lb calibrates before it turns on cold_lru: the kernel bench's order).
+TEST_CASE("calibrate_batch runs the point's calibration at its place in setup", "[runtime][setup]") {
+  BpfObject obj;
+  PlanPoint p;
+  StopSource stop;
+  const std::vector<SetupActionSpec> actions(2, SetupActionSpec{SetupActionKind::CalibrateBatch, {}});
+  SetupState none;
+  Result<> r = run_setup_actions(actions, obj, p, stop, none);
+  REQUIRE_FALSE(r);
+  CHECK(r.error().message == "calibrate_batch: the point's program times no batches");
+  SetupState s;
+  int calls = 0;
+  s.calibrate_batch = [&]() -> Result<> {
+    if (++calls == 1) return {};
+    return Error("no timing samples");
+  };
+  r = run_setup_actions(actions, obj, p, stop, s);
+  REQUIRE_FALSE(r);
+  CHECK(calls == 2);
+  CHECK(r.error().message == "calibrate_batch: no timing samples");
+}

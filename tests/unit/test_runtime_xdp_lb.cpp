@@ -70,8 +70,8 @@ TEST_CASE("xdp_lb: every scenario validates its verdict and packet, runs, and pa
         INFO(c.name << ": " << c.detail);
         CHECK(c.ok);
       }
-      // lb_fill, two validation runs of the balancer (verdict), lb_arm.
-      CHECK(count_checks(res, "run_program") == 4);
+      // lb_fill, lb_arm_cold, two validation runs of the balancer (verdict), lb_arm.
+      CHECK(count_checks(res, "run_program") == 5);
       const std::string expect = text(p, "expect_packet");
       CHECK(count_checks(res, "run_program_output") == (expect == "any" ? 0u : 2u));
       if (const SelfCheck *out = xdp_self_check(res, "run_program_output")) {
@@ -144,6 +144,27 @@ TEST_CASE("xdp_lb: calibrated batches, and the run ends at its sample target", "
   CHECK(res.batch_timing->per_op_ns.size() >= 3u);
   CHECK(res.samples.size() < 20u);                    // ended by the target, not after 20 s of intervals
   for (const auto &c : res.self_checks) CHECK(c.ok);  // producer ops = calls x (batch_iters + 1)
+}
+
+// The kernel bench's order: the batch size is calibrated on the plain packet, before
+// cold_lru and the source variation are on (setup's calibrate_batch, then lb_arm_cold, the
+// validation runs, lb_arm); the validation runs then run whole calibrated batches.
+TEST_CASE("xdp_lb: a cold-LRU, varied-source scenario calibrates and runs", "[runtime][xdp_lb][batch_timing]") {
+  BB_REQUIRE_ROOT();
+  XdpRunner r;
+  for (const char *name : {"tcp-v4-rst-miss", "tcp-v4-lru-miss"}) {
+    PlanPoint p = r.scenario(name, 0, {{"timing_samples", test::num(3)}});
+    p.duration_ns = 20'000'000'000;
+    PointResult res = r.run(p);
+    INFO(name << ": " << res.reason);
+    REQUIRE(res.status == PointResult::Status::Ok);
+    REQUIRE(res.batch_timing);
+    CHECK(res.batch_timing->calibrated);
+    CHECK(res.batch_timing->batch_iters >= 100u);
+    CHECK(res.batch_timing->per_op_ns.size() >= 3u);
+    CHECK(count_checks(res, "run_program_output") == 0);  // expect_packet any: no bytes compared
+    for (const auto &c : res.self_checks) CHECK(c.ok);
+  }
 }
 
 TEST_CASE("bpfbench bench xdp-lb prints the kernel bench's timing line", "[runtime][xdp_lb][kbench]") {

@@ -14,8 +14,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A manifest of family "fam" with `extra` JSON members, parsed from a scratch folder.
-std::optional<FamilyManifest> load(const std::string &extra, std::string &errors) {
+constexpr const char *kProgramX = R"({"name": "x", "function": "bench_x", "section": "?raw_tp", "attach": "test_run"})";
+
+// A manifest of family "fam" with `extra` JSON members and the one program `program`,
+// parsed from a scratch folder.
+std::optional<FamilyManifest> load(const std::string &extra, std::string &errors,
+                                   const std::string &program = kProgramX) {
   std::string tmpl = (fs::temp_directory_path() / "bpfbench-setup-XXXXXX").string();
   fs::path dir = fs::path(mkdtemp(tmpl.data())) / "fam";
   fs::create_directories(dir);
@@ -23,7 +27,8 @@ std::optional<FamilyManifest> load(const std::string &extra, std::string &errors
   std::string json = R"({"family": "fam", "description": "d", "template": "prog.bpf.c",
     "params": [{"name": "n", "type": "int", "default": 3, "dest": "runtime"},
                {"name": "on", "type": "bool", "dest": "rodata"}],
-    "programs": [{"name": "x", "function": "bench_x", "section": "?raw_tp", "attach": "test_run"}])";
+    "programs": [)" + program +
+                     "]";
   json += extra + "}";
   Diagnostics diags;
   SourceManager sources;
@@ -55,6 +60,20 @@ TEST_CASE("setup actions and per_cpu load with their arguments", "[manifest][set
   CHECK(f->setup[1].args.at("keys") == "1000");
   CHECK(f->per_cpu.enabled());
   CHECK(f->per_cpu.ns == "b");
+}
+
+TEST_CASE("calibrate_batch loads for a program that times batches", "[manifest][setup]") {
+  const std::string setup = R"(, "setup": [{"action": "fork", "count": 1}, {"action": "calibrate_batch"}])";
+  std::string errors;
+  CHECK_FALSE(load(setup, errors));  // x times no batches
+  auto f =
+      load(setup, errors,
+           R"({"name": "x", "function": "bench_x", "section": "?raw_tp", "attach": "test_run", "batch_timing": true})");
+  INFO(errors);
+  REQUIRE(f);
+  REQUIRE(f->setup.size() == 2);
+  CHECK(f->setup[1].action == SetupActionKind::CalibrateBatch);
+  CHECK(f->setup[1].args.empty());
 }
 
 TEST_CASE("socket_pairs and sockmap load with their sockets", "[manifest][setup]") {
@@ -93,7 +112,8 @@ TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
       {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "{cpu}: {rate} {mean}"})",
        "per_cpu: 'line' has an unknown field '{mean}' (known: {cpu}, {cpu02}, {rate}, {mean_m}, {spread_m}, {samples}, "
        "{sample_ms})"},
-      {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "{rate}", "total": "no"})", "per_cpu: 'total' must be true or false"},
+      {R"(, "per_cpu": {"ops": "a", "ns": "b", "line": "{rate}", "total": "no"})",
+       "per_cpu: 'total' must be true or false"},
       {R"(, "setup": [{"action": "run_program", "program": "bench_y", "expect": "n"}])",
        "setup[0] (run_program): 'program' 'bench_y' is not defined in template "},
       {R"(, "setup": [{"action": "run_program", "program": "bench_x", "expects": 1}])",
@@ -114,6 +134,12 @@ TEST_CASE("setup mistakes are manifest errors", "[manifest][setup]") {
        "setup[0] (sockmap): missing required key 'sockets'"},
       {R"(, "setup": [{"action": "socket_pair", "count": 1}])",
        "setup[0]: unknown action 'socket_pair' (did you mean 'socket_pairs'?)"},
+      // calibrate_batch sizes the batches of a program that times them; x times none.
+      {R"(, "setup": [{"action": "calibrate_batch"}])",
+       "setup action 'calibrate_batch' applies to program 'x', which times no batches"},
+      {R"(, "setup": [{"action": "calibrate_batch", "iters": 5}])", "setup[0] (calibrate_batch): unknown key 'iters'"},
+      {R"(, "setup": [{"action": "calibrate_bach"}])",
+       "setup[0]: unknown action 'calibrate_bach' (did you mean 'calibrate_batch'?)"},
   };
   for (const auto &c : cases) {
     std::string errors;
