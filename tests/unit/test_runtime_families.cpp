@@ -153,8 +153,15 @@ TEST_CASE("local_storage: important hits and the interleaved share", "[runtime][
     PointResult r = t.run(
         t.point("local_storage", "hashmap", {{"nr_maps", 1}, {"hashmap_size", 4096}, {"hashmap_nr_keys_used", 1000}}));
     REQUIRE_OK(r);
-    CHECK(test::sampled_total(r, "hits") > 0);
-    CHECK(test::sampled_total(r, "important_hits") == test::sampled_total(r, "hits"));
+    const uint64_t hits = test::sampled_total(r, "hits"), imp = test::sampled_total(r, "important_hits");
+    CHECK(hits > 0);
+    // A call adds its gets to bb_hits, then to bb_important_hits, and the harness reads the
+    // two one after the other: a call can land between the reads at the start and at the
+    // end of the measured part (a CI run read 16440000 against 16430000). So the two may
+    // differ by one call's gets (the default 10000) at each end, never by more.
+    constexpr uint64_t kGetsPerCall = 10000;
+    CHECK(imp + 2 * kGetsPerCall >= hits);
+    CHECK(imp <= hits + 2 * kGetsPerCall);
   }
   SECTION("without the lookup (the baseline) it runs faster") {
     PointResult with = t.run(t.point("local_storage", "seq_get", {{"nr_maps", 100}}));
