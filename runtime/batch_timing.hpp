@@ -37,6 +37,7 @@ class BatchTimingRun {
   // 10M operations), then batches of N and 2N operations check that time grows with N.
   // Samples taken here are dropped. Returns the size (a program run is size + 1 operations).
   Result<uint32_t> prepare(const PlanPoint &p, const std::function<Result<>()> &run_once);
+  uint32_t batch_iters() const { return res_.batch_iters; }  // the size prepare set; 0 before
 
   void begin();  // the measured part starts: samples from now on
   void end();    // and ends: what was taken is kept for result()

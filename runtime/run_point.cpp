@@ -125,11 +125,10 @@ class PointRunner {
   SetupState setup_;
   BpfObject obj_;
   BssCounters counters_;
-  LatencyHistReader hist_;                    // bb_lat_hist, when the template keeps one
-  BatchTimingRun batch_;                      // bb_batch_ns, when the template keeps them
-  std::optional<uint32_t> calibrated_iters_;  // its batch size, once calibrated
-  std::unique_ptr<PointProfiler> profiler_;   // run --profile
-  std::unique_ptr<HwCounters> hw_;            // run --hw-counters
+  LatencyHistReader hist_;                   // bb_lat_hist, when the template keeps one
+  BatchTimingRun batch_;                     // bb_batch_ns, when the template keeps them
+  std::unique_ptr<PointProfiler> profiler_;  // run --profile
+  std::unique_ptr<HwCounters> hw_;           // run --hw-counters
   PerCpuReader per_cpu_;
   ProducerConfig pc_;
   ProducerCounters consumed_{1};  // records consumers took: the `consumer` metric source
@@ -365,8 +364,8 @@ Result<> PointRunner::test_run_components() {
     pc_.expected_out = std::move(*out);
   }
   if (!batch_.active()) return {};
-  if (!calibrated_iters_) BB_TRY(calibrate_batch());
-  pc_.ops_per_run = uint64_t(*calibrated_iters_) + 1;
+  if (batch_.batch_iters() == 0) BB_TRY(calibrate_batch());  // not yet by setup's calibrate_batch
+  pc_.ops_per_run = uint64_t(batch_.batch_iters()) + 1;
   return {};
 }
 
@@ -378,7 +377,6 @@ Result<> PointRunner::calibrate_batch() {
   if (!input) return input.error();
   auto iters = batch_.prepare(p_, [&] { return test_run_once(fd, input->data_in); });
   if (!iters) return iters.error();
-  calibrated_iters_ = *iters;
   return {};
 }
 
