@@ -204,13 +204,18 @@ std::optional<RenderedC> render_c(const PlanPoint &p, const FamilyManifest &f, c
   out.map_to(header_path, 1);
   out.add(header->data);
   out.unmap();
-  out.add("/* builtin: the bpfbench process tgid (the runtime sets it) */");
-  out.add("const volatile __u32 bb_tgid = 0;");
   // Manifest defaults, not this point's values: the C (and so the cached object) is the
   // same for every point; the runtime writes the real values into .rodata before load.
+  // The family's params come first, in manifest order, and bpfbench's own variable after
+  // them: .rodata then starts as the kernel bench's does, with the first param at offset 0.
+  // Where a variable lies in its page matters: a loop that re-reads one at page offset 0
+  // after a locked add to a counter at page offset 0 (CPU 0's slot) waits on that add
+  // (4K aliasing; docs/families/trigger.md measures it), in the kernel bench as here.
   for (const auto &spec : f.params)
     if (spec.dest == ParamDest::Rodata)
       out.add("const volatile " + spec.c_type + " " + spec.name + " = " + c_value(spec, spec.default_value) + ";");
+  out.add("/* builtin: the bpfbench process tgid (the runtime sets it) */");
+  out.add("const volatile __u32 bb_tgid = 0;");
   for (auto emit : {emit_template_param, emit_template_assert})
     for (const auto &spec : f.params) {
       if (spec.dest != ParamDest::Template) continue;
