@@ -67,6 +67,17 @@ CompileResult compile(const std::string &c, const std::string &name) {
   return compile_bpf(c, opts);
 }
 
+// The one program of a plan of point `p`, emitted and compiled (not cached).
+CompileResult compile_point(const FamilyRegistry &reg, const PlanPoint &p) {
+  RunPlan plan;
+  plan.points.push_back(p);
+  SourceManager sm;
+  Diagnostics diags;
+  auto units = emit_programs(plan, reg, sm, diags);
+  REQUIRE(units.size() == 1);
+  return compile(units[0].c_source, units[0].virtual_name);
+}
+
 // The .rodata variables of a compiled object, by offset ("" when it has no BTF for them).
 std::map<uint32_t, std::string> rodata_layout(const std::vector<uint8_t> &object) {
   std::map<uint32_t, std::string> vars;
@@ -282,13 +293,7 @@ TEST_CASE("the ringbuf family compiles to a BPF object", "[emit][clang]") {
   FamilyRegistry reg = load_families();
   const FamilyManifest *f = reg.find("ringbuf");
   REQUIRE(f);
-  RunPlan plan;
-  plan.points.push_back(make_point(*f));
-  SourceManager sm;
-  Diagnostics diags;
-  auto units = emit_programs(plan, reg, sm, diags);
-  REQUIRE(units.size() == 1);
-  CompileResult r = compile(units[0].c_source, units[0].virtual_name);
+  CompileResult r = compile_point(reg, make_point(*f));
   INFO(dump(r));
   REQUIRE(r.ok);
   CHECK(first_error(r) == nullptr);
@@ -371,15 +376,9 @@ TEST_CASE("the trigger family's batch_iters is the first .rodata variable, as in
   FamilyRegistry reg = load_families();
   const FamilyManifest *f = reg.find("trigger");
   REQUIRE(f);
-  RunPlan plan;
   PlanPoint p = make_point(*f);
   p.program = "kernel-count";
-  plan.points.push_back(p);
-  SourceManager sm;
-  Diagnostics diags;
-  auto units = emit_programs(plan, reg, sm, diags);
-  REQUIRE(units.size() == 1);
-  CompileResult r = compile(units[0].c_source, units[0].virtual_name);
+  CompileResult r = compile_point(reg, p);
   INFO(dump(r));
   REQUIRE(r.ok);
   std::map<uint32_t, std::string> vars = rodata_layout(r.object);
