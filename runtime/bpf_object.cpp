@@ -96,20 +96,24 @@ Result<> BpfObject::open(const std::vector<uint8_t> &elf, const std::string &nam
   return {};
 }
 
-std::optional<DatasecVar> BpfObject::datasec_var(const std::string &datasec, const std::string &var) const {
-  if (!obj_) return std::nullopt;
-  const btf *b = bpf_object__btf(obj_);
-  if (!b) return std::nullopt;
-  int id = btf__find_by_name_kind(b, datasec.c_str(), BTF_KIND_DATASEC);
-  if (id < 0) return std::nullopt;
+std::vector<DatasecVar> BpfObject::datasec_vars(const std::string &datasec) const {
+  std::vector<DatasecVar> vars;
+  const btf *b = obj_ ? bpf_object__btf(obj_) : nullptr;
+  int id = b ? btf__find_by_name_kind(b, datasec.c_str(), BTF_KIND_DATASEC) : -1;
+  if (id < 0) return vars;
   const btf_type *sec = btf__type_by_id(b, id);
   const btf_var_secinfo *vi = btf_var_secinfos(sec);
   for (int i = 0; i < btf_vlen(sec); ++i, ++vi) {
     const btf_type *v = btf__type_by_id(b, vi->type);
-    if (!v) continue;
-    const char *n = btf__name_by_offset(b, v->name_off);
-    if (n && var == n) return DatasecVar{vi->offset, vi->size};
+    const char *n = v ? btf__name_by_offset(b, v->name_off) : nullptr;
+    if (n) vars.push_back(DatasecVar{vi->offset, vi->size, n});
   }
+  return vars;
+}
+
+std::optional<DatasecVar> BpfObject::datasec_var(const std::string &datasec, const std::string &var) const {
+  for (DatasecVar &v : datasec_vars(datasec))
+    if (v.name == var) return std::move(v);
   return std::nullopt;
 }
 

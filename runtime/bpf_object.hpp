@@ -35,6 +35,7 @@ inline constexpr size_t kLogTailLines = 30;
 struct DatasecVar {
   size_t offset = 0;
   size_t size = 0;
+  std::string name;
 };
 
 class BpfObject {
@@ -67,6 +68,7 @@ class BpfObject {
   bpf_map *map(const std::string &name) const;  // also finds ".bss"/".rodata"
   bpf_object *raw() const { return obj_; }
   std::optional<DatasecVar> datasec_var(const std::string &datasec, const std::string &var) const;
+  std::vector<DatasecVar> datasec_vars(const std::string &datasec) const;  // all, in BTF order
   size_t link_count() const { return links_.size() + link_fds_.size(); }
 
   // Destroys links, then the object (idempotent; the destructor calls it).

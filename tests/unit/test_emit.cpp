@@ -2,8 +2,6 @@
 // line mapping, and that the C compiles (errors pointing at the template or the .bdsl).
 #include <catch2/catch.hpp>
 
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include <elf.h>
 #include <stdlib.h>
 
@@ -17,6 +15,7 @@
 #include "compiler/clang_compile.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/template_render.hpp"
+#include "runtime/bpf_object.hpp"
 
 using namespace bpfbench;
 namespace fs = std::filesystem;
@@ -78,20 +77,12 @@ CompileResult compile_point(const FamilyRegistry &reg, const PlanPoint &p) {
   return compile(units[0].c_source, units[0].virtual_name);
 }
 
-// The .rodata variables of a compiled object, by offset ("" when it has no BTF for them).
-std::map<uint32_t, std::string> rodata_layout(const std::vector<uint8_t> &object) {
-  std::map<uint32_t, std::string> vars;
-  bpf_object *obj = bpf_object__open_mem(object.data(), object.size(), nullptr);
-  if (!obj) return vars;
-  const btf *b = bpf_object__btf(obj);
-  int id = b ? btf__find_by_name_kind(b, ".rodata", BTF_KIND_DATASEC) : -1;
-  if (id > 0) {
-    const btf_type *sec = btf__type_by_id(b, static_cast<uint32_t>(id));
-    const btf_var_secinfo *vi = btf_var_secinfos(sec);
-    for (int i = 0; i < btf_vlen(sec); ++i, ++vi)
-      vars[vi->offset] = btf__name_by_offset(b, btf__type_by_id(b, vi->type)->name_off);
-  }
-  bpf_object__close(obj);
+// The .rodata variables of a compiled object, by offset (none when it does not open).
+std::map<size_t, std::string> rodata_layout(const std::vector<uint8_t> &object) {
+  std::map<size_t, std::string> vars;
+  BpfObject obj;
+  if (!obj.open(object, "layout")) return vars;
+  for (const DatasecVar &v : obj.datasec_vars(".rodata")) vars[v.offset] = v.name;
   return vars;
 }
 
@@ -381,7 +372,7 @@ TEST_CASE("the trigger family's batch_iters is the first .rodata variable, as in
   CompileResult r = compile_point(reg, p);
   INFO(dump(r));
   REQUIRE(r.ok);
-  std::map<uint32_t, std::string> vars = rodata_layout(r.object);
+  std::map<size_t, std::string> vars = rodata_layout(r.object);
   REQUIRE(vars.size() == 3);
   CHECK(vars.at(0) == "batch_iters");
   CHECK(vars.at(4) == "pid_filter");
