@@ -150,16 +150,20 @@ TEST_CASE("local_storage: important hits and the interleaved share", "[runtime][
     CHECK(double(imp) / double(hits) == Approx(0.4).margin(0.01));
   }
   SECTION("hashmap control: one map, every get important") {
-    PointResult r = t.run(
-        t.point("local_storage", "hashmap", {{"nr_maps", 1}, {"hashmap_size", 4096}, {"hashmap_nr_keys_used", 1000}}));
+    // The point sets `gets` itself: the bound below is in gets per call.
+    constexpr uint64_t kGetsPerCall = 10000;
+    PointResult r = t.run(t.point("local_storage", "hashmap",
+                                  {{"nr_maps", 1},
+                                   {"hashmap_size", 4096},
+                                   {"hashmap_nr_keys_used", 1000},
+                                   {"gets", int64_t(kGetsPerCall)}}));
     REQUIRE_OK(r);
     const uint64_t hits = test::sampled_total(r, "hits"), imp = test::sampled_total(r, "important_hits");
     CHECK(hits > 0);
     // A call adds its gets to bb_hits, then to bb_important_hits, and the harness reads the
     // two one after the other: a call can land between the reads at the start and at the
     // end of the measured part (a CI run read 16440000 against 16430000). So the two may
-    // differ by one call's gets (the default 10000) at each end, never by more.
-    constexpr uint64_t kGetsPerCall = 10000;
+    // differ by one call's gets at each end, never by more.
     CHECK(imp + 2 * kGetsPerCall >= hits);
     CHECK(imp <= hits + 2 * kGetsPerCall);
   }
