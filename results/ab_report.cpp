@@ -32,9 +32,8 @@ std::string header(const AbReport &r) {
 nlohmann::json point_json(const AbPointReport &p) {
   nlohmann::json turns = nlohmann::json::array(), pairs = nlohmann::json::array();
   for (const auto &t : p.turns)
-    turns.push_back({{"side", to_string(t.side)},
-                     {"value", json_number(t.value)},
-                     {"jit_offset64", json_or_null(t.jit_offset64)}});
+    turns.push_back(
+        {{"side", to_string(t.side)}, {"value", json_number(t.value)}, {"jit_offset64", json_or_null(t.jit_offset64)}});
   for (size_t i = 0; i < p.a.size(); ++i)
     pairs.push_back({{"a", json_number(p.a[i])}, {"b", json_number(p.b[i])}, {"ratio", json_number(p.b[i] / p.a[i])}});
   nlohmann::json j = {{"suite", p.suite},
@@ -69,6 +68,10 @@ nlohmann::json point_json(const AbPointReport &p) {
       j["median_ratio"] = json_number(p.stats.median_ratio);
       j["left_out_note"] = p.left_out_note();
     }
+    nlohmann::json unsteady = nlohmann::json::array();
+    for (size_t i : p.stats.unsteady_pairs) unsteady.push_back(i + 1);
+    j["unstable_pairs"] = unsteady;
+    if (p.stats.unstable()) j["unstable_note"] = p.unstable_note();
   }
   return j;
 }
@@ -112,7 +115,8 @@ std::string AbPointReport::left_out_note() const {
   for (size_t i : stats.left_out) {
     if (std::find(stats.slow_pairs.begin(), stats.slow_pairs.end(), i) != stats.slow_pairs.end()) {
       slow += (slow.empty() ? "" : ", ") + std::to_string(i + 1);
-      slow_values += fmt::format("{}A {} B {}", slow_values.empty() ? "" : "; ", fmt_ratio(a.at(i)), fmt_ratio(b.at(i)));
+      slow_values +=
+          fmt::format("{}A {} B {}", slow_values.empty() ? "" : "; ", fmt_ratio(a.at(i)), fmt_ratio(b.at(i)));
       continue;
     }
     which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
@@ -129,6 +133,17 @@ std::string AbPointReport::left_out_note() const {
                        out.empty() ? "" : "; ", stats.left_out.size() - stats.slow_pairs.size() == 1 ? "" : "s", which,
                        ratios, fmt_ratio(stats.median_ratio));
   return out + fmt::format("; the CI is over the other {} pairs", stats.n);
+}
+
+std::string AbPointReport::unstable_note() const {
+  if (!stats.ok || !stats.unstable()) return "";
+  std::string which;
+  for (size_t i : stats.unsteady_pairs) which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
+  return fmt::format(
+      "no verdict: pairs {} ({} of {}) have a turn at under 1/1.15 of its side's upper quartile, "
+      "more than a quarter: the machine's speed, or the program's from one load to the next, changed through "
+      "this point (bpfbench doctor)",
+      which, stats.unsteady_pairs.size(), a.size());
 }
 
 std::string AbPointReport::alignment_note() const {
@@ -166,7 +181,7 @@ std::vector<AbSuiteGeomean> AbReport::geomeans() const {
   std::map<std::string, size_t> at;
   std::vector<std::pair<double, double>> sums;  // Σ ln ratio, Σ ln speed
   for (const auto &p : points) {
-    if (!p.stats.ok || !p.note.empty()) continue;
+    if (!p.stats.ok || !p.note.empty() || p.stats.unstable()) continue;
     auto [it, fresh] = at.emplace(p.suite, out.size());
     if (fresh) {
       out.push_back({p.suite});
@@ -224,7 +239,8 @@ std::string ab_to_text(const AbReport &r) {
                        p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + printable_text(p.note) + ")");
     if (std::string al = p.alignment_note(); !al.empty()) out += "  " + al + "\n";
-    if (std::string lo = p.left_out_note(); !lo.empty()) out += "  " + lo + "\n";
+    for (const std::string &n : {p.left_out_note(), p.unstable_note()})
+      if (!n.empty()) out += "  " + n + "\n";
     if (r.control && p.stats.ok && p.note.empty())
       out += fmt::format("  noise floor {:.2f}% (max |ratio-1| of one pair {:.2f}%)\n", control_floor_pct(p.stats),
                          std::expm1(p.stats.max_abs_log) * 100);
@@ -253,7 +269,7 @@ std::string ab_to_markdown(const AbReport &r) {
                        p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + markdown_text(p.note) + ")");
   for (const auto &p : r.points)
-    for (const std::string &n : {p.alignment_note(), p.left_out_note()})
+    for (const std::string &n : {p.alignment_note(), p.left_out_note(), p.unstable_note()})
       if (!n.empty()) out += fmt::format("\n{}: {}\n", markdown_text(point_name({p.suite, p.label})), markdown_text(n));
   auto g = r.geomeans();
   if (!g.empty()) out += "\n| suite | points | geomean B/A | speed |\n|---|---:|---:|---:|\n";

@@ -54,6 +54,10 @@ struct AbPointReport {
   // When pairs were left out of `stats` (PairedRatio: turns that straddle a change of the
   // machine's speed): "pair 2 left out (B/A 1.5648 against a median of 0.9712: ...)"; "" else.
   std::string left_out_note() const;
+  // When more than a quarter of the pairs have a slow turn (PairedRatio::unsteady_pairs):
+  // "no verdict: pairs 2, 5, 9 (3 of 10) have a turn ..."; "" else. Such a point is `noisy`
+  // and stays out of the suite geomean.
+  std::string unstable_note() const;
   // A turn's value of `metric` from its summary `m` (null when the point has none), with
   // unit and direction taken from the first turn; or nullopt with `note` saying why
   // ("no hits in B: ..."). `side` names the turn's side.

@@ -17,8 +17,8 @@ namespace bpfbench {
 // uncertainty (the larger of the points' combined 95% CIs and half the start-to-end move).
 struct CalibrationSummary {
   double mean = 0;
-  double rel_pct = 0;        // uncertainty of `mean`, % of it
-  double start_end_pct = 0;  // (end − start) / start, 0 with one point
+  double rel_pct = 0;                // uncertainty of `mean`, % of it
+  double start_end_pct = 0;          // (end − start) / start, 0 with one point
   bool start_end_beyond_ci = false;  // |end − start| is more than their CIs combined
   size_t points = 0;
   std::string metric, unit;

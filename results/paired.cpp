@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "results/stat_math.hpp"
 #include "results/stats.hpp"
@@ -52,8 +53,8 @@ double upper_quartile(std::vector<double> v) {
 
 }  // namespace
 
-std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vector<double> &b,
-                                    bool higher_is_better) {
+std::vector<size_t> turns_under_quartile(const std::vector<double> &a, const std::vector<double> &b,
+                                         bool higher_is_better) {
   constexpr size_t kMinPairs = 5;
   constexpr double kSlower = 1.15;
   if (a.size() < kMinPairs || a.size() != b.size()) return {};
@@ -67,6 +68,11 @@ std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vec
   std::vector<size_t> out;
   for (size_t i = 0; i < sa.size(); ++i)
     if (sa[i] * kSlower < ref_a || sb[i] * kSlower < ref_b) out.push_back(i);
+  return out;
+}
+
+std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vector<double> &b, bool higher_is_better) {
+  std::vector<size_t> out = turns_under_quartile(a, b, higher_is_better);
   if (out.size() * 4 > a.size()) return {};
   return out;
 }
@@ -90,7 +96,8 @@ PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double>
     }
     all.push_back(std::log(b[i] / a[i]));
   }
-  r.slow_pairs = slow_turn_pairs(a, b, higher_is_better);
+  r.slow_pairs = turns_under_quartile(a, b, higher_is_better);
+  if (r.slow_pairs.size() * 4 > a.size()) r.unsteady_pairs = std::exchange(r.slow_pairs, {});
   std::vector<size_t> rest;  // indices into `all` of the pairs the straddling rule sees
   std::vector<double> rest_logs;
   for (size_t i = 0; i < all.size(); ++i)
@@ -147,6 +154,7 @@ double speed_change_pct(const PairedRatio &r, bool higher_is_better) {
 
 Verdict ab_verdict(const PairedRatio &r, bool higher_is_better, double floor_pct) {
   if (!r.ok || r.n < 2) return Verdict::NotComparable;
+  if (r.unstable()) return Verdict::Noisy;
   bool excludes_one = std::fabs(r.mean_log) > r.half_log;
   if (!excludes_one || std::fabs(r.change_pct()) <= floor_pct) return Verdict::NoChange;
   return speed_change_pct(r, higher_is_better) > 0 ? Verdict::Faster : Verdict::Slower;

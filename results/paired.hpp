@@ -34,8 +34,14 @@ std::vector<AbSide> abba_order(size_t turns);
 struct PairedRatio {
   bool ok = false;
   std::string why;
-  std::vector<size_t> left_out;     // pair indices (from 0) not in the statistics
-  std::vector<size_t> slow_pairs;   // those of them left out for a slow turn (slow_turn_pairs)
+  std::vector<size_t> left_out;    // pair indices (from 0) not in the statistics
+  std::vector<size_t> slow_pairs;  // those of them left out for a slow turn (slow_turn_pairs)
+  // When more than a quarter of the pairs have a slow turn, none is left out and these are
+  // they: the machine's speed (or the program's, from one load to the next) changed through
+  // the point, and a t interval over such pairs does not hold (docs/ab.md, 2026-12-05
+  // 21:40 UTC: two A/A points of 22 and 26 pairs called "faster" by 3.2 % and 4.3 %). The
+  // verdict is then `noisy`, never faster/slower.
+  std::vector<size_t> unsteady_pairs;
   double median_ratio = 0;          // exp(median of all pairs' ln(b/a)), when any are left out
   size_t n = 0;                     // pairs in the statistics
   double mean_log = 0, sd_log = 0;  // of ln(b/a); sd with n-1
@@ -45,6 +51,7 @@ struct PairedRatio {
   double half_width_pct = 0;        // (exp(half_log) - 1) · 100: the stop rule's measure
   double max_abs_log = 0;           // the largest |ln(b/a)| of one pair (the spread)
   double change_pct() const { return (ratio - 1) * 100; }
+  bool unstable() const { return !unsteady_pairs.empty(); }
 };
 // `higher_is_better`: the metric's direction, which says what a slow turn is.
 PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence = 0.95,
@@ -55,11 +62,15 @@ std::vector<size_t> straddling_pairs(const std::vector<double> &logs);
 // of its own side's turns (A against A, B against B, so a real change of any size never
 // counts; speed is the value, or 1/value for a lower-is-better metric): this VM's slow
 // state runs at ~0.65 of full speed, a turn that straddles its start or end anything in
-// between, and a stable point's turns here spread by 3 % or less. None when
-// more than a quarter of the pairs have such a turn (an unstable point or machine, where
-// keeping a subset could pick one). Values must be positive.
-std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vector<double> &b,
-                                    bool higher_is_better);
+// between, and a stable point's turns here spread by 3 % or less. None when more than a
+// quarter of the pairs have such a turn: keeping a subset could then pick one (a program
+// whose speed differs from one load to the next, on one side only, has "slow" turns that
+// are its own), and the point gets no verdict (PairedRatio::unsteady_pairs). Values must be
+// positive.
+std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vector<double> &b, bool higher_is_better);
+// The same pairs without the quarter limit (all of them, however many).
+std::vector<size_t> turns_under_quartile(const std::vector<double> &a, const std::vector<double> &b,
+                                         bool higher_is_better);
 
 // Pairs continue until the CI half-width is under `precision_pct` (after at least
 // `min_pairs`), or `max_pairs` / `max_time_s` (0 = no limit) is reached.
@@ -75,7 +86,7 @@ AbStop ab_stop_state(const PairedRatio &r, const AbStopRule &rule, double elapse
 
 // Faster/Slower when the CI of the ratio excludes 1 and the change is larger than
 // `floor_pct` (the larger of --threshold and the control run's noise floor); NoChange
-// ("within noise") otherwise; NotComparable without a ratio. `higher_is_better` is the
+// ("within noise") otherwise; NotComparable without a ratio; Noisy when `r` is unstable(). `higher_is_better` is the
 // metric's `better`.
 Verdict ab_verdict(const PairedRatio &r, bool higher_is_better, double floor_pct);
 // B's speed against A in percent, whatever the metric's direction (> 0 = B is faster).

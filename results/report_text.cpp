@@ -26,10 +26,12 @@ std::string format_progress(int iter, const Sample &s, int producers, int64_t in
   double hits = rate_of(s, "hits"), drops = rate_of(s, "drops");
   std::string out;
   // hits first, as the kernel bench, where the family has them; else its own metrics only.
-  if (s.deltas.count("hits")) out += fmt::sprintf(", hits %8.3lfM/s (%7.3lfM/prod)", hits, hits / std::max(producers, 1));
+  if (s.deltas.count("hits"))
+    out += fmt::sprintf(", hits %8.3lfM/s (%7.3lfM/prod)", hits, hits / std::max(producers, 1));
   // Drops and the total only where the family counts drops (bpfbench bench keeps the
   // kernel bench's fixed line: results/report_kernel.hpp).
-  if (s.deltas.count("drops")) out += fmt::sprintf(", drops %8.3lfM/s, total operations %8.3lfM/s", drops, hits + drops);
+  if (s.deltas.count("drops"))
+    out += fmt::sprintf(", drops %8.3lfM/s, total operations %8.3lfM/s", drops, hits + drops);
   for (const auto &m : metrics) {
     if (is_core(m)) continue;
     const MetricSpec *spec = nullptr;

@@ -246,7 +246,6 @@ TEST_CASE("ab: turns keep their JIT offset, a point notes when A's and B's diffe
   CHECK(j["points"][1]["alignment_note"].get<std::string>().rfind("JITed code offsets mod 64: A 8, B 24 40", 0) == 0);
 }
 
-
 // The pair ratios of a real ab run here (point r3 of docs/ab.md's 2026-12-04 yardstick): turns 3 and 4
 // of the point straddle a drop of the machine's speed from ~1.63 to ~1.04 M/s.
 TEST_CASE("ab: a pair that straddles a change of machine speed is left out, and said so", "[ab]") {
@@ -370,4 +369,73 @@ TEST_CASE("ab: a pair with a turn in the machine's slow state is left out, and s
   nlohmann::json j = ab_to_json(r);
   CHECK(j["points"][0]["slow_turn_pairs"] == nlohmann::json::array({7, 8}));
   CHECK(j["points"][0]["left_out_pairs"] == nlohmann::json::array({7, 8}));
+}
+
+// Point r3 of a real A/A run here (`ab k200.bdsl --control -w300ms -d1s`, the default 20-pair
+// rule, 2026-12-05 21:40 UTC, docs/ab.md): 26 pairs, 7 of them with a turn in the machine's
+// slow state, more than a quarter, so none is left out for it. The straddling rule left out
+// 3, and the interval over the other 23, 1.0433 [1.0080, 1.0798], called A against itself
+// "faster" by 4.3 %.
+TEST_CASE("ab: a point where more than a quarter of the pairs have a slow turn gets no verdict", "[ab]") {
+  const std::vector<double> a{1.022, 0.959, 1.013, 0.863, 0.945, 0.575, 0.944, 0.96,  0.965,
+                              0.956, 0.964, 0.712, 0.701, 0.966, 0.931, 1.082, 1.001, 0.945,
+                              1.016, 1.054, 0.926, 0.994, 1.017, 0.782, 0.956, 0.763},
+      b{1.035, 0.949, 1.034, 0.983, 0.552, 0.565, 0.938, 0.944, 0.953, 0.944, 0.941, 0.987, 1.013,
+        0.984, 1.074, 1.109, 1.052, 1.029, 1.025, 0.991, 1.029, 1.01,  1.04,  1.001, 0.978, 0.961};
+  const std::vector<size_t> slow{3, 4, 5, 11, 12, 23, 25};
+  CHECK(turns_under_quartile(a, b, true) == slow);
+  CHECK(slow_turn_pairs(a, b, true).empty());
+  PairedRatio r = paired_ratio(a, b);
+  REQUIRE(r.ok);
+  CHECK(r.slow_pairs.empty());
+  CHECK(r.unsteady_pairs == slow);
+  CHECK(r.unstable());
+  CHECK(r.left_out == std::vector<size_t>{4, 11, 12});  // the straddling rule, as in the run
+  CHECK(r.ratio == Approx(1.043305).epsilon(1e-5));     // what the run printed
+  CHECK(r.ci_low == Approx(1.008005).epsilon(1e-5));    // the interval alone: "faster"
+  CHECK(ab_verdict(r, true, 0) == Verdict::Noisy);
+  CHECK(ab_verdict(r, true, 50) == Verdict::Noisy);
+  // Two steady pairs more: 7 of 28 is a quarter, so the 7 are left out and the rest judged.
+  std::vector<double> a2 = a, b2 = b;
+  a2.insert(a2.end(), {1.0, 1.0});
+  b2.insert(b2.end(), {1.0, 1.0});
+  PairedRatio r2 = paired_ratio(a2, b2);
+  CHECK_FALSE(r2.unstable());
+  CHECK(r2.slow_pairs == slow);
+  CHECK(r2.n == 21);
+  CHECK(ab_verdict(r2, true, 0) == Verdict::NoChange);
+
+  // The report says why, lists the pairs in the JSON and keeps the point out of the geomean.
+  auto report = [](const std::string &label, const std::vector<double> &xa, const std::vector<double> &xb) {
+    AbPointReport p;
+    p.label = label;
+    for (size_t i = 0; i < xa.size(); ++i)
+      for (AbSide s :
+           i % 2 == 0 ? std::vector<AbSide>{AbSide::A, AbSide::B} : std::vector<AbSide>{AbSide::B, AbSide::A})
+        p.add_turn(s, s == AbSide::A ? xa[i] : xb[i]);
+    p.judge();
+    return p;
+  };
+  AbPointReport p = report("r3", a, b), q = report("steady", {1, 1, 1, 1}, {0.9, 0.91, 0.89, 0.9});
+  CHECK(p.verdict == Verdict::Noisy);
+  CHECK(q.verdict == Verdict::Slower);
+  const std::string note =
+      "no verdict: pairs 4, 5, 6, 12, 13, 24, 26 (7 of 26) have a turn at under 1/1.15 of its side's upper quartile, "
+      "more than a quarter: the machine's speed, or the program's from one load to the next, changed through this "
+      "point (bpfbench doctor)";
+  CHECK(p.unstable_note() == note);
+  CHECK(q.unstable_note().empty());
+  AbReport rep;
+  rep.points = {p, q};
+  CHECK(ab_to_text(rep).find("  " + note) != std::string::npos);
+  CHECK(ab_to_markdown(rep).find("r3: " + note) != std::string::npos);
+  REQUIRE(rep.geomeans().size() == 1);
+  CHECK(rep.geomeans()[0].n == 1);
+  CHECK(rep.geomeans()[0].ratio == Approx(q.stats.ratio));
+  CHECK(rep.worst_regression_pct() == Approx(-q.speed_change_pct()));
+  nlohmann::json j = ab_to_json(rep);
+  CHECK(j["points"][0]["verdict"] == "noisy");
+  CHECK(j["points"][0]["unstable_pairs"] == nlohmann::json::array({4, 5, 6, 12, 13, 24, 26}));
+  CHECK(j["points"][0]["unstable_note"] == note);
+  CHECK(j["points"][1]["unstable_pairs"] == nlohmann::json::array());
 }
