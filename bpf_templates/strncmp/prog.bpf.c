@@ -1,7 +1,8 @@
 /* bpf_strncmp() vs an open-coded loop, after the kernel's strncmp bench. Each getpgid()
- * of the bpfbench process compares cmp_str_len + 1 bytes: `str` holds cmp_str_len 'a's
- * then NULs, `target` 4096 'a's then a NUL, so both compares walk the whole length
- * and return < 0. Emitted around this text (docs/families.md): the shared header, bb_tgid
+ * of the bpfbench process compares cmp_str_len bytes, as the kernel bench's: `str` holds
+ * cmp_str_len - 1 'a's, then '`' (one below 'a'), then NULs; `target` 4096 'a's then a
+ * NUL. So both compares walk to the last of the cmp_str_len bytes, find str's smaller and
+ * return < 0 (the loop -1, the helper < 0). The bound is cmp_str_len + 1, as there. Emitted around this text (docs/families.md): the shared header, bb_tgid
  * and BB_CMP_STR_LEN (template param cmp_str_len). */
 
 char _license[] SEC("license") = "GPL";
@@ -11,12 +12,18 @@ char _license[] SEC("license") = "GPL";
 struct bb_counter bb_hits[BB_MAX_CPUS] = {};
 
 /* bpf_strncmp wants its second string constant, in a read-only map: .rodata (frozen at
- * load), NUL-terminated. One byte longer than `str`, so at cmp_str_len 4095 the compare
- * still ends on str's NUL against an 'a'. volatile so clang cannot fold the open-coded
- * loop's reads of known bytes. */
+ * load), NUL-terminated, one byte longer than `str`. volatile so clang cannot fold the
+ * open-coded loop's reads of known bytes. */
 const volatile char target[STR_SZ + 1] = { [0 ... STR_SZ - 1] = 'a' };
-/* Writable memory, as in the kernel bench (.bss there, .data here). */
-char str[STR_SZ] = { [0 ... BB_CMP_STR_LEN - 1] = 'a' };
+/* Writable memory, as in the kernel bench (.bss there, .data here). The kernel bench copies
+ * its target's first cmp_str_len bytes and lowers the last: its compares stop at byte
+ * cmp_str_len - 1. Until 2026-12-05 ours held cmp_str_len 'a's and stopped one byte later,
+ * on the NUL (docs/families/strncmp.md). */
+#if BB_CMP_STR_LEN > 1
+char str[STR_SZ] = { [0 ... BB_CMP_STR_LEN - 2] = 'a', [BB_CMP_STR_LEN - 1] = 'a' - 1 };
+#else
+char str[STR_SZ] = { 'a' - 1 };
+#endif
 /* The length as frozen .rodata rather than a literal: clang must not unroll or
  * specialise the open-coded loop for it (the verifier still sees the constant). */
 const volatile __u32 cmp_len = BB_CMP_STR_LEN + 1;
