@@ -39,7 +39,7 @@ struct PairedRatio {
   // When more than a quarter of the pairs have a slow turn, none is left out and these are
   // they: the machine's speed (or the program's, from one load to the next) changed through
   // the point, and a t interval over such pairs does not hold (docs/ab.md, 2026-12-05
-  // 21:40 UTC: two A/A points of 22 and 26 pairs called "faster" by 3.2 % and 4.3 %). The
+  // 21:50 UTC: two A/A points of 22 and 26 pairs called "faster" by 3.2 % and 4.3 %). The
   // verdict is then `noisy`, never faster/slower.
   std::vector<size_t> unsteady_pairs;
   double median_ratio = 0;          // exp(median of all pairs' ln(b/a)), when any are left out

@@ -372,7 +372,7 @@ TEST_CASE("ab: a pair with a turn in the machine's slow state is left out, and s
 }
 
 // Point r3 of a real A/A run here (`ab k200.bdsl --control -w300ms -d1s`, the default 20-pair
-// rule, 2026-12-05 21:40 UTC, docs/ab.md): 26 pairs, 7 of them with a turn in the machine's
+// rule, 2026-12-05 21:50 UTC, docs/ab.md): 26 pairs, 7 of them with a turn in the machine's
 // slow state, more than a quarter, so none is left out for it. The straddling rule left out
 // 3, and the interval over the other 23, 1.0433 [1.0080, 1.0798], called A against itself
 // "faster" by 4.3 %.
