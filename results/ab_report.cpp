@@ -18,6 +18,13 @@ std::string verdict_text(Verdict v) { return v == Verdict::NoChange ? "within no
 std::string fmt_ratio(double v) { return std::isfinite(v) ? fmt::format("{:.4f}", v) : "n/a"; }
 std::string fmt_half(double v) { return std::isfinite(v) ? fmt::format("±{:.2f}%", v) : "±inf"; }
 
+// Pair indices (from 0) as the pair numbers the output shows (from 1).
+std::vector<size_t> pair_numbers(const std::vector<size_t> &indices) {
+  std::vector<size_t> out;
+  for (size_t i : indices) out.push_back(i + 1);
+  return out;
+}
+
 std::string ci_text(const AbPointReport &p) {
   if (!p.stats.ok || p.stats.n < 2) return "n/a";
   return fmt::format("[{}, {}]", fmt_ratio(p.stats.ci_low), fmt_ratio(p.stats.ci_high));
@@ -58,19 +65,13 @@ nlohmann::json point_json(const AbPointReport &p) {
     j["change_pct"] = json_number(p.stats.change_pct());
     j["speed_change_pct"] = json_number(p.speed_change_pct());
     j["max_abs_log_ratio"] = json_number(p.stats.max_abs_log);
-    nlohmann::json left = nlohmann::json::array();
-    for (size_t i : p.stats.left_out) left.push_back(i + 1);
-    j["left_out_pairs"] = left;
-    nlohmann::json slow = nlohmann::json::array();
-    for (size_t i : p.stats.slow_pairs) slow.push_back(i + 1);
-    j["slow_turn_pairs"] = slow;
+    j["left_out_pairs"] = pair_numbers(p.stats.left_out);
+    j["slow_turn_pairs"] = pair_numbers(p.stats.slow_pairs);
     if (!p.stats.left_out.empty()) {
       j["median_ratio"] = json_number(p.stats.median_ratio);
       j["left_out_note"] = p.left_out_note();
     }
-    nlohmann::json unsteady = nlohmann::json::array();
-    for (size_t i : p.stats.unsteady_pairs) unsteady.push_back(i + 1);
-    j["unstable_pairs"] = unsteady;
+    j["unstable_pairs"] = pair_numbers(p.stats.unsteady_pairs);
     if (p.stats.unstable()) j["unstable_note"] = p.unstable_note();
   }
   return j;
@@ -137,13 +138,11 @@ std::string AbPointReport::left_out_note() const {
 
 std::string AbPointReport::unstable_note() const {
   if (!stats.ok || !stats.unstable()) return "";
-  std::string which;
-  for (size_t i : stats.unsteady_pairs) which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
   return fmt::format(
       "no verdict: pairs {} ({} of {}) have a turn at under 1/1.15 of its side's upper quartile, "
       "more than a quarter: the machine's speed, or the program's from one load to the next, changed through "
       "this point (bpfbench doctor)",
-      which, stats.unsteady_pairs.size(), a.size());
+      fmt::join(pair_numbers(stats.unsteady_pairs), ", "), stats.unsteady_pairs.size(), a.size());
 }
 
 std::string AbPointReport::alignment_note() const {

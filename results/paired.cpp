@@ -26,6 +26,22 @@ std::vector<AbSide> abba_order(size_t turns) {
   return out;
 }
 
+namespace {
+
+// The rules below leave pairs out only while they are at most a quarter of the pairs: past
+// that the point is unsteady, not a few pairs.
+bool beyond_a_quarter(size_t some, size_t pairs) { return some * 4 > pairs; }
+
+// The upper quartile of `v` (linear between order statistics), `v` not empty.
+double upper_quartile(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const double at = 0.75 * double(v.size() - 1);
+  const size_t lo = static_cast<size_t>(at), hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
+}
+
+}  // namespace
+
 std::vector<size_t> straddling_pairs(const std::vector<double> &logs) {
   constexpr size_t kMinPairs = 5;
   const double min_distance = std::log(1.2);
@@ -37,21 +53,9 @@ std::vector<size_t> straddling_pairs(const std::vector<double> &logs) {
   std::vector<size_t> out;
   for (size_t i = 0; i < logs.size(); ++i)
     if (dev[i] > limit) out.push_back(i);
-  if (out.size() * 4 > logs.size()) return {};
+  if (beyond_a_quarter(out.size(), logs.size())) return {};
   return out;
 }
-
-namespace {
-
-// The upper quartile of `v` (linear between order statistics), `v` not empty.
-double upper_quartile(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const double at = 0.75 * double(v.size() - 1);
-  const size_t lo = static_cast<size_t>(at), hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
-}
-
-}  // namespace
 
 std::vector<size_t> turns_under_quartile(const std::vector<double> &a, const std::vector<double> &b,
                                          bool higher_is_better) {
@@ -73,7 +77,7 @@ std::vector<size_t> turns_under_quartile(const std::vector<double> &a, const std
 
 std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vector<double> &b, bool higher_is_better) {
   std::vector<size_t> out = turns_under_quartile(a, b, higher_is_better);
-  if (out.size() * 4 > a.size()) return {};
+  if (beyond_a_quarter(out.size(), a.size())) return {};
   return out;
 }
 
@@ -97,7 +101,7 @@ PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double>
     all.push_back(std::log(b[i] / a[i]));
   }
   r.slow_pairs = turns_under_quartile(a, b, higher_is_better);
-  if (r.slow_pairs.size() * 4 > a.size()) r.unsteady_pairs = std::exchange(r.slow_pairs, {});
+  if (beyond_a_quarter(r.slow_pairs.size(), a.size())) r.unsteady_pairs = std::exchange(r.slow_pairs, {});
   std::vector<size_t> rest;  // indices into `all` of the pairs the straddling rule sees
   std::vector<double> rest_logs;
   for (size_t i = 0; i < all.size(); ++i)

@@ -2,8 +2,9 @@
  * of the bpfbench process compares cmp_str_len bytes, as the kernel bench's: `str` holds
  * cmp_str_len - 1 'a's, then '`' (one below 'a'), then NULs; `target` 4096 'a's then a
  * NUL. So both compares walk to the last of the cmp_str_len bytes, find str's smaller and
- * return < 0 (the loop -1, the helper < 0). The bound is cmp_str_len + 1, as there. Emitted around this text (docs/families.md): the shared header, bb_tgid
- * and BB_CMP_STR_LEN (template param cmp_str_len). */
+ * return < 0 (the loop -1, the helper < 0). The bound is cmp_str_len + 1, as there.
+ * Emitted around this text (docs/families.md): the shared header, bb_tgid and
+ * BB_CMP_STR_LEN (template param cmp_str_len). */
 
 char _license[] SEC("license") = "GPL";
 
