@@ -108,6 +108,10 @@ void AbPointReport::add_turn(AbSide side, double value, std::optional<uint32_t> 
   a.push_back(x.side == AbSide::A ? x.value : y.value);
   b.push_back(x.side == AbSide::B ? x.value : y.value);
   stats = paired_ratio(a, b, 0.95, higher_is_better);
+  if (!stats.ok && note.empty())
+    note = fmt::format("no ratio of {}: {} (ab compares the first metric the bench reports: report one that is "
+                       "positive in every turn first)",
+                       metric, stats.why);
 }
 
 std::string AbPointReport::left_out_note() const {
@@ -248,7 +252,9 @@ std::string ab_to_text(const AbReport &r) {
     out += fmt::format("geomean {}: B/A {} ({} speed, {} point{})\n",
                        g.suite.empty() ? "(no suite)" : "'" + printable_text(g.suite) + "'", fmt_ratio(g.ratio),
                        signed_pct_text(g.speed_change_pct), g.n, g.n == 1 ? "" : "s");
-  if (r.control) out += fmt::format("noise floor: {:.2f}%\n", r.noise_floor_pct());
+  if (r.control)
+    out += std::isnan(r.noise_floor_pct()) ? "noise floor: n/a (no point has a ratio)\n"
+                                           : fmt::format("noise floor: {:.2f}%\n", r.noise_floor_pct());
   for (const auto &s : r.only_a) out += fmt::format("skipped, only in A: {}\n", printable_text(s));
   for (const auto &s : r.only_b) out += fmt::format("skipped, only in B: {}\n", printable_text(s));
   return out;
@@ -275,7 +281,9 @@ std::string ab_to_markdown(const AbReport &r) {
   for (const auto &s : g)
     out += fmt::format("| {} | {} | {} | {} |\n", markdown_text(s.suite), s.n, fmt_ratio(s.ratio),
                        signed_pct_text(s.speed_change_pct));
-  if (r.control) out += fmt::format("\nNoise floor: {:.2f}%\n", r.noise_floor_pct());
+  if (r.control)
+    out += std::isnan(r.noise_floor_pct()) ? "\nNoise floor: n/a (no point has a ratio)\n"
+                                           : fmt::format("\nNoise floor: {:.2f}%\n", r.noise_floor_pct());
   for (const auto &s : r.only_a) out += fmt::format("\nSkipped, only in A: {}\n", markdown_text(s));
   for (const auto &s : r.only_b) out += fmt::format("\nSkipped, only in B: {}\n", markdown_text(s));
   return out;

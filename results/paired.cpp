@@ -84,6 +84,7 @@ std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vec
 PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence,
                          bool higher_is_better) {
   PairedRatio r;
+  r.pairs = std::min(a.size(), b.size());
   if (a.size() != b.size()) {
     r.why = fmt::format("{} A values for {} B values", a.size(), b.size());
     return r;
@@ -138,11 +139,13 @@ const char *to_string(AbStop s) {
   case AbStop::Reached: return "precision reached";
   case AbStop::MaxPairs: return "max pairs";
   case AbStop::MaxTime: return "max time";
+  case AbStop::NoRatio: return "no ratio";
   }
   return "?";
 }
 
 AbStop ab_stop_state(const PairedRatio &r, const AbStopRule &rule, double elapsed_s) {
+  if (!r.ok && r.pairs > 0) return AbStop::NoRatio;
   size_t n = r.ok ? r.n : 0;
   if (n >= rule.min_pairs && r.half_width_pct < rule.precision_pct) return AbStop::Reached;
   if (n >= rule.max_pairs) return AbStop::MaxPairs;

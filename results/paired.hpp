@@ -34,6 +34,7 @@ std::vector<AbSide> abba_order(size_t turns);
 struct PairedRatio {
   bool ok = false;
   std::string why;
+  size_t pairs = 0;  // pairs given, whether or not they made a ratio
   std::vector<size_t> left_out;    // pair indices (from 0) not in the statistics
   std::vector<size_t> slow_pairs;  // those of them left out for a slow turn (slow_turn_pairs)
   // When more than a quarter of the pairs have a slow turn, none is left out and these are
@@ -73,14 +74,16 @@ std::vector<size_t> turns_under_quartile(const std::vector<double> &a, const std
                                          bool higher_is_better);
 
 // Pairs continue until the CI half-width is under `precision_pct` (after at least
-// `min_pairs`), or `max_pairs` / `max_time_s` (0 = no limit) is reached.
+// `min_pairs`), or `max_pairs` / `max_time_s` (0 = no limit) is reached. Pairs that make
+// no ratio (a value that is not a positive number: PairedRatio::why) end it at once: no
+// further pair can make one.
 struct AbStopRule {
   double precision_pct = 1.0;
   size_t min_pairs = 3;
   size_t max_pairs = 20;
   double max_time_s = 0;
 };
-enum class AbStop { Continue, Reached, MaxPairs, MaxTime };
+enum class AbStop { Continue, Reached, MaxPairs, MaxTime, NoRatio };
 const char *to_string(AbStop s);
 AbStop ab_stop_state(const PairedRatio &r, const AbStopRule &rule, double elapsed_s);
 

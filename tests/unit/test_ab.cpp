@@ -76,6 +76,16 @@ TEST_CASE("ab: no ratio from zero, negative or missing values", "[ab]") {
   PairedRatio one = paired_ratio({1}, {2});  // one pair: a ratio, no interval
   CHECK(one.ok);
   CHECK(std::isinf(one.half_log));
+  // No further pair can make a ratio of such a stream: the stop rule ends it at once (it
+  // ran without end before: bloom's hashmap-without-bloom, whose hits are 0).
+  CHECK(ab_stop_state(z, AbStopRule{}, 0) == AbStop::NoRatio);
+  CHECK(ab_stop_state(paired_ratio({}, {}), AbStopRule{}, 0) == AbStop::Continue);
+  AbPointReport p;
+  p.metric = "hits";
+  for (AbSide s : abba_order(2)) p.add_turn(s, 0);
+  CHECK(p.note.rfind("no ratio of hits: pair 1 has a value that is not a positive number", 0) == 0);
+  p.judge();
+  CHECK(p.verdict == Verdict::NotComparable);
 }
 
 TEST_CASE("ab: the stop rule on synthetic ratio streams", "[ab]") {

@@ -123,3 +123,25 @@ TEST_CASE("ab: --control stores the floor, --floor-from applies it", "[ab][cli][
   CHECK(j["points"][0]["floor_pct"].get<double>() == floor);
   CHECK(j["b"] == f + " --b producers=1");
 }
+
+// A point whose compared metric is 0 in every turn (bloom's hashmap-without-bloom: every
+// lookup misses, hits is 0) has no ratio and never will: one pair, a note, exit 2. Before,
+// the stop rule waited for a CI that could not come and ab ran until it was killed.
+TEST_CASE("ab: a point whose metric is 0 ends after one pair, without a ratio", "[ab][cli][runtime]") {
+  BB_REQUIRE_ROOT();
+  AbDir d;
+  std::string f = d.file("z.bdsl", "bench bloom_filter as \"miss\" < prog hashmap-without-bloom; warmup 0s; "
+                                   "duration 1s; report hits, drops; >\n");
+  auto r = run_process({kBin, "ab", f, "--control", "--format", "json"}, 120);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("1 point without a ratio (its note says why)") != std::string::npos);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["points"].size() == 1);
+  const auto &p = j["points"][0];
+  CHECK(p["turns"].size() == 2);
+  CHECK(p["stop"] == "no ratio");
+  CHECK(p["note"].get<std::string>().rfind("no ratio of hits: pair 1 has a value that is not a positive number", 0) ==
+        0);
+  CHECK(p["verdict"] == "not comparable");
+}
