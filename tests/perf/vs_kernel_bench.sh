@@ -88,6 +88,7 @@ trig-uprobe-multi-push|KB|trig-uprobe-multi-push
 trig-uprobe-multi-ret|KB|trig-uprobe-multi-ret
 trig-uretprobe-multi-push|KB|trig-uretprobe-multi-push
 trig-uretprobe-multi-ret|KB|trig-uretprobe-multi-ret
+ls-hashmap-control-1|TP|--nr_maps 1 local-storage-cache-hashmap-control
 ls-hashmap-control-100|TP|--nr_maps 100 local-storage-cache-hashmap-control
 bloom-lookup|TP|bloom-lookup
 bloom-update|TP|bloom-update
