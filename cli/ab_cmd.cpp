@@ -231,7 +231,8 @@ int ab_exit_code(const AbArgs &a, const AbReport &rep, const StopSource &stop) {
   }
   if (failed > 0) fmt::print(stderr, "bpfbench: {} point{} failed\n", failed, failed == 1 ? "" : "s");
   if (no_ratio > 0)
-    fmt::print(stderr, "bpfbench: {} point{} without a ratio (its note says why)\n", no_ratio, no_ratio == 1 ? "" : "s");
+    fmt::print(stderr, "bpfbench: {} point{} without a ratio (its note says why)\n", no_ratio,
+               no_ratio == 1 ? "" : "s");
   if (failed + no_ratio > 0) return kExitBadInput;
   if (a.fail_on_regression_pct && rep.worst_regression_pct() > *a.fail_on_regression_pct) {
     fmt::print(stderr, "bpfbench: {}\n", ab_regression_message(rep, *a.fail_on_regression_pct));

@@ -34,7 +34,7 @@ std::vector<AbSide> abba_order(size_t turns);
 struct PairedRatio {
   bool ok = false;
   std::string why;
-  size_t pairs = 0;  // pairs given, whether or not they made a ratio
+  size_t pairs = 0;                // pairs given, whether or not they made a ratio
   std::vector<size_t> left_out;    // pair indices (from 0) not in the statistics
   std::vector<size_t> slow_pairs;  // those of them left out for a slow turn (slow_turn_pairs)
   // When more than a quarter of the pairs have a slow turn, none is left out and these are
