@@ -40,18 +40,30 @@ uint64_t spin(uint64_t n) {
   return x;
 }
 
-double time_spin_ns(uint64_t n) {
+// A chain through memory: each step stores the word and loads it back. This VM's slow state
+// (docs/ab.md) takes it ~1.6-2x as long, as it does BPF programs and syscalls, while the
+// register-only chain above reads steady through it (2026-12-06 01:35 UTC: rounds of 0.75
+// to 1.9 ns a step against a steady 1.05x for spin()).
+uint64_t spin_memory(uint64_t n) {
+  volatile uint64_t x = 1;
+  for (uint64_t i = 0; i < n; ++i) x = x * 3 + 1;
+  return x;
+}
+
+using SpinWork = uint64_t (*)(uint64_t);
+
+double time_spin_ns(uint64_t n, SpinWork work = spin) {
   auto t0 = std::chrono::steady_clock::now();
-  spin(n);
+  work(n);
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // Iterations that take about `ms` on the calling thread's CPU.
-uint64_t calibrate(int ms) {
+uint64_t calibrate(int ms, SpinWork work = spin) {
   uint64_t n = 1000;
   double target = ms * 1e6;
   for (int i = 0; i < 40; ++i) {
-    double t = time_spin_ns(n);
+    double t = time_spin_ns(n, work);
     if (t >= target / 4) return std::max<uint64_t>(1, uint64_t(double(n) * target / t));
     n *= 4;
   }
@@ -214,6 +226,63 @@ Finding jitter_finding(const std::vector<CpuSpin> &spins) {
   return f;
 }
 
+CpuSpin speed_rounds(int rounds, int spin_ms, int gap_ms) {
+  CpuSpin s;
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
+    s.error = "cannot read this process's CPU affinity";
+    return s;
+  }
+  for (int cpu = 0; cpu < CPU_SETSIZE && s.cpu < 0; ++cpu)
+    if (CPU_ISSET(cpu, &allowed)) s.cpu = cpu;
+  if (s.cpu < 0) {
+    s.error = "no CPU to spin on";
+    return s;
+  }
+  bool pinned = on_cpu(s.cpu, [&] {
+    uint64_t n = calibrate(spin_ms, spin_memory);
+    time_spin_ns(n, spin_memory);  // warm-up, not counted
+    for (int r = 0; r < rounds; ++r) {
+      s.ns.push_back(time_spin_ns(n, spin_memory));
+      std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
+    }
+  });
+  if (!pinned) s.error = fmt::format("cannot pin a thread to cpu {}", s.cpu);
+  return s;
+}
+
+Finding speed_change_finding(const CpuSpin &rounds, double span_s) {
+  const char *id = "speed_changes", *title = "CPU speed over seconds";
+  constexpr size_t kMinRounds = 5;
+  constexpr double kSlower = 1.15;
+  if (!rounds.error.empty()) return unknown(id, title, rounds.error);
+  if (rounds.ns.size() < kMinRounds) return unknown(id, title, fmt::format("{} rounds: too few", rounds.ns.size()));
+  std::vector<double> ns = rounds.ns;
+  std::sort(ns.begin(), ns.end());
+  const double fast = ns[(ns.size() - 1) / 4];  // the fast quartile's edge: a quarter take less
+  size_t slow = 0;
+  for (double t : ns) slow += t > fast * kSlower;
+  const double slowest = ns.back() / fast;
+  Finding f{id,
+            DoctorSeverity::ok,
+            title,
+            fmt::format("{} of {} rounds over {:.1f}s on cpu{} ran >15% slower than the fast quartile; the slowest "
+                        "{:.2f}x",
+                        slow, ns.size(), span_s, rounds.cpu, slowest),
+            "",
+            "",
+            {{"rounds", double(ns.size())}, {"slow_rounds", double(slow)}, {"slowest_ratio", slowest}}};
+  if (slow >= 2) {
+    f.severity = DoctorSeverity::warn;
+    f.detail = "the same work ran at different speeds seconds apart (a host that slows this VM for seconds at a "
+               "time, or frequency changes): a run measured across such a change moves with it; `bpfbench ab` "
+               "leaves pairs that straddle one out, and calls a point noisy when many do";
+    f.fix = "measure at a quieter time or on dedicated vCPUs; compare with `bpfbench ab`, not two separate runs";
+  }
+  return f;
+}
+
 DoctorReport run_doctor(const DoctorOptions &o) {
   DoctorReport r;
   const std::string &root = o.root;
@@ -240,6 +309,10 @@ DoctorReport run_doctor(const DoctorOptions &o) {
     r.findings.push_back(background_finding(stat0.text, stat1.text, procs0, procs1));
   }
   r.findings.push_back(jitter_finding(spin_test(o.spin_rounds, o.spin_ms)));
+  auto t0 = std::chrono::steady_clock::now();
+  CpuSpin speed = speed_rounds(o.speed_rounds, o.spin_ms, o.speed_gap_ms);
+  r.findings.push_back(
+      speed_change_finding(speed, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
   return r;
 }
 

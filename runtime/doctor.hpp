@@ -16,6 +16,8 @@ struct DoctorOptions {
   int sample_ms = 500;
   int spin_rounds = 20;  // per CPU, each spin_ms long
   int spin_ms = 10;
+  int speed_rounds = 30;  // speed_changes: one spin_ms spin every speed_gap_ms, on one CPU
+  int speed_gap_ms = 100;
 };
 
 DoctorReport run_doctor(const DoctorOptions &o);
@@ -74,5 +76,15 @@ struct CpuSpin {
 // at a time, on a thread pinned there (the caller's affinity is untouched).
 std::vector<CpuSpin> spin_test(int rounds, int spin_ms);
 Finding jitter_finding(const std::vector<CpuSpin> &spins);
+
+// The machine's speed over seconds, where spin_test sees a fraction of one: `rounds` spins
+// of ~spin_ms, one every `gap_ms`, on the first CPU this process may run on. This VM's
+// host slows it to ~0.6x for seconds at a time (docs/ab.md); 20 back-to-back rounds of
+// 10 ms mostly land inside one state, and spin_test's register-only work hardly slows in
+// it, so these rounds time a chain through memory instead (runtime/doctor.cpp).
+CpuSpin speed_rounds(int rounds, int spin_ms, int gap_ms);
+// Rounds more than 15 % slower than the fast quartile (ab's slow-turn rule, on the same
+// work): from 2 of them a warning, with the slowest's ratio; unknown under 5 rounds.
+Finding speed_change_finding(const CpuSpin &rounds, double span_s);
 
 }  // namespace bpfbench

@@ -185,6 +185,30 @@ TEST_CASE("doctor: spin jitter from per-CPU round times", "[doctor]") {
   CHECK(jitter_finding(failed).severity == DoctorSeverity::unknown);
 }
 
+// The rounds of the 01:30 UTC probe of 2026-12-06 had this shape: ~10 ms of work, now and
+// then ~1.6x as long for a few rounds in a row (the host's slow state).
+TEST_CASE("doctor: speed changes over seconds from spaced rounds", "[doctor]") {
+  CpuSpin steady{0, {}, ""};
+  for (int i = 0; i < 30; ++i) steady.ns.push_back(10e6 * (1 + 0.01 * (i % 3)));
+  Finding ok = speed_change_finding(steady, 3.3);
+  CHECK(ok.severity == DoctorSeverity::ok);
+  CHECK(ok.value == "0 of 30 rounds over 3.3s on cpu0 ran >15% slower than the fast quartile; the slowest 1.02x");
+  CpuSpin flips = steady;
+  for (int i : {7, 8, 9, 20}) flips.ns[i] = 16e6;
+  flips.ns[25] = 11.4e6;  // 14 % slower: not counted
+  Finding warn = speed_change_finding(flips, 3.3);
+  CHECK(warn.severity == DoctorSeverity::warn);
+  CHECK(warn.value.rfind("4 of 30 rounds over 3.3s on cpu0 ran >15% slower than the fast quartile; the slowest 1.60x",
+                         0) == 0);
+  CHECK_FALSE(warn.fix.empty());
+  // One slow round is one preemption, not a change of speed.
+  CpuSpin one = steady;
+  one.ns[4] = 30e6;
+  CHECK(speed_change_finding(one, 3.3).severity == DoctorSeverity::ok);
+  CHECK(speed_change_finding(CpuSpin{0, {1e7, 1e7, 1e7, 1e7}, ""}, 1).severity == DoctorSeverity::unknown);
+  CHECK(speed_change_finding(CpuSpin{2, {}, "cannot pin a thread to cpu 2"}, 0).severity == DoctorSeverity::unknown);
+}
+
 TEST_CASE("doctor: JSON and text rendering of a report", "[doctor]") {
   DoctorReport r;
   r.findings = {Finding{"a", DoctorSeverity::ok, "A", "fine", "", "", {}},
@@ -204,15 +228,20 @@ TEST_CASE("doctor: the real probes on this machine", "[doctor][real]") {
   DoctorOptions o;
   o.sample_ms = 200;
   o.spin_rounds = 5;
+  o.speed_rounds = 6;
+  o.speed_gap_ms = 20;
   DoctorReport r = run_doctor(o);
   for (const Finding &f : r.findings) INFO(f.id << ": " << to_string(f.severity) << ": " << f.value);
-  for (const char *id : {"cpufreq_governor", "turbo", "smt", "cpu_isolation", "hypervisor", "bpf_jit", "bpf_jit_harden",
-                         "bpf_stats_enabled", "load_average", "steal_time", "background_load", "cpu_jitter"})
+  for (const char *id :
+       {"cpufreq_governor", "turbo", "smt", "cpu_isolation", "hypervisor", "bpf_jit", "bpf_jit_harden",
+        "bpf_stats_enabled", "load_average", "steal_time", "background_load", "cpu_jitter", "speed_changes"})
     CHECK(find(r, id) != nullptr);
   // The real files exist on any Linux: never unknown for these.
   CHECK(find(r, "load_average")->severity != DoctorSeverity::unknown);
   CHECK(find(r, "steal_time")->severity != DoctorSeverity::unknown);
   CHECK(find(r, "cpu_jitter")->severity != DoctorSeverity::unknown);
+  CHECK(find(r, "speed_changes")->severity != DoctorSeverity::unknown);
+  CHECK(find(r, "speed_changes")->value.rfind(" of 6 rounds over ") != std::string::npos);
   // On a VM (this project's test machines are), the hypervisor is reported, as info.
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string text((std::istreambuf_iterator<char>(cpuinfo)), std::istreambuf_iterator<char>());
