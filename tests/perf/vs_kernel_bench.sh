@@ -175,7 +175,14 @@ while IFS='|' read -r name which args; do
   for ((i = 0; i < pairs; i++)); do
     # shellcheck disable=SC2086
     if ((i % 2 == 0)); then
-      a=$(run_one "$bpfbench" bench -a -w1 -d"$dur" $args); b=$(run_one "$kbin" -a -w1 -d"$dur" $args)
+      a=$(run_one "$bpfbench" bench -a -w1 -d"$dur" $args)
+      # A point bpfbench refuses (ls-hashmap-control-100: 25 GiB of hash maps) is not worth
+      # the kernel bench's run, which then allocates as much and ran for over 9 minutes.
+      if [ -z "$a" ] && ((i == 0)); then
+        echo "$name: no Summary line from bpfbench; the kernel bench not run" >&2
+        continue 2
+      fi
+      b=$(run_one "$kbin" -a -w1 -d"$dur" $args)
     else
       b=$(run_one "$kbin" -a -w1 -d"$dur" $args); a=$(run_one "$bpfbench" bench -a -w1 -d"$dur" $args)
     fi
