@@ -170,14 +170,25 @@ Finding background_finding(const std::string &stat_before, const std::string &st
   return f;
 }
 
-std::vector<CpuSpin> spin_test(int rounds, int spin_ms) {
-  std::vector<CpuSpin> out;
+namespace {
+
+// The CPUs this process may run on, ascending; empty when the affinity cannot be read.
+std::vector<int> allowed_cpus() {
+  std::vector<int> out;
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return out;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &allowed)) out.push_back(cpu);
+  return out;
+}
+
+}  // namespace
+
+std::vector<CpuSpin> spin_test(int rounds, int spin_ms) {
+  std::vector<CpuSpin> out;
   uint64_t n = 0;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (!CPU_ISSET(cpu, &allowed)) continue;
+  for (int cpu : allowed_cpus()) {
     CpuSpin s;
     s.cpu = cpu;
     bool pinned = on_cpu(cpu, [&] {
@@ -228,18 +239,12 @@ Finding jitter_finding(const std::vector<CpuSpin> &spins) {
 
 CpuSpin speed_rounds(int rounds, int spin_ms, int gap_ms) {
   CpuSpin s;
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
-    s.error = "cannot read this process's CPU affinity";
+  const std::vector<int> cpus = allowed_cpus();
+  if (cpus.empty()) {
+    s.error = "no CPU to spin on (this process's CPU affinity cannot be read)";
     return s;
   }
-  for (int cpu = 0; cpu < CPU_SETSIZE && s.cpu < 0; ++cpu)
-    if (CPU_ISSET(cpu, &allowed)) s.cpu = cpu;
-  if (s.cpu < 0) {
-    s.error = "no CPU to spin on";
-    return s;
-  }
+  s.cpu = cpus.front();
   bool pinned = on_cpu(s.cpu, [&] {
     uint64_t n = calibrate(spin_ms, spin_memory);
     time_spin_ns(n, spin_memory);  // warm-up, not counted
