@@ -227,7 +227,7 @@ int ab_exit_code(const AbArgs &a, const AbReport &rep, const StopSource &stop) {
   size_t failed = 0, no_ratio = 0;
   for (const auto &p : rep.points) {
     failed += p.note.rfind("failed", 0) == 0;
-    no_ratio += p.note.rfind("no ratio", 0) == 0;
+    no_ratio += p.stop == AbStop::NoRatio;
   }
   if (failed > 0) fmt::print(stderr, "bpfbench: {} point{} failed\n", failed, failed == 1 ? "" : "s");
   if (no_ratio > 0)
