@@ -49,9 +49,9 @@ struct bb_counter bb_errors[BB_MAX_CPUS] = {};
 
 /* count_per_lookup: the kernel bench's loop and counting (kernel_hash_lookups below): a
  * per-CPU slot incremented at each lookup (its percpu_stats[cpu & 255].stats[key]++), no
- * counters kept in registers, the step between keys read from memory. */
-/* A bloom filter "no" and a drop take the kernel bench's offsets of the counts they make
- * there (its hits and drops): the two paths most lookups take. */
+ * counters kept in registers, the step between keys read from memory. A bloom filter "no"
+ * and a drop take the kernel bench's offsets of the counts they make there (its hits and
+ * drops): the two paths most lookups take. */
 enum { LOOKUP_BLOOM_NO, LOOKUP_DROP, LOOKUP_FALSE_HIT, LOOKUP_HIT, LOOKUP_KINDS };
 struct bb_lookup_stats {
 	__u32 n[LOOKUP_KINDS];
@@ -262,13 +262,8 @@ static __always_inline void hash_lookups(int use_bloom)
 	bb_add(bb_errors, errors);
 }
 
-/* The same lookups counted as the kernel bench counts them (count_per_lookup): one slot
- * increment per lookup where it makes its one (a bloom filter "no" in a slot of its own,
- * where the kernel bench's goes to hits: the same work, and negatives needs it apart), and
- * a false hit also counted on its own, which the kernel bench's hashmap-with-bloom does not
- * (its bloom-false-positive does; a drop is rare). After the loop the slots are moved into
- * bpfbench's counters: once per run, so the checks see every outcome counted where it
- * happened. */
+/* After a kernel-shaped loop: its slots moved into bpfbench's counters (and zeroed), once
+ * per run, so the checks see every outcome counted where it happened. */
 static __always_inline void flush_lookup_stats(void)
 {
 	struct bb_lookup_stats *s = &lookup_stats[bpf_get_smp_processor_id() & (BB_MAX_CPUS - 1)];
@@ -286,6 +281,11 @@ static __always_inline void flush_lookup_stats(void)
 	bb_add(bb_expected, BB_HASH_LOOKUPS);
 }
 
+/* The same lookups counted as the kernel bench counts them (count_per_lookup): one slot
+ * increment per lookup where it makes its one (a bloom filter "no" in a slot of its own,
+ * where the kernel bench's goes to hits: the same work, and negatives needs it apart), and
+ * a false hit also counted on its own, which the kernel bench's hashmap-with-bloom does not
+ * (its bloom-false-positive does; a drop is rare). */
 static __always_inline void kernel_hash_lookups(int use_bloom)
 {
 	__u32 index = bpf_get_prandom_u32();

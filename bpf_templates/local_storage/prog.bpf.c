@@ -76,10 +76,11 @@ static __always_inline void storage_get(__u32 idx, struct loop_ctx *lc)
  * lookup function serves both map kinds and tests a map-kind flag twice per get (to pick the
  * outer map, then to pick the get); after every get it tests `interleave && map_idx % 3 == 0`.
  * Its flags are rodata constants, so its verifier drops the untaken branches but keeps the
- * flag loads, the division and the register the other branch needs; bpfbench's constants
- * below do the same here (bb_kl_hashmap: 1 selects the hash map, read through a zero so
- * both programs load the same flag). bpfbench's own loop (kernel_loop false) does none of it:
- * 4 BPF instructions and a 32-bit division per get that are not part of a get. */
+ * flag loads, the division and the register the other branch needs. Here both flags are
+ * bb_kl_zero, a rodata 0: the map-kind test is `hash != !!bb_kl_zero` (so both programs
+ * load the same flag) and the interleave test `bb_kl_zero && ...`. bpfbench's own loop
+ * (kernel_loop false) does none of it: 4 BPF instructions and a 32-bit division per get
+ * that are not part of a get. */
 const volatile __u32 bb_kl_zero = 0;
 
 static __always_inline void kernel_get(__u32 elem, struct loop_ctx *lc, int hash)
