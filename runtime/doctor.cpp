@@ -237,54 +237,130 @@ Finding jitter_finding(const std::vector<CpuSpin> &spins) {
   return f;
 }
 
-CpuSpin speed_rounds(int rounds, int spin_ms, int gap_ms) {
-  CpuSpin s;
-  const std::vector<int> cpus = allowed_cpus();
-  if (cpus.empty()) {
-    s.error = "no CPU to spin on (this process's CPU affinity cannot be read)";
-    return s;
+std::vector<CpuSpin> speed_rounds(int rounds, int spin_ms, int gap_ms) {
+  std::vector<int> cpus = allowed_cpus();
+  if (cpus.empty()) return {CpuSpin{-1, {}, "no CPU to spin on (this process's CPU affinity cannot be read)"}};
+  if (cpus.size() > kMaxSpeedCpus) cpus.resize(kMaxSpeedCpus);
+  std::vector<CpuSpin> out(cpus.size());
+  // One clock for every CPU: round r starts at `first + r * gap` on each of them, so a
+  // round's times say whether the CPUs were slow together.
+  const auto gap = std::chrono::milliseconds(gap_ms);
+  const auto first = std::chrono::steady_clock::now() + std::chrono::milliseconds(200) + gap;
+  std::vector<std::thread> threads;
+  threads.reserve(cpus.size());
+  for (size_t i = 0; i < cpus.size(); ++i) {
+    out[i].cpu = cpus[i];
+    threads.emplace_back([&s = out[i], rounds, spin_ms, gap, first] {
+      bool pinned = on_cpu(s.cpu, [&] {
+        uint64_t n = calibrate(spin_ms, spin_memory);
+        time_spin_ns(n, spin_memory);  // warm-up, not counted
+        for (int r = 0; r < rounds; ++r) {
+          std::this_thread::sleep_until(first + r * gap);
+          s.ns.push_back(time_spin_ns(n, spin_memory));
+        }
+      });
+      if (!pinned) s.error = fmt::format("cannot pin a thread to cpu {}", s.cpu);
+    });
   }
-  s.cpu = cpus.front();
-  bool pinned = on_cpu(s.cpu, [&] {
-    uint64_t n = calibrate(spin_ms, spin_memory);
-    time_spin_ns(n, spin_memory);  // warm-up, not counted
-    for (int r = 0; r < rounds; ++r) {
-      s.ns.push_back(time_spin_ns(n, spin_memory));
-      std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
-    }
-  });
-  if (!pinned) s.error = fmt::format("cannot pin a thread to cpu {}", s.cpu);
+  for (std::thread &t : threads) t.join();
+  return out;
+}
+
+namespace {
+
+constexpr double kSlowerRound = 1.15;  // ab's slow-turn rule, on the same work
+
+// Which of a CPU's rounds ran more than 15 % slower than its fast quartile's edge (the time
+// a quarter of its rounds beat), and the slowest round's ratio to that edge.
+struct SlowRounds {
+  std::vector<bool> slow;
+  size_t count = 0;
+  double slowest = 0;
+};
+SlowRounds slow_rounds_of(const std::vector<double> &ns) {
+  std::vector<double> sorted = ns;
+  std::sort(sorted.begin(), sorted.end());
+  const double fast = sorted[(sorted.size() - 1) / 4];
+  SlowRounds s;
+  for (double t : ns) {
+    s.slow.push_back(t > fast * kSlowerRound);
+    s.count += s.slow.back();
+  }
+  s.slowest = sorted.back() / fast;
   return s;
 }
 
-Finding speed_change_finding(const CpuSpin &rounds, double span_s) {
+// "cpu0 12, cpu1 3" for the CPUs with a slow round (at most 8 named), "0" when none has one.
+std::string slow_counts_text(const std::vector<CpuSpin> &cpus, const std::vector<SlowRounds> &slow) {
+  constexpr size_t kNamed = 8;
+  std::vector<std::string> parts;
+  size_t with_slow = 0;
+  for (size_t i = 0; i < cpus.size(); ++i) {
+    if (slow[i].count == 0) continue;
+    if (++with_slow <= kNamed) parts.push_back(fmt::format("cpu{} {}", cpus[i].cpu, slow[i].count));
+  }
+  if (parts.empty()) return "0";
+  if (with_slow > kNamed) parts.push_back(fmt::format("{} more CPUs", with_slow - kNamed));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+}  // namespace
+
+Finding speed_change_finding(const std::vector<CpuSpin> &measured, double span_s) {
   const char *id = "speed_changes", *title = "CPU speed over seconds";
   constexpr size_t kMinRounds = 5;
-  constexpr double kSlower = 1.15;
-  if (!rounds.error.empty()) return unknown(id, title, rounds.error);
-  if (rounds.ns.size() < kMinRounds) return unknown(id, title, fmt::format("{} rounds: too few", rounds.ns.size()));
-  std::vector<double> ns = rounds.ns;
-  std::sort(ns.begin(), ns.end());
-  const double fast = ns[(ns.size() - 1) / 4];  // the fast quartile's edge: a quarter take less
-  size_t slow = 0;
-  for (double t : ns) slow += t > fast * kSlower;
-  const double slowest = ns.back() / fast;
-  Finding f{id,
-            DoctorSeverity::ok,
-            title,
-            fmt::format("{} of {} rounds over {:.1f}s on cpu{} ran >15% slower than the fast quartile; the slowest "
-                        "{:.2f}x",
-                        slow, ns.size(), span_s, rounds.cpu, slowest),
-            "",
-            "",
-            {{"rounds", double(ns.size())}, {"slow_rounds", double(slow)}, {"slowest_ratio", slowest}}};
-  if (slow >= 2) {
+  std::vector<CpuSpin> cpus;
+  std::string errors;
+  for (const CpuSpin &c : measured) {
+    if (c.error.empty() && c.ns.size() >= kMinRounds) cpus.push_back(c);
+    else if (errors.empty()) errors = c.error.empty() ? fmt::format("{} rounds: too few", c.ns.size()) : c.error;
+  }
+  if (cpus.empty()) return unknown(id, title, errors.empty() ? "no CPU measured" : errors);
+  const size_t n = cpus.front().ns.size();
+  std::vector<SlowRounds> slow;
+  size_t worst = 0, most = 0;  // the CPU with the slowest round; the most slow rounds on one CPU
+  for (size_t i = 0; i < cpus.size(); ++i) {
+    slow.push_back(slow_rounds_of(cpus[i].ns));
+    if (slow[i].slowest > slow[worst].slowest) worst = i;
+    most = std::max(most, slow[i].count);
+  }
+  Finding f{id, DoctorSeverity::ok, title, "", "", "", {}};
+  f.numbers = {{"rounds", double(n)},
+               {"cpus", double(cpus.size())},
+               {"slow_rounds", double(most)},
+               {"slowest_ratio", slow[worst].slowest}};
+  if (cpus.size() == 1) {
+    f.value = fmt::format("{} of {} rounds over {:.1f}s on cpu{} ran >15% slower than the fast quartile; the slowest "
+                          "{:.2f}x",
+                          most, n, span_s, cpus.front().cpu, slow[worst].slowest);
+  } else {
+    size_t any = 0, all = 0;  // rounds with a slow CPU; rounds with every CPU slow
+    for (size_t r = 0; r < n; ++r) {
+      size_t k = 0;
+      for (const SlowRounds &s : slow) k += r < s.slow.size() && s.slow[r];
+      any += k > 0;
+      all += k == slow.size();
+    }
+    f.numbers.emplace_back("rounds_any_cpu_slow", double(any));
+    f.numbers.emplace_back("rounds_every_cpu_slow", double(all));
+    f.value = fmt::format("{} of {} rounds over {:.1f}s on {} CPUs ran >15% slower than their CPU's fast quartile; the "
+                          "slowest {:.2f}x (cpu{}); {} of the {} rounds with a slow CPU had every CPU slow",
+                          slow_counts_text(cpus, slow), n, span_s, cpus.size(), slow[worst].slowest, cpus[worst].cpu,
+                          all, any);
+    if (most >= 2)
+      f.detail = all * 2 < any ? "the CPUs slowed one at a time, not together: pinning the bench to another CPU "
+                                 "moves it, it does not avoid the slow spells; "
+                               : "the CPUs slowed together; ";
+  }
+  if (most >= 2) {
     f.severity = DoctorSeverity::warn;
-    f.detail = "the same work ran at different speeds seconds apart (a host that slows this VM for seconds at a "
-               "time, or frequency changes): a run measured across such a change moves with it; `bpfbench ab` "
-               "leaves pairs that straddle one out, and calls a point noisy when many do";
+    f.detail += "the same work ran at different speeds seconds apart (a host that slows this VM for seconds at a "
+                "time, or frequency changes): a run measured across such a change moves with it; `bpfbench ab` "
+                "leaves pairs that straddle one out, and calls a point noisy when many do";
     f.fix = "measure at a quieter time or on dedicated vCPUs; compare with `bpfbench ab`, not two separate runs";
   }
+  if (!errors.empty() && cpus.size() < measured.size())
+    f.value += fmt::format(" ({} CPUs not measured: {})", measured.size() - cpus.size(), errors);
   return f;
 }
 
@@ -315,7 +391,7 @@ DoctorReport run_doctor(const DoctorOptions &o) {
   }
   r.findings.push_back(jitter_finding(spin_test(o.spin_rounds, o.spin_ms)));
   auto t0 = std::chrono::steady_clock::now();
-  CpuSpin speed = speed_rounds(o.speed_rounds, o.spin_ms, o.speed_gap_ms);
+  std::vector<CpuSpin> speed = speed_rounds(o.speed_rounds, o.spin_ms, o.speed_gap_ms);
   r.findings.push_back(
       speed_change_finding(speed, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
   return r;

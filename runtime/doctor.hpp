@@ -16,7 +16,7 @@ struct DoctorOptions {
   int sample_ms = 500;
   int spin_rounds = 20;  // per CPU, each spin_ms long
   int spin_ms = 10;
-  int speed_rounds = 30;  // speed_changes: one spin_ms spin every speed_gap_ms, on one CPU
+  int speed_rounds = 30;  // speed_changes: one spin_ms spin every speed_gap_ms, on each CPU
   int speed_gap_ms = 100;
 };
 
@@ -78,13 +78,17 @@ std::vector<CpuSpin> spin_test(int rounds, int spin_ms);
 Finding jitter_finding(const std::vector<CpuSpin> &spins);
 
 // The machine's speed over seconds, where spin_test sees a fraction of one: `rounds` spins
-// of ~spin_ms, one every `gap_ms`, on the first CPU this process may run on. This VM's
-// host slows it to ~0.6x for seconds at a time (docs/ab.md); 20 back-to-back rounds of
-// 10 ms mostly land inside one state, and spin_test's register-only work hardly slows in
-// it, so these rounds time a chain through memory instead (runtime/doctor.cpp).
-CpuSpin speed_rounds(int rounds, int spin_ms, int gap_ms);
-// Rounds more than 15 % slower than the fast quartile (ab's slow-turn rule, on the same
-// work): from 2 of them a warning, with the slowest's ratio; unknown under 5 rounds.
-Finding speed_change_finding(const CpuSpin &rounds, double span_s);
+// of ~spin_ms, one every `gap_ms`, on every CPU this process may run on (the first
+// kMaxSpeedCpus), all at once, a thread pinned to each, the rounds on one clock. This VM's
+// host slows a vCPU to ~0.6x for seconds at a time (docs/ab.md), each vCPU on its own
+// (docs/doctor.md); 20 back-to-back rounds of 10 ms mostly land inside one state, and
+// spin_test's register-only work hardly slows in it, so these rounds time a chain through
+// memory instead (runtime/doctor.cpp).
+inline constexpr size_t kMaxSpeedCpus = 64;
+std::vector<CpuSpin> speed_rounds(int rounds, int spin_ms, int gap_ms);
+// Per CPU, rounds more than 15 % slower than its fast quartile (ab's slow-turn rule, on the
+// same work): from 2 of them on one CPU a warning, with the slowest's ratio and, with more
+// than one CPU, how many rounds had every CPU slow at once; unknown under 5 rounds.
+Finding speed_change_finding(const std::vector<CpuSpin> &cpus, double span_s);
 
 }  // namespace bpfbench

@@ -3,8 +3,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <sched.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -26,6 +28,13 @@ const Finding *find(const DoctorReport &r, const std::string &id) {
   for (const Finding &f : r.findings)
     if (f.id == id) return &f;
   return nullptr;
+}
+
+// A finding's number by name; NaN when it has none.
+double finding_number(const Finding &f, const std::string &name) {
+  for (const auto &[k, v] : f.numbers)
+    if (k == name) return v;
+  return std::nan("");
 }
 
 // /proc/stat with the aggregate line and two cpuN lines.
@@ -190,23 +199,58 @@ TEST_CASE("doctor: spin jitter from per-CPU round times", "[doctor]") {
 TEST_CASE("doctor: speed changes over seconds from spaced rounds", "[doctor]") {
   CpuSpin steady{0, {}, ""};
   for (int i = 0; i < 30; ++i) steady.ns.push_back(10e6 * (1 + 0.01 * (i % 3)));
-  Finding ok = speed_change_finding(steady, 3.3);
+  Finding ok = speed_change_finding({steady}, 3.3);
   CHECK(ok.severity == DoctorSeverity::ok);
   CHECK(ok.value == "0 of 30 rounds over 3.3s on cpu0 ran >15% slower than the fast quartile; the slowest 1.02x");
   CpuSpin flips = steady;
   for (int i : {7, 8, 9, 20}) flips.ns[i] = 16e6;
   flips.ns[25] = 11.4e6;  // 14 % slower: not counted
-  Finding warn = speed_change_finding(flips, 3.3);
+  Finding warn = speed_change_finding({flips}, 3.3);
   CHECK(warn.severity == DoctorSeverity::warn);
   CHECK(warn.value.rfind("4 of 30 rounds over 3.3s on cpu0 ran >15% slower than the fast quartile; the slowest 1.60x",
                          0) == 0);
+  CHECK(finding_number(warn, "slow_rounds") == 4);
   CHECK_FALSE(warn.fix.empty());
   // One slow round is one preemption, not a change of speed.
   CpuSpin one = steady;
   one.ns[4] = 30e6;
-  CHECK(speed_change_finding(one, 3.3).severity == DoctorSeverity::ok);
-  CHECK(speed_change_finding(CpuSpin{0, {1e7, 1e7, 1e7, 1e7}, ""}, 1).severity == DoctorSeverity::unknown);
-  CHECK(speed_change_finding(CpuSpin{2, {}, "cannot pin a thread to cpu 2"}, 0).severity == DoctorSeverity::unknown);
+  CHECK(speed_change_finding({one}, 3.3).severity == DoctorSeverity::ok);
+  CHECK(speed_change_finding({CpuSpin{0, {1e7, 1e7, 1e7, 1e7}, ""}}, 1).severity == DoctorSeverity::unknown);
+  CHECK(speed_change_finding({CpuSpin{2, {}, "cannot pin a thread to cpu 2"}}, 0).severity == DoctorSeverity::unknown);
+  CHECK(speed_change_finding({}, 0).severity == DoctorSeverity::unknown);
+}
+
+// 2026-12-06 03:30 UTC, two vCPUs timed on one clock, 400 rounds 25 ms apart: each slowed
+// on its own (the correlation of their log round times was -0.06), so a probe of cpu0 alone
+// says nothing of a bench pinned to cpu1.
+TEST_CASE("doctor: speed changes on each CPU, and whether they came together", "[doctor]") {
+  CpuSpin cpu0{0, std::vector<double>(30, 10e6), ""}, cpu1{1, std::vector<double>(30, 10e6), ""};
+  Finding steady = speed_change_finding({cpu0, cpu1}, 3.3);
+  CHECK(steady.severity == DoctorSeverity::ok);
+  CHECK(steady.value == "0 of 30 rounds over 3.3s on 2 CPUs ran >15% slower than their CPU's fast quartile; the "
+                        "slowest 1.00x (cpu0); 0 of the 0 rounds with a slow CPU had every CPU slow");
+  // cpu1 alone slows: the warning the one-CPU probe missed.
+  CpuSpin slow1 = cpu1;
+  for (int i : {3, 4, 5, 17, 18}) slow1.ns[i] = 18e6;
+  Finding apart = speed_change_finding({cpu0, slow1}, 3.3);
+  CHECK(apart.severity == DoctorSeverity::warn);
+  CHECK(apart.value == "cpu1 5 of 30 rounds over 3.3s on 2 CPUs ran >15% slower than their CPU's fast quartile; the "
+                       "slowest 1.80x (cpu1); 0 of the 5 rounds with a slow CPU had every CPU slow");
+  CHECK(apart.detail.rfind("the CPUs slowed one at a time", 0) == 0);
+  CHECK(finding_number(apart, "cpus") == 2);
+  CHECK(finding_number(apart, "rounds_any_cpu_slow") == 5);
+  CHECK(finding_number(apart, "rounds_every_cpu_slow") == 0);
+  // Both slow in the same rounds: together.
+  CpuSpin slow0 = cpu0;
+  for (int i : {3, 4, 5, 17}) slow0.ns[i] = 13e6;
+  Finding together = speed_change_finding({slow0, slow1}, 3.3);
+  CHECK(together.value == "cpu0 4, cpu1 5 of 30 rounds over 3.3s on 2 CPUs ran >15% slower than their CPU's fast "
+                          "quartile; the slowest 1.80x (cpu1); 4 of the 5 rounds with a slow CPU had every CPU slow");
+  CHECK(together.detail.rfind("the CPUs slowed together", 0) == 0);
+  // A CPU that could not be measured is named; the others still count.
+  Finding partial = speed_change_finding({cpu0, slow1, CpuSpin{2, {}, "cannot pin a thread to cpu 2"}}, 3.3);
+  CHECK(partial.severity == DoctorSeverity::warn);
+  CHECK(partial.value.find("(1 CPUs not measured: cannot pin a thread to cpu 2)") != std::string::npos);
 }
 
 TEST_CASE("doctor: JSON and text rendering of a report", "[doctor]") {
@@ -241,7 +285,11 @@ TEST_CASE("doctor: the real probes on this machine", "[doctor][real]") {
   CHECK(find(r, "steal_time")->severity != DoctorSeverity::unknown);
   CHECK(find(r, "cpu_jitter")->severity != DoctorSeverity::unknown);
   CHECK(find(r, "speed_changes")->severity != DoctorSeverity::unknown);
-  CHECK(find(r, "speed_changes")->value.rfind(" of 6 rounds over ") != std::string::npos);
+  CHECK(find(r, "speed_changes")->value.find(" of 6 rounds over ") != std::string::npos);
+  // Every CPU this process may use, at once.
+  cpu_set_t allowed;
+  REQUIRE(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+  CHECK(finding_number(*find(r, "speed_changes"), "cpus") == std::min<int>(CPU_COUNT(&allowed), kMaxSpeedCpus));
   // On a VM (this project's test machines are), the hypervisor is reported, as info.
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string text((std::istreambuf_iterator<char>(cpuinfo)), std::istreambuf_iterator<char>());
