@@ -33,23 +33,6 @@ Result<> test_run_once(int fd, const std::vector<uint8_t> &data) {
 
 namespace {
 
-// Calls op() until stop, counting each call in slot: a plain add, or the kernel bench's
-// locked add (atomic). The choice is made once, outside the loop.
-template <typename Op>
-void count_calls(ProducerSlot &slot, const std::atomic<bool> &stop, bool atomic, Op op) {
-  if (atomic) {
-    while (!stop.load(std::memory_order_relaxed)) {
-      op();
-      slot.add_atomic(1);
-    }
-    return;
-  }
-  while (!stop.load(std::memory_order_relaxed)) {
-    op();
-    slot.add(1);
-  }
-}
-
 // getpgid: the cheapest syscall with a tracepoint the trigger family can hook. Its
 // argument is explicit: left out, the callee sees whatever the register holds, and the
 // cost depends on whether that happens to be a live pid (docs/families/trigger.md).
@@ -153,7 +136,7 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   case ProducerKind::UsdtNop5: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop5>>(cfg.atomic_count));
   case ProducerKind::CountGlobal:
   case ProducerKind::CountLocal:
-  case ProducerKind::Rename: return P(make_user_producer(cfg.kind));
+  case ProducerKind::Rename: return P(make_user_producer(cfg.kind, cfg.atomic_count));
   case ProducerKind::SocketCreate:
   case ProducerKind::ThreadCreate:
   case ProducerKind::Getsockopt: return make_owner_producer(cfg);

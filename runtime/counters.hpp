@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,25 @@ struct alignas(128) ProducerSlot {
   // its user-space producers: the `op_count atomic` param (docs/families.md).
   void add_atomic(uint64_t n) { ops.fetch_add(n, std::memory_order_relaxed); }
 };
+
+// Calls op() until stop, or until it returns false when it returns a bool, counting each
+// call that completed in `slot`: a plain add, or the kernel bench's locked add (atomic).
+// The choice is made once, outside the loop.
+template <typename Op>
+void count_calls(ProducerSlot &slot, const std::atomic<bool> &stop, bool atomic, Op op) {
+  auto loop = [&](auto add) {
+    while (!stop.load(std::memory_order_relaxed)) {
+      if constexpr (std::is_same_v<decltype(op()), bool>) {
+        if (!op()) return;
+      } else {
+        op();
+      }
+      add();
+    }
+  };
+  if (atomic) loop([&slot] { slot.add_atomic(1); });
+  else loop([&slot] { slot.add(1); });
+}
 
 class ProducerCounters {
  public:

@@ -50,9 +50,11 @@ class CountLocalProducer final : public Producer {
 // __set_task_comm() and fires the task_rename tracepoint (the kernel bench's rename-*,
 // which writes "test_overhead" to /proc/self/comm, renaming the main thread). Writing
 // the name the thread already has leaves every name as it was; per thread, so several
-// producers do not rename each other.
+// producers do not rename each other. Each write is counted with a plain add, or with
+// the kernel bench's locked add (`atomic`, the family's `op_count atomic`).
 class RenameProducer final : public Producer {
  public:
+  explicit RenameProducer(bool atomic) : atomic_(atomic) {}
   std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     char name[16] = {};
     int rd = open("/proc/thread-self/comm", O_RDONLY | O_CLOEXEC);
@@ -64,25 +66,26 @@ class RenameProducer final : public Producer {
     int fd = open("/proc/thread-self/comm", O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) return "cannot open /proc/thread-self/comm for writing: " + errno_text(errno);
     std::string err;
-    while (!stop.load(std::memory_order_relaxed)) {
-      if (write(fd, name, len) < 0) {
-        err = "write to /proc/thread-self/comm failed: " + errno_text(errno);
-        break;
-      }
-      slot.add(1);
-    }
+    count_calls(slot, stop, atomic_, [&] {
+      if (write(fd, name, len) >= 0) return true;
+      err = "write to /proc/thread-self/comm failed: " + errno_text(errno);
+      return false;
+    });
     close(fd);
     return err;
   }
+
+ private:
+  bool atomic_;
 };
 
 }  // namespace
 
-std::unique_ptr<Producer> make_user_producer(ProducerKind kind) {
+std::unique_ptr<Producer> make_user_producer(ProducerKind kind, bool atomic_count) {
   switch (kind) {
   case ProducerKind::CountGlobal: return std::make_unique<CountGlobalProducer>();
   case ProducerKind::CountLocal: return std::make_unique<CountLocalProducer>();
-  case ProducerKind::Rename: return std::make_unique<RenameProducer>();
+  case ProducerKind::Rename: return std::make_unique<RenameProducer>(atomic_count);
   default: return nullptr;
   }
 }

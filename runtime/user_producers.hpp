@@ -11,7 +11,8 @@
 namespace bpfbench {
 
 // The producer of `kind` when it is one of CountGlobal, CountLocal, Rename; nullptr otherwise.
-std::unique_ptr<Producer> make_user_producer(ProducerKind kind);
+// `atomic_count`: Rename counts each write with a locked add (the `op_count` param).
+std::unique_ptr<Producer> make_user_producer(ProducerKind kind, bool atomic_count);
 
 // How many operations a counting producer does between two looks at the stop flag and
 // two publications of its count (count_global): the count a sample sees lags by less.

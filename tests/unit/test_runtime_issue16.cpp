@@ -99,21 +99,24 @@ TEST_CASE("uprobes: the multi and nop5 and USDT programs count every call", "[ru
   }
 }
 
-// op_count atomic: the syscall and uprobe-target producers count with a locked add, as
-// the kernel bench's trig-syscall-count and trig-usermode-count loops do. Its count must
+// op_count atomic: the syscall, uprobe-target and rename producers count with a locked add,
+// as the kernel bench's trig-syscall-count, trig-usermode-count and rename loops do. Its count must
 // still be exact: the programs' own count of the same calls agrees to the call.
-TEST_CASE("op_count atomic: the producers' locked count agrees with the programs'", "[runtime][trigger][uprobes]") {
+TEST_CASE("op_count atomic: the producers' locked count agrees with the programs'",
+          "[runtime][trigger][uprobes][rename]") {
   BB_REQUIRE_ROOT();
   Runner run;
-  const std::pair<const char *, const char *> cases[] = {
-      {"trigger", "tp"}, {"uprobes", "uprobe-nop"}, {"trigger", "base"}, {"uprobes", "uprobe-base"}};
+  const std::pair<const char *, const char *> cases[] = {{"trigger", "tp"},          {"uprobes", "uprobe-nop"},
+                                                         {"rename", "rawtp"},        {"trigger", "base"},
+                                                         {"uprobes", "uprobe-base"}, {"rename", "base"}};
   for (const auto &[family, prog] : cases) {
     DYNAMIC_SECTION(family << "/" << prog) {
       PlanPoint p = run.point(family, prog);
       test::set_param(p, "op_count", test::word("atomic"));
       // base and uprobe-base count in user space only: nothing to check them against.
       const bool checked = std::string(prog) != "base" && std::string(prog) != "uprobe-base";
-      check_point_runs_or_skips(run, p, checked ? "hits_vs_producer" : nullptr);
+      const char *check = std::string(family) == "rename" ? "runs_vs_renames" : "hits_vs_producer";
+      check_point_runs_or_skips(run, p, checked ? check : nullptr);
     }
   }
 }
