@@ -14,6 +14,13 @@
 #                                   ringbuf, perfbuf, local-storage, bpf-loop and hashmap
 #                                   benches attached at tp/syscalls/sys_enter_getpgid (fentry
 #                                   is refused by kernels without BPF trampolines)
+#   KBENCH_RENAME=/tmp/kbench-rename/bench  the v6.12 bench with test_overhead's kprobe,
+#                                   kretprobe, fentry and fexit programs not autoloaded
+#                                   (SEC("?...")): v6.12 loads all five for every rename-*
+#                                   bench, so where the kernel refuses one, rename-base and
+#                                   rename-rawtp print nothing either (rows marked RN; built
+#                                   here from KBENCH_SRC=/tmp/kbench-src/linux-v6.12 with
+#                                   KBENCH_BUILD when missing, else skipped with a note)
 #   KBENCH_XDP=/tmp/kbench-xdp/bench the v6.12 bench with bpf-next's xdp-lb and bpf-nop added
 #                                   (rows marked XDP, built by /tmp/kbench-xdp/build.sh;
 #                                   skipped with a note when it is missing). Their number is
@@ -39,6 +46,8 @@ shift $((OPTIND - 1))
 KBENCH=${KBENCH:-/tmp/kbench/bench}
 KBENCH_TP=${KBENCH_TP:-/tmp/kbench/bench-tp}
 KBENCH_XDP=${KBENCH_XDP:-/tmp/kbench-xdp/bench}
+KBENCH_RENAME=${KBENCH_RENAME:-/tmp/kbench-rename/bench}
+KBENCH_SRC=${KBENCH_SRC:-/tmp/kbench-src/linux-v6.12}
 
 if [ ! -x "$KBENCH" ] || [ ! -x "$KBENCH_TP" ]; then
   if [ -n "${KBENCH_BUILD:-}" ]; then
@@ -50,6 +59,17 @@ if [ ! -x "$KBENCH" ] || [ ! -x "$KBENCH_TP" ]; then
 fi
 [ -x "$bpfbench" ] || { echo "no bpfbench at $bpfbench" >&2; exit 2; }
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+
+# The RN bench: a copy of the v6.12 tree whose test_overhead.c marks its kprobe, kretprobe,
+# fentry and fexit programs not to autoload, built by KBENCH_BUILD (its SRC and OUT).
+build_rename_bench() {
+  local copy=/tmp/kbench-rename-src progs=tools/testing/selftests/bpf/progs
+  [ -n "${KBENCH_BUILD:-}" ] && [ -f "$KBENCH_SRC/$progs/test_overhead.c" ] || return 1
+  rm -rf "$copy" && cp -a "$KBENCH_SRC" "$copy" || return 1
+  sed -i -E 's/SEC\("(kprobe|kretprobe|fentry|fexit)\//SEC("?\1\//' "$copy/$progs/test_overhead.c"
+  [ "$(grep -c 'SEC("?' "$copy/$progs/test_overhead.c")" = 4 ] || { echo "test_overhead.c: not 4 programs marked" >&2; return 1; }
+  SRC=$copy OUT=$(dirname "$KBENCH_RENAME") bash "$KBENCH_BUILD" >/dev/null
+}
 
 
 # name | kernel bench binary | the arguments both get (bpfbench as `bpfbench bench ARGS`,
@@ -73,8 +93,8 @@ strncmp-helper-32|KB|--cmp-str-len 32 strncmp-helper
 bpf-loop-1000|TP|--nr_loops 1000 bpf-loop
 count-global|KB|count-global
 count-local|KB|count-local
-rename-base|KB|rename-base
-rename-rawtp|KB|rename-rawtp
+rename-base|RN|rename-base
+rename-rawtp|RN|rename-rawtp
 trig-uprobe-multi-nop|KB|trig-uprobe-multi-nop
 trig-uretprobe-multi-nop|KB|trig-uretprobe-multi-nop
 htab-mem-overwrite|KB|-p8 htab-mem
@@ -165,6 +185,8 @@ while IFS='|' read -r name which args; do
   kbin=$KBENCH
   [ "$which" = TP ] && kbin=$KBENCH_TP
   [ "$which" = XDP ] && kbin=$KBENCH_XDP
+  [ "$which" = RN ] && kbin=$KBENCH_RENAME
+  if [ "$which" = RN ] && [ ! -x "$kbin" ]; then build_rename_bench || true; fi
   field=hits
   [ "$name" = hashmap-without-bloom ] && field=total
   if [ ! -x "$kbin" ]; then
