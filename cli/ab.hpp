@@ -27,7 +27,8 @@ struct AbArgs {
   double threshold_pct = 0;     // changes up to this are within noise
   std::optional<double> fail_on_regression_pct;
   AbStopRule rule;
-  std::string only;  // only points whose label contains this
+  AbTurnValue turn_value = AbTurnValue::Fast;  // --turn-value
+  std::string only;                            // only points whose label contains this
   bool verbose = false;
 };
 

@@ -154,6 +154,7 @@ class AbRunner {
 
   AbPointReport run(const MatchedPoint &m, size_t i, size_t n) {
     AbPointReport rep;
+    rep.turn_stat = args_.turn_value;
     rep.suite = m.a->suite;
     rep.label = m.a->label;
     if (m.b->label != m.a->label) rep.label_b = m.b->label;
@@ -164,13 +165,18 @@ class AbRunner {
         break;
       }
       AbSide side = abba_side(turn);
-      const PlanPoint &p = side == AbSide::A ? *m.a : *m.b;
+      PlanPoint p = side == AbSide::A ? *m.a : *m.b;
+      if (args_.turn_value == AbTurnValue::Fast) p.interval_ns = std::min(p.interval_ns, kAbFastIntervalNs);
       const Variant &v = side == AbSide::A ? va_ : vb_;
       PointResult r = run_point(p, *v.fe->families.find(p.family), v.object(p.index), opts_, stop_);
       if (stop_.stop_requested()) continue;  // an interrupted turn is no value: noted above
       std::optional<double> value = turn_value(r, side, rep);
       if (!value) break;
       rep.add_turn(side, *value, r.prog_facts.empty() ? std::nullopt : r.prog_facts.front().jit_offset64);
+      if (const MetricSummary *ms = r.summary.find(rep.metric)) {
+        rep.turns.back().intervals = ms->n;
+        rep.turns.back().mean = ms->mean;
+      }
       if (turn % 2 == 0) continue;
       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       rep.stop = ab_stop_state(rep.stats, args_.rule, elapsed);
@@ -321,6 +327,7 @@ int cmd_ab(const AbArgs &a) {
   rep.b = a.control ? va.name : vb.name;
   rep.control = a.control;
   rep.rule = a.rule;
+  rep.turn_value = a.turn_value;
   std::vector<MatchedPoint> matched = match_points(va, b, ab_match_by_position(a) || a.control, a.only, rep);
   if (matched.empty()) {
     fmt::print(stderr, "bpfbench: error: no point of A matches a point of B (by suite and label)\n");

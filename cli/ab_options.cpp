@@ -68,6 +68,14 @@ void add_ab_command(CLI::App &app, AbCommand &ab) {
       ab.cmd, "--max-time", duration_in(1'000'000'000, kMaxTimeNs),
       [&a](int64_t ns) { a.rule.max_time_s = double(ns) / 1e9; },
       "Stop a point's pairs after this long (after 3 pairs at least)", "DURATION");
+  ab.cmd
+      ->add_option_function<std::string>(
+          "--turn-value",
+          [&a](const std::string &v) { a.turn_value = v == "mean" ? AbTurnValue::Mean : AbTurnValue::Fast; },
+          "A turn's value: fast (default) = the 90th percentile of its 100 ms intervals in the metric's better "
+          "direction, which a slow spell of the machine moves only when it covers most of the turn; mean = the mean "
+          "of its intervals at the point's own interval")
+      ->check(CLI::IsMember({"fast", "mean"}));
   ab.cmd->add_option("--only", a.only, "Only the points with this label (of A), or matching this glob")
       ->check(checked(non_empty("some text of a label"), "TEXT"));
   ab.cmd->add_flag("-v,--verbose", a.verbose, "Also print libbpf/verifier details");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -31,16 +32,26 @@ std::string ci_text(const AbPointReport &p) {
 }
 
 std::string header(const AbReport &r) {
-  return fmt::format("ab: A = {}, B = {}{}\n{}", printable_text(r.a), printable_text(r.b),
+  return fmt::format("ab: A = {}, B = {}{}\n{}{}", printable_text(r.a), printable_text(r.b),
                      r.control ? " (control: A against itself)" : "",
+                     r.turn_value == AbTurnValue::Fast
+                         ? "ab: a turn's value is the 90th percentile of its 100 ms intervals, in the metric's better "
+                           "direction (--turn-value fast)\n"
+                         : "",
                      r.timing_note.empty() ? "" : "ab: " + printable_text(r.timing_note) + "\n");
 }
 
 nlohmann::json point_json(const AbPointReport &p) {
   nlohmann::json turns = nlohmann::json::array(), pairs = nlohmann::json::array();
-  for (const auto &t : p.turns)
-    turns.push_back(
-        {{"side", to_string(t.side)}, {"value", json_number(t.value)}, {"jit_offset64", json_or_null(t.jit_offset64)}});
+  for (const auto &t : p.turns) {
+    nlohmann::json turn = {
+        {"side", to_string(t.side)}, {"value", json_number(t.value)}, {"jit_offset64", json_or_null(t.jit_offset64)}};
+    if (t.intervals > 0) {
+      turn["intervals"] = t.intervals;
+      turn["mean"] = json_number(t.mean);
+    }
+    turns.push_back(std::move(turn));
+  }
   for (size_t i = 0; i < p.a.size(); ++i)
     pairs.push_back({{"a", json_number(p.a[i])}, {"b", json_number(p.b[i])}, {"ratio", json_number(p.b[i] / p.a[i])}});
   nlohmann::json j = {{"suite", p.suite},
@@ -163,6 +174,17 @@ std::string AbPointReport::alignment_note() const {
                      list(sb));
 }
 
+const char *to_string(AbTurnValue v) { return v == AbTurnValue::Fast ? "fast" : "mean"; }
+
+double ab_turn_statistic(const MetricSummary &m, AbTurnValue how) {
+  if (how == AbTurnValue::Mean || m.values.size() < 2) return m.mean;
+  std::vector<double> v = m.values;
+  std::sort(v.begin(), v.end());
+  const double at = (m.higher_is_better ? 0.9 : 0.1) * double(v.size() - 1);
+  const size_t lo = static_cast<size_t>(at), hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
+}
+
 std::optional<double> AbPointReport::turn_value(const MetricSummary *m, const std::string &side) {
   if (!m || m->n == 0 || !m->has_value()) {
     note = fmt::format("no {} in {}{}", metric, side, m && !m->has_value() ? ": " + m->no_value : "");
@@ -172,7 +194,7 @@ std::optional<double> AbPointReport::turn_value(const MetricSummary *m, const st
     unit = m->unit;
     higher_is_better = m->higher_is_better;
   }
-  return m->mean;
+  return ab_turn_statistic(*m, turn_stat);
 }
 
 void AbPointReport::judge() {
@@ -263,6 +285,9 @@ std::string ab_to_text(const AbReport &r) {
 std::string ab_to_markdown(const AbReport &r) {
   std::string out = fmt::format("**A** = `{}`, **B** = `{}`{}\n\n", markdown_text(r.a), markdown_text(r.b),
                                 r.control ? " (control)" : "");
+  if (r.turn_value == AbTurnValue::Fast)
+    out += "A turn's value is the 90th percentile of its 100 ms intervals, in the metric's better direction "
+           "(`--turn-value fast`).\n\n";
   if (!r.timing_note.empty()) out += markdown_text(r.timing_note) + "\n\n";
   out += "| suite | point | metric | pairs | B/A | 95% CI | ±CI | speed | verdict |\n";
   out += "|---|---|---|---:|---:|---|---:|---:|---|\n";
@@ -302,6 +327,7 @@ nlohmann::json ab_to_json(const AbReport &r) {
                       {"b", r.b},
                       {"control", r.control},
                       {"order", "ABBA"},
+                      {"turn_value", to_string(r.turn_value)},
                       {"stop_rule",
                        {{"precision_pct", r.rule.precision_pct},
                         {"min_pairs", r.rule.min_pairs},

@@ -2,6 +2,7 @@
 // paired ratio, the suite geomeans, and their text / Markdown / JSON forms.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,20 +27,29 @@ struct AbMatch {
 AbMatch match_by_suite_label(const std::vector<AbPointKey> &a, const std::vector<AbPointKey> &b);
 std::string point_name(const AbPointKey &k);
 
+// A turn's value of `m` (its per-interval values) as `how` says; the mean when `m` holds
+// fewer than 2 intervals.
+double ab_turn_statistic(const MetricSummary &m, AbTurnValue how);
+
 struct AbTurn {
   AbSide side = AbSide::A;
-  double value = 0;  // the point's main metric over this turn's measured intervals
+  double value = 0;  // the point's main metric over this turn's measured intervals (AbTurnValue)
   // Where this turn's load of the measured program started its JITed code, mod 64
   // (ProgFacts::jit_offset64); absent when unknown (no program, addresses hidden, a guest).
   std::optional<uint32_t> jit_offset64;
+  // The turn's intervals of the metric and their mean (0 and 0 when not recorded: a guest's
+  // turn, a test's synthetic one).
+  size_t intervals = 0;
+  double mean = 0;
 };
 
 struct AbPointReport {
   std::string suite, label, label_b;  // label_b: B's label when it differs (settings mode)
   std::string metric, unit;
   bool higher_is_better = true;
-  std::vector<AbTurn> turns;  // in the order they ran (ABBA)
-  std::vector<double> a, b;   // per complete pair
+  AbTurnValue turn_stat = AbTurnValue::Mean;  // how turn_value() values a turn
+  std::vector<AbTurn> turns;                  // in the order they ran (ABBA)
+  std::vector<double> a, b;                   // per complete pair
   PairedRatio stats;
   AbStop stop = AbStop::Continue;
   double floor_pct = 0;  // changes up to this are "within noise" (threshold or control floor)
@@ -78,6 +88,7 @@ struct AbReport {
   std::string a, b;  // what A and B are ("before.bdsl", "x.bdsl --a n=1")
   bool control = false;
   AbStopRule rule;
+  AbTurnValue turn_value = AbTurnValue::Mean;
   std::vector<AbPointReport> points;
   std::vector<std::string> only_a, only_b;
   std::string timing_note;  // "emulated: timings not comparable (...)" for TCG guest turns; "" otherwise

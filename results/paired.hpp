@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,16 @@ std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vec
 // The same pairs without the quarter limit (all of them, however many).
 std::vector<size_t> turns_under_quartile(const std::vector<double> &a, const std::vector<double> &b,
                                          bool higher_is_better);
+
+// What one turn's value is (`ab --turn-value`). `Fast`: the 90th percentile of the turn's
+// intervals in the metric's better direction (the 10th for a lower-is-better metric), the
+// turns sampled every kAbFastIntervalNs: the speed a turn reached while the machine let
+// it, so a slow spell of the host inside a turn moves the value only when it covers most
+// of the turn (docs/ab.md). `Mean`: the mean of the turn's intervals at the point's own
+// interval.
+enum class AbTurnValue { Fast, Mean };
+inline constexpr int64_t kAbFastIntervalNs = 100'000'000;
+const char *to_string(AbTurnValue v);
 
 // Pairs continue until the CI half-width is under `precision_pct` (after at least
 // `min_pairs`), or `max_pairs` / `max_time_s` (0 = no limit) is reached. Pairs that make

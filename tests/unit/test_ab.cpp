@@ -449,3 +449,41 @@ TEST_CASE("ab: a point where more than a quarter of the pairs have a slow turn g
   CHECK(j["points"][0]["unstable_note"] == note);
   CHECK(j["points"][1]["unstable_pairs"] == nlohmann::json::array());
 }
+
+TEST_CASE("ab: a turn's value, fast or mean, from its intervals", "[ab]") {
+  MetricSummary m;
+  m.values = {5, 1, 9, 3, 7, 2, 10, 4, 8, 6};  // 1..10
+  m.mean = 5.5;
+  // The 90th percentile, linear between order statistics: 9 + 0.1 * (10 - 9).
+  CHECK(ab_turn_statistic(m, AbTurnValue::Fast) == Approx(9.1));
+  CHECK(ab_turn_statistic(m, AbTurnValue::Mean) == 5.5);
+  // Lower is better (ns/op): the fast end is the 10th percentile.
+  m.higher_is_better = false;
+  CHECK(ab_turn_statistic(m, AbTurnValue::Fast) == Approx(1.9));
+  // One interval: nothing to choose from, the mean.
+  m.values = {3};
+  m.mean = 3;
+  CHECK(ab_turn_statistic(m, AbTurnValue::Fast) == 3);
+  // A report says which value its turns hold.
+  AbReport r = two_files();
+  r.turn_value = AbTurnValue::Fast;
+  CHECK(ab_to_json(r)["turn_value"] == "fast");
+  CHECK(ab_to_text(r).find("(--turn-value fast)") != std::string::npos);
+  r.turn_value = AbTurnValue::Mean;
+  CHECK(ab_to_json(r)["turn_value"] == "mean");
+  CHECK(ab_to_text(r).find("--turn-value") == std::string::npos);
+}
+
+// A point's turns valued by a statistic: turn_value() applies the point's turn_stat.
+TEST_CASE("ab: turn_value applies the point's turn statistic", "[ab]") {
+  MetricSummary m;
+  m.name = "hits";
+  m.n = 10;
+  m.values = {1, 1, 1, 1, 1, 1, 1, 1, 2, 2};
+  m.mean = 1.2;
+  AbPointReport p;
+  p.metric = "hits";
+  CHECK(p.turn_value(&m, "A") == 1.2);
+  p.turn_stat = AbTurnValue::Fast;
+  CHECK(*p.turn_value(&m, "A") == Approx(2.0));
+}

@@ -61,6 +61,7 @@ TEST_CASE("ab: argument errors exit 2 with a clear message", "[ab][cli]") {
       {{f, "--a", "producers=0", "--b", "producers=1"}, "--a producers=0: "},
       {{f, g, "--floor-from", d.file("x.json", "{}")}, "not the JSON of a control run"},
       {{f, g, "--format", "xml"}, "--format"},
+      {{f, g, "--turn-value", "p90"}, "--turn-value"},
   };
   for (const auto &c : cases) {
     std::vector<std::string> argv{kBin, "ab"};
@@ -92,6 +93,12 @@ TEST_CASE("ab: a short real run pairs 3 turns of each in ABBA order", "[ab][cli]
     CHECK(t["jit_offset64"].is_null());  // `base` loads no BPF program
   }
   CHECK(order == "ABBAAB");
+  // The default turn value: the 90th percentile of 100 ms intervals, 10 in a 1 s turn.
+  CHECK(j["turn_value"] == "fast");
+  for (const auto &t : p["turns"]) {
+    CHECK(t["intervals"] == 10);
+    CHECK(t["mean"].get<double>() > 0);
+  }
   CHECK(p["ratio"].get<double>() > 0);
   CHECK(p["stop"] == "max pairs");
   CHECK(j["only_a"] == nlohmann::json::array({"only-before"}));  // unmatched: listed, not run
