@@ -122,8 +122,14 @@ TEST_CASE("sockmap: every mode delivers every byte, checked twice", "[runtime][s
       CHECK(check_named(res, "bytes_seen_by_bpf")->ok);
     }
     // Bounded in flight (16 MiB by default): over the measured part, the sender gets at
-    // most that (and one sendfile() of the file) ahead of the reader.
-    CHECK(test::sampled_total(res, "send") <= test::sampled_total(res, "recv") + (16u << 20) + kSendfileSize);
+    // most that (and one sendfile() of the file) ahead of the reader, give or take what
+    // moved while the sampler read the two counts one after the other at the start of the
+    // measured part (the producer's first): 128 KiB over the bound in one CI run under ASan
+    // with qemu guests and a fuzzer beside it. The bound itself is checked exactly above
+    // ("sendfile producer: stops at max_in_flight ...").
+    constexpr uint64_t kReadSkew = 4u << 20;
+    CHECK(test::sampled_total(res, "send") <=
+          test::sampled_total(res, "recv") + (16u << 20) + kSendfileSize + kReadSkew);
     CHECK(sockmap_metric(res, "recv").unit == "M/s");
   }
 }
