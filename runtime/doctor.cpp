@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <optional>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -250,17 +251,26 @@ std::vector<CpuSpin> speed_rounds(int rounds, int spin_ms, int gap_ms) {
   threads.reserve(cpus.size());
   for (size_t i = 0; i < cpus.size(); ++i) {
     out[i].cpu = cpus[i];
-    threads.emplace_back([&s = out[i], rounds, spin_ms, gap, first] {
-      bool pinned = on_cpu(s.cpu, [&] {
-        uint64_t n = calibrate(spin_ms, spin_memory);
-        time_spin_ns(n, spin_memory);  // warm-up, not counted
-        for (int r = 0; r < rounds; ++r) {
-          std::this_thread::sleep_until(first + r * gap);
-          s.ns.push_back(time_spin_ns(n, spin_memory));
-        }
-      });
-      if (!pinned) s.error = fmt::format("cannot pin a thread to cpu {}", s.cpu);
-    });
+    auto body = [&s = out[i], rounds, spin_ms, gap, first] {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(s.cpu, &set);
+      if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0) {
+        s.error = fmt::format("cannot pin a thread to cpu {}", s.cpu);
+        return;
+      }
+      uint64_t n = calibrate(spin_ms, spin_memory);
+      time_spin_ns(n, spin_memory);  // warm-up, not counted
+      for (int r = 0; r < rounds; ++r) {
+        std::this_thread::sleep_until(first + r * gap);
+        s.ns.push_back(time_spin_ns(n, spin_memory));
+      }
+    };
+    try {
+      threads.emplace_back(body);
+    } catch (const std::system_error &e) {  // no thread for this CPU: the others still run
+      out[i].error = fmt::format("cannot start a thread for cpu {}: {}", cpus[i], e.what());
+    }
   }
   for (std::thread &t : threads) t.join();
   return out;
