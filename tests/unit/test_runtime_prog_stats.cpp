@@ -25,9 +25,11 @@ namespace {
 
 const char *kBpftool = "/usr/sbin/bpftool";
 
-PointResult run_trigger(const test::Families &fams, const std::string &prog, bool stats, int64_t batch = 0) {
+PointResult run_trigger(const test::Families &fams, const std::string &prog, bool stats, int64_t batch = 0,
+                        int64_t interval_ns = 1'000'000'000) {
   const FamilyManifest &f = fams.get("trigger");
   PlanPoint p = test::make_point(f, prog, 0, 1'000'000'000);
+  p.interval_ns = interval_ns;
   if (batch > 0) test::set_param(p, "batch_iters", test::num(batch));
   std::string err;
   auto obj = test::compile_point(p, fams, err);
@@ -130,13 +132,17 @@ TEST_CASE("prog stats: metrics, facts and the sysctl as found", "[runtime][prog_
 TEST_CASE("prog stats: twice the loop per run is about twice prog_ns", "[runtime][prog_stats]") {
   BB_REQUIRE_ROOT();
   test::Families fams;
-  // Two loads of each, alternating, and the lower prog_ns of each: the same program's cost
-  // per run differs by up to ~50 % from one load to the next on this VM (545 -> 1792 ns
-  // failed a single-load comparison in CI; docs/ab.md, "Measured").
-  PointResult one = run_trigger(fams, "kernel-count", true, 250);
-  PointResult two = run_trigger(fams, "kernel-count", true, 500);
-  PointResult one_again = run_trigger(fams, "kernel-count", true, 250);
-  PointResult two_again = run_trigger(fams, "kernel-count", true, 500);
+  // Two loads of each, alternating, sampled every 100 ms, and the lowest prog_ns of any
+  // interval of either load: the same program's cost per run differs by up to ~50 % from
+  // one load to the next on this VM (545 -> 1792 ns failed a single-load comparison in
+  // CI; docs/ab.md, "Measured"), and a vCPU's slow spells of 0.3-1.5 s covered both loads'
+  // means once (2857 -> 3473 ns, 1.22x, under ASan); the fastest interval is the work's
+  // cost while the machine let it run, as ab's fast turn value (docs/ab.md).
+  constexpr int64_t kInterval = 100'000'000;
+  PointResult one = run_trigger(fams, "kernel-count", true, 250, kInterval);
+  PointResult two = run_trigger(fams, "kernel-count", true, 500, kInterval);
+  PointResult one_again = run_trigger(fams, "kernel-count", true, 250, kInterval);
+  PointResult two_again = run_trigger(fams, "kernel-count", true, 500, kInterval);
   INFO(one.reason << " / " << two.reason << " / " << one_again.reason << " / " << two_again.reason);
   double a = 0, b = 0;
   for (auto [r, low] :
@@ -144,8 +150,10 @@ TEST_CASE("prog stats: twice the loop per run is about twice prog_ns", "[runtime
     REQUIRE(r->status == PointResult::Status::Ok);
     const MetricSummary *m = r->summary.find("prog_ns");
     REQUIRE(m);
-    REQUIRE(m->mean > 0);
-    *low = *low == 0 ? m->mean : std::min(*low, m->mean);
+    REQUIRE(m->values.size() >= 5);
+    const double fastest = *std::min_element(m->values.begin(), m->values.end());
+    REQUIRE(fastest > 0);
+    *low = *low == 0 ? fastest : std::min(*low, fastest);
   }
   INFO("prog_ns " << a << " -> " << b);
   // An invariant of the work, not a speed: wide enough for a loaded machine.
