@@ -178,11 +178,7 @@ const char *to_string(AbTurnValue v) { return v == AbTurnValue::Fast ? "fast" : 
 
 double ab_turn_statistic(const MetricSummary &m, AbTurnValue how) {
   if (how == AbTurnValue::Mean || m.values.size() < 2) return m.mean;
-  std::vector<double> v = m.values;
-  std::sort(v.begin(), v.end());
-  const double at = (m.higher_is_better ? 0.9 : 0.1) * double(v.size() - 1);
-  const size_t lo = static_cast<size_t>(at), hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
+  return quantile_of(m.values, m.higher_is_better ? 0.9 : 0.1);
 }
 
 std::optional<double> AbPointReport::turn_value(const MetricSummary *m, const std::string &side) {

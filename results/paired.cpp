@@ -32,14 +32,6 @@ namespace {
 // that the point is unsteady, not a few pairs.
 bool beyond_a_quarter(size_t some, size_t pairs) { return some * 4 > pairs; }
 
-// The upper quartile of `v` (linear between order statistics), `v` not empty.
-double upper_quartile(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const double at = 0.75 * double(v.size() - 1);
-  const size_t lo = static_cast<size_t>(at), hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
-}
-
 }  // namespace
 
 std::vector<size_t> straddling_pairs(const std::vector<double> &logs) {
@@ -68,7 +60,7 @@ std::vector<size_t> turns_under_quartile(const std::vector<double> &a, const std
     return s;
   };
   const std::vector<double> sa = speeds(a), sb = speeds(b);
-  const double ref_a = upper_quartile(sa), ref_b = upper_quartile(sb);
+  const double ref_a = quantile_of(sa, 0.75), ref_b = quantile_of(sb, 0.75);
   std::vector<size_t> out;
   for (size_t i = 0; i < sa.size(); ++i)
     if (sa[i] * kSlower < ref_a || sb[i] * kSlower < ref_b) out.push_back(i);

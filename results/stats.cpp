@@ -37,6 +37,14 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double quantile_of(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double at = q * double(v.size() - 1);
+  const size_t lo = static_cast<size_t>(at), hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
+}
+
 void mark_no_value(MetricSummary &m, std::string reason) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   m.no_value = std::move(reason);

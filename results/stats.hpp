@@ -120,5 +120,7 @@ std::pair<double, size_t> mean_basis(const MetricSummary &m);
 double mean_of(const std::vector<double> &v);
 double stddev_of(const std::vector<double> &v);  // n-1
 double median_of(std::vector<double> v);
+// The q-quantile of `v` (0 <= q <= 1), linear between order statistics; 0 when `v` is empty.
+double quantile_of(std::vector<double> v, double q);
 
 }  // namespace bpfbench
