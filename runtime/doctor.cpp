@@ -71,15 +71,20 @@ uint64_t calibrate(int ms, SpinWork work = spin) {
   return n;
 }
 
+// Pins the calling thread to `cpu`; false when that failed.
+bool pin_self(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+}
+
 // Runs `body` on a thread pinned to `cpu`; false when the pinning failed.
 template <class F>
 bool on_cpu(int cpu, F body) {
   bool pinned = false;
   std::thread t([&] {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    pinned = pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+    pinned = pin_self(cpu);
     if (pinned) body();
   });
   t.join();
@@ -252,10 +257,7 @@ std::vector<CpuSpin> speed_rounds(int rounds, int spin_ms, int gap_ms) {
   for (size_t i = 0; i < cpus.size(); ++i) {
     out[i].cpu = cpus[i];
     auto body = [&s = out[i], rounds, spin_ms, gap, first] {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      CPU_SET(s.cpu, &set);
-      if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0) {
+      if (!pin_self(s.cpu)) {
         s.error = fmt::format("cannot pin a thread to cpu {}", s.cpu);
         return;
       }
