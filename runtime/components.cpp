@@ -136,7 +136,7 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   case ProducerKind::UsdtNop5: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop5>>(cfg.atomic_count));
   case ProducerKind::CountGlobal:
   case ProducerKind::CountLocal:
-  case ProducerKind::Rename: return P(make_user_producer(cfg.kind, cfg.atomic_count));
+  case ProducerKind::Rename: return P(make_user_producer(cfg));
   case ProducerKind::SocketCreate:
   case ProducerKind::ThreadCreate:
   case ProducerKind::Getsockopt: return make_owner_producer(cfg);

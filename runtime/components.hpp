@@ -54,6 +54,9 @@ struct ProducerConfig {
   // syscall and the uprobe/USDT target producers: count each operation with a locked add
   // (the kernel bench's atomic_inc) instead of a plain one (the `op_count` param).
   bool atomic_count = false;
+  // rename: write the process's main thread's name (/proc/self/comm, the kernel bench's
+  // way) instead of the producer thread's own (/proc/thread-self/comm; the `comm` param).
+  bool rename_main = false;
   // syscall_pair: the number of producer threads (they pair up: it must be even).
   int producers = 1;
   // sendfile: the socket it writes (the `send` socket of the socket_pairs setup action),

@@ -314,6 +314,7 @@ Result<> PointRunner::make_components() {
   pc_.producers = p_.producers;
   if (const ParamValue *g = p_.param("getpgid_arg"); g && !g->is_int) pc_.getpgid_self = g->s == "self";
   if (const ParamValue *c = p_.param("op_count"); c && !c->is_int) pc_.atomic_count = c->s == "atomic";
+  if (const ParamValue *c = p_.param("comm"); c && !c->is_int) pc_.rename_main = c->s == "main";
   if (const ParamValue *b = p_.param("batch_size"); b && b->is_int && b->i > 0)
     pc_.batch_size = static_cast<uint32_t>(b->i);
   if (pc_.kind == ProducerKind::TestRun) BB_TRY(test_run_components());

@@ -10,9 +10,10 @@
 
 namespace bpfbench {
 
-// The producer of `kind` when it is one of CountGlobal, CountLocal, Rename; nullptr otherwise.
-// `atomic_count`: Rename counts each write with a locked add (the `op_count` param).
-std::unique_ptr<Producer> make_user_producer(ProducerKind kind, bool atomic_count);
+// The producer of `cfg.kind` when it is one of CountGlobal, CountLocal, Rename; nullptr
+// otherwise. Rename reads `atomic_count` (a locked add per write, the `op_count` param) and
+// `rename_main` (whose name it writes, the `comm` param).
+std::unique_ptr<Producer> make_user_producer(const ProducerConfig &cfg);
 
 // How many operations a counting producer does between two looks at the stop flag and
 // two publications of its count (count_global): the count a sample sees lags by less.

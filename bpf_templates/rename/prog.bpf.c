@@ -1,5 +1,5 @@
-/* Cost of a BPF program on task renames, after the kernel's rename bench: producers write
- * their own name to /proc/thread-self/comm (producer `rename`), which calls
+/* Cost of a BPF program on task renames, after the kernel's rename bench: the producer
+ * writes a name to a /proc comm file (producer `rename`, param `comm`), which calls
  * __set_task_comm() and fires the task_rename tracepoint; the programs hook one or the
  * other. The rate is the producers' (user-space) count; bb_runs counts program runs for
  * the self-check. Emitted around this text (docs/families.md): <linux/bpf.h>,

@@ -3,8 +3,13 @@
 // USDT probes and the kprobe.multi-all load; each point is short (two 250 ms intervals).
 #include <catch2/catch.hpp>
 
+#include <sys/prctl.h>
+
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <regex>
+#include <thread>
 
 #include "run_process.hpp"
 #include "runtime/kprobe_multi_all.hpp"
@@ -84,7 +89,46 @@ TEST_CASE("rename: rawtp counts every rename and the names stay", "[runtime][ren
   check_runs_or_skips(run, "rename", "base");
   check_runs_or_skips(run, "rename", "rawtp", "runs_vs_renames");
   for (const char *prog : {"kprobe", "kretprobe", "fentry", "fexit"}) check_runs_or_skips(run, "rename", prog);
-  // The producers rename themselves to their own names: nothing is renamed for good.
+  // The producer writes the names the tasks have: nothing is renamed for good.
+  CHECK(own_comm() == before);
+}
+
+// comm main writes the main thread's name (the kernel bench's way), comm own the producer
+// thread's. Each writes the name its task had when the producer started, so a name set
+// while it runs is undone in the task it writes and stays in the other.
+TEST_CASE("rename: comm main renames the main thread, comm own the producer's thread", "[rename]") {
+  const std::string before = own_comm();
+  for (bool main : {true, false}) {
+    DYNAMIC_SECTION((main ? "main" : "own")) {
+      ProducerConfig cfg;
+      cfg.kind = ProducerKind::Rename;
+      cfg.rename_main = main;
+      auto producer = make_user_producer(cfg);
+      REQUIRE(producer);
+      ProducerSlot slot;
+      std::atomic<bool> stop{false};
+      std::string err, thread_name;
+      std::thread t([&] {
+        pthread_setname_np(pthread_self(), "bb-renamer");
+        err = producer->run(0, slot, stop);
+        std::ifstream f("/proc/thread-self/comm");
+        std::getline(f, thread_name);
+      });
+      auto wait_for = [&](uint64_t n) {
+        while (slot.ops.load() < n && err.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      };
+      wait_for(1000);
+      prctl(PR_SET_NAME, "bb-moved", 0, 0, 0);
+      wait_for(slot.ops.load() + 1000);
+      stop = true;
+      t.join();
+      const std::string after = own_comm();
+      prctl(PR_SET_NAME, before.c_str(), 0, 0, 0);
+      REQUIRE(err.empty());
+      CHECK(thread_name == "bb-renamer");
+      CHECK(after == (main ? before : std::string("bb-moved")));
+    }
+  }
   CHECK(own_comm() == before);
 }
 
