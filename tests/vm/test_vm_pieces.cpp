@@ -194,6 +194,7 @@ TEST_CASE("the qemu command line boots the vmlinux through qboot with both 9p sh
   std::string append = kernel_cmdline(c);
   CHECK(append.find("console=ttyS0") != std::string::npos);
   CHECK(append.find("acpi=off") == std::string::npos);  // a 4 ms tick otherwise
+  CHECK(append.find(" no_timer_check") != std::string::npos);  // a slow TCG boot fails the timer check
   CHECK(append.ends_with(" BPFBENCH_VM_KERNEL=6.1.0-57-amd64"));
   c.accel = Accel::Kvm;
   cmd = qemu_command(c);
