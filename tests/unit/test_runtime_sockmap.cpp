@@ -83,13 +83,20 @@ TEST_CASE("sendfile producer: stops at max_in_flight until the consumer catches 
   auto p = make_sendfile_producer(sv[0], kMax, &delivered);
   std::string why;
   std::thread prod([&] { why = p->run(0, sent, stop); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // Waits for a count, not for a time: under ASan beside qemu guests, 100 ms once saw no
+  // byte sent after the resume (CI, 2026-12-06). 20 s is only the bound of a hang.
+  auto sent_at_least = [&](uint64_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (sent.ops.load() < n && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return sent.ops.load();
+  };
+  CHECK(sent_at_least(kMax) >= kMax);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // and it stays there
   const uint64_t held = sent.ops.load();
-  CHECK(held >= kMax);
   CHECK(held <= kMax + kSendfileSize);  // one sendfile() of at most the file past the bound
-  delivered.add(held);  // the consumer caught up: it sends on
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  CHECK(sent.ops.load() >= held + kMax);
+  delivered.add(held);                  // the consumer caught up: it sends on
+  CHECK(sent_at_least(held + kMax) >= held + kMax);
   stop = true;
   prod.join();
   shutdown(sv[0], SHUT_RDWR);
