@@ -107,15 +107,19 @@ TEST_CASE("rename: comm main renames the main thread, comm own the producer's th
       REQUIRE(producer);
       ProducerSlot slot;
       std::atomic<bool> stop{false};
-      std::string err, thread_name;
+      std::string err, thread_name;  // read after the join
+      std::atomic<bool> ended{false};
       std::thread t([&] {
         pthread_setname_np(pthread_self(), "bb-renamer");
         err = producer->run(0, slot, stop);
         std::ifstream f("/proc/thread-self/comm");
         std::getline(f, thread_name);
+        ended = true;
       });
-      auto wait_for = [&](uint64_t n) {
-        while (slot.ops.load() < n && err.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      auto wait_for = [&](uint64_t n) {  // a count, not a time; 20 s bounds a hang
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (slot.ops.load() < n && !ended && std::chrono::steady_clock::now() < deadline)
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
       };
       wait_for(1000);
       prctl(PR_SET_NAME, "bb-moved", 0, 0, 0);
