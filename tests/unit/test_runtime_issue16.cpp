@@ -117,9 +117,8 @@ TEST_CASE("rename: comm main renames the main thread, comm own the producer's th
         ended = true;
       });
       auto wait_for = [&](uint64_t n) {  // a count, not a time; 20 s bounds a hang
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-        while (slot.ops.load() < n && !ended && std::chrono::steady_clock::now() < deadline)
-          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        test::wait_until([&] { return slot.ops.load() >= n || ended; }, std::chrono::seconds(20),
+                         std::chrono::milliseconds(1));
       };
       wait_for(1000);
       prctl(PR_SET_NAME, "bb-moved", 0, 0, 0);

@@ -90,9 +90,7 @@ TEST_CASE("map_churn creates, fills and closes copies of its template", "[runtim
   std::string err;
   std::thread th([&] { err = producer->run(0, slot, stop); });
   // Until the first map is done (a count, not a time: 20 s bounds a hang).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (slot.ops.load() == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  test::wait_until([&] { return slot.ops.load() > 0; }, std::chrono::seconds(20), std::chrono::milliseconds(5));
   stop = true;
   th.join();
   CHECK(err == "");

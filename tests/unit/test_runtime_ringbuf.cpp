@@ -55,9 +55,7 @@ void run_consumer(Consumer &c, const std::function<bool()> &done, const std::fun
   std::string err = "not run";
   std::thread t([&] { err = c.run(0, stop); });
   if (meanwhile) meanwhile();
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!done() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  test::wait_until(done, std::chrono::seconds(10), std::chrono::milliseconds(5));
   stop = true;
   t.join();
   CHECK(err == "");

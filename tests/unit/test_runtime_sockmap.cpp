@@ -86,9 +86,7 @@ TEST_CASE("sendfile producer: stops at max_in_flight until the consumer catches 
   // Waits for a count, not for a time: under ASan beside qemu guests, 100 ms once saw no
   // byte sent after the resume (CI, 2026-12-06). 20 s is only the bound of a hang.
   auto sent_at_least = [&](uint64_t n) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (sent.ops.load() < n && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    test::wait_until([&] { return sent.ops.load() >= n; }, std::chrono::seconds(20), std::chrono::milliseconds(1));
     return sent.ops.load();
   };
   CHECK(sent_at_least(kMax) >= kMax);

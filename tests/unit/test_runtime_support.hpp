@@ -4,11 +4,13 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "compiler/clang_compile.hpp"
@@ -31,6 +33,20 @@ inline bool have_root() { return geteuid() == 0; }
       return;                                                                                                          \
     }                                                                                                                  \
   } while (0)
+
+// Polls `done` every `poll` until it holds or `bound` has passed: tests wait for a count or a
+// state, not for a fixed time a slow (sanitizer, loaded) run may not meet; `bound` only
+// ends a hang. Calls done() once per poll and never after it held (it may take counts);
+// returns whether it held.
+template <class Pred>
+bool wait_until(Pred done, std::chrono::milliseconds bound, std::chrono::milliseconds poll) {
+  const auto deadline = std::chrono::steady_clock::now() + bound;
+  for (;;) {
+    if (done()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(poll);
+  }
+}
 
 struct Families {
   SourceManager sources;
