@@ -4,8 +4,13 @@
 # scenario the medians of both and the median of the per-pair ratios bpfbench / kernel bench.
 # Not part of CI (CI has no kernel bench); the table goes into docs/runtime.md with its date.
 #
-#   sudo tests/perf/vs_kernel_bench.sh [-p PAIRS] [-d SECONDS] [-b BPFBENCH] [-v mean|fast] [NAME ...]
+#   sudo tests/perf/vs_kernel_bench.sh [-p PAIRS] [-d SECONDS] [-b BPFBENCH] [-v mean|fast] [-o FILE] [NAME ...]
 #   defaults: 5 pairs, 3 s measured (+1 s warmup) per run, build/bpfbench, every scenario.
+#   Per row: both tools' medians, the median of the per-pair ratios, its 95 % CI (order
+#   statistics: no assumption about the spread; from 6 pairs, 11 give [2nd, 10th]) and
+#   whether the CI shows the row within 2 % ("within"), outside ("outside": the whole CI
+#   beyond 2 %) or neither ("open"); the pair range (min, max) as before.
+#   -o FILE: also append every pair (scenario, pair, bpfbench, kernel, ratio; tab-separated).
 #   -v mean (default): a run's number is its Summary, the mean over the measured seconds;
 #   -v fast: the fastest measured second of its "Iter N (...): hits X" lines in either tool
 #   (a VM that slows for seconds at a time then compares the two tools at the same speed
@@ -38,14 +43,15 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-pairs=5 dur=3 bpfbench=$root/build/bpfbench value=mean
-while getopts "p:d:b:v:h" o; do
+pairs=5 dur=3 bpfbench=$root/build/bpfbench value=mean raw=""
+while getopts "p:d:b:v:o:h" o; do
   case $o in
   p) pairs=$OPTARG ;;
   d) dur=$OPTARG ;;
   b) bpfbench=$OPTARG ;;
   v) value=$OPTARG ;;
-  *) sed -n '2,13p' "$0"; exit 2 ;;
+  o) raw=$OPTARG ;;
+  *) sed -n '2,19p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -184,6 +190,17 @@ hits_of() {
 }
 median() { printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
+# The median's 95 % CI from the sorted ratios: [r(k), r(n+1-k)] for the largest k with
+# P(Binomial(n, 1/2) < k) <= 2.5 %, and the 2 % verdict; "n/a" below 6 pairs.
+median_ci() {
+  printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 }
+    END { n = NR; c = 1; cum = 0; k = 0
+          for (j = 0; j < n; j++) { if (j > 0) c = c * (n - j + 1) / j; cum += c / 2 ^ n; if (cum > 0.025) break; k = j + 1 }
+          if (k < 1) { print "n/a", "open"; exit }
+          lo = v[k]; hi = v[n + 1 - k]
+          verdict = (lo >= 0.98 && hi <= 1.02) ? "within" : (hi < 0.98 || lo > 1.02) ? "outside" : "open"
+          printf "[%.3f, %.3f] %s\n", lo, hi, verdict }'
+}
 
 run_one() { # BIN ARGS: the hits rate, "" when it printed none
   # shellcheck disable=SC2086
@@ -193,7 +210,7 @@ run_one() { # BIN ARGS: the hits rate, "" when it printed none
 printf "# %s, kernel %s, %d CPUs; medians over %d pairs, -w1 -d%s, affinity on; value %s\n" \
   "$(date -u +%Y-%m-%d)" "$(uname -r)" "$(nproc)" "$pairs" "$dur" \
   "$([ "$value" = fast ] && echo "fast (the fastest measured second; Summary where a run has no per-second lines)" || echo "mean (Summary)")"
-printf "%-24s %12s %12s %8s %16s\n" scenario "bpfbench" "kernel" ratio "ratio range"
+printf "%-24s %12s %12s %8s %16s %8s %18s\n" scenario "bpfbench" "kernel" ratio "median 95% CI" "2 %" "pair range"
 while IFS='|' read -r name which args; do
   [ -n "$name" ] || continue
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "$name"; then continue; fi
@@ -228,9 +245,12 @@ while IFS='|' read -r name which args; do
       continue 2
     fi
     ours+=("$a"); theirs+=("$b"); ratios+=("$(ratio "$a" "$b")")
+    [ -z "$raw" ] || printf "%s\t%d\t%s\t%s\t%s\n" "$name" "$i" "$a" "$b" "${ratios[-1]}" >>"$raw"
   done
   lo=$(printf "%s\n" "${ratios[@]}" | sort -g | head -n1)
   hi=$(printf "%s\n" "${ratios[@]}" | sort -g | tail -n1)
-  printf "%-24s %12.3f %12.3f %8.3f %16s\n" "$name" "$(median "${ours[@]}")" "$(median "${theirs[@]}")" \
-    "$(median "${ratios[@]}")" "[$lo, $hi]"
+  read -r ci_lo ci_hi verdict <<<"$(median_ci "${ratios[@]}")"
+  [ -n "$verdict" ] || { verdict=$ci_hi; ci_hi=""; }
+  printf "%-24s %12.3f %12.3f %8.3f %16s %8s %18s\n" "$name" "$(median "${ours[@]}")" "$(median "${theirs[@]}")" \
+    "$(median "${ratios[@]}")" "$ci_lo${ci_hi:+ $ci_hi}" "$verdict" "[$lo, $hi]"
 done <<<"$scenarios"
