@@ -192,7 +192,10 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
                                                                : "hits";
   if (!settings.empty()) settings += "; ";
   // Batch-timed benchmarks run until their sample target, 600 s at most, whatever -d says.
-  const int64_t duration = n->report == KernelReport::BatchTiming ? 600 : a.duration_s;
+  // The others measure -d + 1 intervals, as the kernel bench does: its collect_measurements
+  // (bench.c) stops after iteration warmup + d, and its Summary is over iterations warmup
+  // to warmup + d, so `-w1 -d3` prints Iter 0 to 4 there and averages 1 to 4.
+  const int64_t duration = n->report == KernelReport::BatchTiming ? 600 : a.duration_s + 1;
   std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};", n->family,
                                  n->name, settings, a.warmup_s, duration, a.producers, report);
   if (a.affinity || !a.prod_cpus.empty() || !a.cons_cpus.empty()) text += " affinity;";
@@ -215,8 +218,8 @@ CLI::App *add_kbench_command(CLI::App &app, KbenchArgs &a) {
   add_value<int64_t>(
       b, "-w,--warmup", integer_in(0, 3600), [&a](int64_t v) { a.warmup_s = v; }, "Warmup seconds (default 1)", "SEC");
   add_value<int64_t>(
-      b, "-d,--duration", integer_in(1, 86400), [&a](int64_t v) { a.duration_s = v; }, "Measured seconds (default 5)",
-      "SEC");
+      b, "-d,--duration", integer_in(1, 86399), [&a](int64_t v) { a.duration_s = v; },
+      "Duration in seconds (default 5); as in the kernel bench, d + 1 one-second intervals are measured", "SEC");
   add_value<int64_t>(
       b, "-p,--producers", integer_in(1, 1024), [&a](int64_t v) { a.producers = v; }, "Producer threads (default 1)",
       "NUM");

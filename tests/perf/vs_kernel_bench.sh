@@ -15,7 +15,10 @@
 #   -v fast: the fastest measured second of its "Iter N (...): hits X" lines in either tool
 #   (a VM that slows for seconds at a time then compares the two tools at the same speed
 #   of the machine; use -d 5 or more). Rows without per-second lines (the per-CPU and
-#   timed benches) keep their Summary; the header says which value was used.
+#   timed benches) keep their Summary; the header says which value was used. Both tools
+#   measure -d + 1 seconds (the kernel bench's count, which `bpfbench bench` copies since
+#   2026-12-06); an older bpfbench measured one fewer, so its fastest second was the
+#   largest of fewer and read low (docs/runtime.md).
 #
 # The kernel bench is GPL kernel code and never enters this repository. It is built outside
 # it, in /tmp, from public kernel sources:
@@ -51,7 +54,7 @@ while getopts "p:d:b:v:o:h" o; do
   b) bpfbench=$OPTARG ;;
   v) value=$OPTARG ;;
   o) raw=$OPTARG ;;
-  *) sed -n '2,19p' "$0"; exit 2 ;;
+  *) sed -n '2,22p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))

@@ -9,6 +9,9 @@
 #include <chrono>
 #include <fstream>
 #include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
 #include <thread>
 
 #include "run_process.hpp"
@@ -200,6 +203,23 @@ TEST_CASE("bench runs the new kernel-bench names and refuses rename with -p2", "
   auto p2 = run_process({BPFBENCH_BINARY, "bench", "-p2", "rename-base"}, 60);
   CHECK(p2.exit_code == 2);
   CHECK(p2.err.find("benchmark doesn't support multi-producer!") != std::string::npos);
+}
+
+// The kernel bench's -d N measures N + 1 intervals after the warmup (bench.c stops after
+// iteration warmup + N); with fewer, a comparison of the two tools' fastest second or of
+// their Iter lines is one interval short on bpfbench's side.
+TEST_CASE("bench -w1 -d2 prints Iter 0 to 3, as the kernel bench does", "[runtime][cli][kbench]") {
+  BB_REQUIRE_ROOT();
+  auto r = test::run_process({BPFBENCH_BINARY, "bench", "-q", "-w1", "-d2", "count-local"}, 60);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  std::vector<int> iters;
+  const std::regex iter("^Iter +([0-9]+) \\(");
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (std::smatch m; std::regex_search(line, m, iter)) iters.push_back(std::stoi(m[1]));
+  CHECK(iters == std::vector<int>{0, 1, 2, 3});
+  CHECK(r.out.find("Summary: hits ") != std::string::npos);
 }
 
 TEST_CASE("bpf_nop timed: an empty timed loop, and bench bpf-nop's line", "[runtime][batch_timing][kbench]") {
