@@ -193,16 +193,20 @@ hits_of() {
 }
 median() { printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
-# The median's 95 % CI from the sorted ratios: [r(k), r(n+1-k)] for the largest k with
-# P(Binomial(n, 1/2) < k) <= 2.5 %, and the 2 % verdict; "n/a" below 6 pairs.
-median_ci() {
+# From the pair ratios, one sort: "median<TAB>CI<TAB>verdict<TAB>range". CI: the median's
+# 95 % CI [r(k), r(n+1-k)] for the largest k with P(Binomial(n, 1/2) < k) <= 2.5 %, "n/a"
+# below 6 pairs; verdict: whether it shows the row within 2 %; range: [min, max].
+ratio_summary() {
   printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 }
     END { n = NR; c = 1; cum = 0; k = 0
           for (j = 0; j < n; j++) { if (j > 0) c = c * (n - j + 1) / j; cum += c / 2 ^ n; if (cum > 0.025) break; k = j + 1 }
-          if (k < 1) { print "n/a", "open"; exit }
-          lo = v[k]; hi = v[n + 1 - k]
-          verdict = (lo >= 0.98 && hi <= 1.02) ? "within" : (hi < 0.98 || lo > 1.02) ? "outside" : "open"
-          printf "[%.3f, %.3f] %s\n", lo, hi, verdict }'
+          med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+          ci = "n/a"; verdict = "open"
+          if (k >= 1) {
+            lo = v[k]; hi = v[n + 1 - k]; ci = sprintf("[%.3f, %.3f]", lo, hi)
+            verdict = (lo >= 0.98 && hi <= 1.02) ? "within" : (hi < 0.98 || lo > 1.02) ? "outside" : "open"
+          }
+          printf "%s\t%s\t%s\t[%s, %s]\n", med, ci, verdict, v[1], v[n] }'
 }
 
 run_one() { # BIN ARGS: the hits rate, "" when it printed none
@@ -250,10 +254,7 @@ while IFS='|' read -r name which args; do
     ours+=("$a"); theirs+=("$b"); ratios+=("$(ratio "$a" "$b")")
     [ -z "$raw" ] || printf "%s\t%d\t%s\t%s\t%s\n" "$name" "$i" "$a" "$b" "${ratios[-1]}" >>"$raw"
   done
-  lo=$(printf "%s\n" "${ratios[@]}" | sort -g | head -n1)
-  hi=$(printf "%s\n" "${ratios[@]}" | sort -g | tail -n1)
-  read -r ci_lo ci_hi verdict <<<"$(median_ci "${ratios[@]}")"
-  [ -n "$verdict" ] || { verdict=$ci_hi; ci_hi=""; }
+  IFS=$'\t' read -r med ci verdict range <<<"$(ratio_summary "${ratios[@]}")"
   printf "%-24s %12.3f %12.3f %8.3f %16s %8s %18s\n" "$name" "$(median "${ours[@]}")" "$(median "${theirs[@]}")" \
-    "$(median "${ratios[@]}")" "$ci_lo${ci_hi:+ $ci_hi}" "$verdict" "[$lo, $hi]"
+    "$med" "$ci" "$verdict" "$range"
 done <<<"$scenarios"
