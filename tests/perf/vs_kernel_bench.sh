@@ -5,12 +5,19 @@
 # Not part of CI (CI has no kernel bench); the table goes into docs/runtime.md with its date.
 #
 #   sudo tests/perf/vs_kernel_bench.sh [-p PAIRS] [-d SECONDS] [-b BPFBENCH] [-v mean|fast] [-o FILE] [NAME ...]
+#        tests/perf/vs_kernel_bench.sh -r FILE [-r FILE ...] [NAME ...]
 #   defaults: 5 pairs, 3 s measured (+1 s warmup) per run, build/bpfbench, every scenario.
 #   Per row: both tools' medians, the median of the per-pair ratios, its 95 % CI (order
 #   statistics: no assumption about the spread; from 6 pairs, 11 give [2nd, 10th]) and
 #   whether the CI shows the row within 2 % ("within"), outside ("outside": the whole CI
 #   beyond 2 %) or neither ("open"); the pair range (min, max) as before.
-#   -o FILE: also append every pair (scenario, pair, bpfbench, kernel, ratio; tab-separated).
+#   -o FILE: also append every pair (scenario, pair, bpfbench, kernel, ratio; tab-separated),
+#   after a "# settings: -dD -vV" line for this invocation.
+#   -r FILE: run nothing; the table of the pairs recorded with -o in FILE (all -r files
+#   together: pairs of the same scenario from several tables pool into one row, so its CI
+#   narrows). Refused (exit 2) when the files' settings lines differ: a mean and a fastest
+#   second, or fast values of different -d, are different numbers. Files from before the
+#   settings line have none and are taken as they are.
 #   -v mean (default): a run's number is its Summary, the mean over the measured seconds;
 #   -v fast: the fastest measured second of its "Iter N (...): hits X" lines in either tool
 #   (a VM that slows for seconds at a time then compares the two tools at the same speed
@@ -46,15 +53,16 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-pairs=5 dur=3 bpfbench=$root/build/bpfbench value=mean raw=""
-while getopts "p:d:b:v:o:h" o; do
+pairs=5 dur=3 bpfbench=$root/build/bpfbench value=mean raw="" replay=()
+while getopts "p:d:b:v:o:r:h" o; do
   case $o in
   p) pairs=$OPTARG ;;
   d) dur=$OPTARG ;;
   b) bpfbench=$OPTARG ;;
   v) value=$OPTARG ;;
   o) raw=$OPTARG ;;
-  *) sed -n '2,22p' "$0"; exit 2 ;;
+  r) replay+=("$OPTARG") ;;
+  *) sed -n '2,29p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -65,16 +73,18 @@ KBENCH_XDP=${KBENCH_XDP:-/tmp/kbench-xdp/bench}
 KBENCH_RENAME=${KBENCH_RENAME:-/tmp/kbench-rename/bench}
 KBENCH_SRC=${KBENCH_SRC:-/tmp/kbench-src/linux-v6.12}
 
-if [ ! -x "$KBENCH" ] || [ ! -x "$KBENCH_TP" ]; then
-  if [ -n "${KBENCH_BUILD:-}" ]; then
-    bash "$KBENCH_BUILD" extract && bash "$KBENCH_BUILD"
-  else
-    echo "no kernel bench at $KBENCH / $KBENCH_TP; set KBENCH_BUILD (see the header)" >&2
-    exit 2
+if [ ${#replay[@]} -eq 0 ]; then # a replay runs nothing
+  if [ ! -x "$KBENCH" ] || [ ! -x "$KBENCH_TP" ]; then
+    if [ -n "${KBENCH_BUILD:-}" ]; then
+      bash "$KBENCH_BUILD" extract && bash "$KBENCH_BUILD"
+    else
+      echo "no kernel bench at $KBENCH / $KBENCH_TP; set KBENCH_BUILD (see the header)" >&2
+      exit 2
+    fi
   fi
+  [ -x "$bpfbench" ] || { echo "no bpfbench at $bpfbench" >&2; exit 2; }
+  mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 fi
-[ -x "$bpfbench" ] || { echo "no bpfbench at $bpfbench" >&2; exit 2; }
-mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 
 # The RN bench: a copy of the v6.12 tree whose test_overhead.c marks its kprobe, kretprobe,
 # fentry and fexit programs not to autoload, built by KBENCH_BUILD (its SRC and OUT).
@@ -214,6 +224,49 @@ run_one() { # BIN ARGS: the hits rate, "" when it printed none
   "$@" </dev/null 2>/dev/null | hits_of || true
 }
 
+# One row of the table from the arrays ours, theirs and ratios; with a fourth argument (the
+# replay's pair count), that as a last column.
+print_row() { # NAME [N]
+  local med ci verdict range
+  IFS=$'\t' read -r med ci verdict range <<<"$(ratio_summary "${ratios[@]}")"
+  printf "%-24s %12.3f %12.3f %8.3f %16s %8s %18s%s\n" "$1" "$(median "${ours[@]}")" "$(median "${theirs[@]}")" \
+    "$med" "$ci" "$verdict" "$range" "${2:+ $(printf '%6s' "$2")}"
+}
+
+# -r: the table of recorded pairs. Each file a regular file under 16 MiB; a pair line is
+# "name<TAB>pair<TAB>bpfbench<TAB>kernel<TAB>ratio" with numbers, the ratio as -o wrote it
+# (4 decimals of bpfbench / kernel: checked, a line that disagrees is refused).
+replay_table() { # [NAME ...]
+  local f settings lines
+  for f in "${replay[@]}"; do
+    if [ ! -f "$f" ] || [ -L "$f" ] || [ "$(stat -c %s "$f")" -gt 16777216 ]; then
+      echo "-r $f: not a regular file under 16 MiB" >&2; return 2
+    fi
+  done
+  settings=$(grep -h '^# settings: ' "${replay[@]}" | sort -u || true)
+  if [ "$(printf '%s' "$settings" | grep -c .)" -gt 1 ]; then
+    printf -- "-r: the files were recorded with different settings; not pooled:\n%s\n" "$settings" >&2; return 2
+  fi
+  lines=$(awk -F'\t' -v num='^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$' '/^#/ || NF == 0 { next }
+    NF != 5 || $1 !~ /^[a-z0-9-]+$/ || $2 !~ /^[0-9]+$/ || $3 !~ num || $4 !~ num || $5 !~ num ||
+    ($4 > 0 && sprintf("%.4f", $3 / $4) != $5) || ($4 == 0 && $5 + 0 != 0) {
+      printf "%s:%d: not a pair line of -o, or its ratio is not bpfbench / kernel\n", FILENAME, FNR > "/dev/stderr"; bad = 1; exit }
+    { print } END { exit bad }' "${replay[@]}") || return 2
+  printf "# replay of %s (%s); medians over every recorded pair\n" "${replay[*]}" "${settings:-no settings recorded}"
+  printf "%-24s %12s %12s %8s %16s %8s %18s %6s\n" scenario "bpfbench" "kernel" ratio "median 95% CI" "2 %" "pair range" pairs
+  while IFS='|' read -r name _; do
+    [ -n "$name" ] || continue
+    if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "$name"; then continue; fi
+    ours=() theirs=() ratios=()
+    while IFS=$'\t' read -r _ _ a b q; do ours+=("$a"); theirs+=("$b"); ratios+=("$q"); done \
+      < <(printf '%s\n' "$lines" | awk -F'\t' -v n="$name" '$1 == n')
+    [ ${#ratios[@]} -eq 0 ] || print_row "$name" "${#ratios[@]}"
+  done <<<"$scenarios"
+}
+
+if [ ${#replay[@]} -gt 0 ]; then replay_table "$@"; exit; fi
+
+[ -z "$raw" ] || printf "# settings: -d%s -v%s\n" "$dur" "$value" >>"$raw"
 printf "# %s, kernel %s, %d CPUs; medians over %d pairs, -w1 -d%s, affinity on; value %s\n" \
   "$(date -u +%Y-%m-%d)" "$(uname -r)" "$(nproc)" "$pairs" "$dur" \
   "$([ "$value" = fast ] && echo "fast (the fastest measured second; Summary where a run has no per-second lines)" || echo "mean (Summary)")"
@@ -254,7 +307,5 @@ while IFS='|' read -r name which args; do
     ours+=("$a"); theirs+=("$b"); ratios+=("$(ratio "$a" "$b")")
     [ -z "$raw" ] || printf "%s\t%d\t%s\t%s\t%s\n" "$name" "$i" "$a" "$b" "${ratios[-1]}" >>"$raw"
   done
-  IFS=$'\t' read -r med ci verdict range <<<"$(ratio_summary "${ratios[@]}")"
-  printf "%-24s %12.3f %12.3f %8.3f %16s %8s %18s\n" "$name" "$(median "${ours[@]}")" "$(median "${theirs[@]}")" \
-    "$med" "$ci" "$verdict" "$range"
+  print_row "$name"
 done <<<"$scenarios"
