@@ -252,7 +252,8 @@ replay_table() { # [NAME ...]
     ($4 > 0 && sprintf("%.4f", $3 / $4) != $5) || ($4 == 0 && $5 + 0 != 0) {
       printf "%s:%d: not a pair line of -o, or its ratio is not bpfbench / kernel\n", FILENAME, FNR > "/dev/stderr"; bad = 1; exit }
     { print } END { exit bad }' "${replay[@]}") || return 2
-  printf "# replay of %s (%s); medians over every recorded pair\n" "${replay[*]}" "${settings:-no settings recorded}"
+  [ -n "$settings" ] && settings="settings ${settings#\# settings: }" || settings="no settings recorded"
+  printf "# replay of %s (%s); medians over every recorded pair\n" "${replay[*]}" "$settings"
   printf "%-24s %12s %12s %8s %16s %8s %18s %6s\n" scenario "bpfbench" "kernel" ratio "median 95% CI" "2 %" "pair range" pairs
   while IFS='|' read -r name _; do
     [ -n "$name" ] || continue
