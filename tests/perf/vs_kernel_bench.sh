@@ -235,7 +235,7 @@ print_row() { # NAME [N]
 
 # -r: the table of recorded pairs. Each file a regular file under 16 MiB; a pair line is
 # "name<TAB>pair<TAB>bpfbench<TAB>kernel<TAB>ratio" with numbers, the ratio as -o wrote it
-# (4 decimals of bpfbench / kernel: checked, a line that disagrees is refused).
+# (ratio()'s expression, checked: a line that disagrees is refused).
 replay_table() { # [NAME ...]
   local f settings lines
   for f in "${replay[@]}"; do
@@ -249,7 +249,7 @@ replay_table() { # [NAME ...]
   fi
   lines=$(awk -F'\t' -v num='^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$' '/^#/ || NF == 0 { next }
     NF != 5 || $1 !~ /^[a-z0-9-]+$/ || $2 !~ /^[0-9]+$/ || $3 !~ num || $4 !~ num || $5 !~ num ||
-    ($4 > 0 && sprintf("%.4f", $3 / $4) != $5) || ($4 == 0 && $5 + 0 != 0) {
+    sprintf("%.4f", ($4 > 0 ? $3 / $4 : 0)) != $5 {
       printf "%s:%d: not a pair line of -o, or its ratio is not bpfbench / kernel\n", FILENAME, FNR > "/dev/stderr"; bad = 1; exit }
     { print } END { exit bad }' "${replay[@]}") || return 2
   [ -n "$settings" ] && settings="settings ${settings#\# settings: }" || settings="no settings recorded"
