@@ -1,5 +1,8 @@
 #include "runtime/cpuset.hpp"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -72,6 +75,16 @@ Result<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity, c
   for (size_t i = 0; i < a.producers.size(); ++i)
     if ((a.producers[i] = pick(prod_cpus, i, "producers")) == -2) return Error(error);
   return a;
+}
+
+std::string pin_thread_to(int cpu) {
+  if (cpu < 0) return "";
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+  if (err) return "setting affinity to CPU #" + std::to_string(cpu) + " failed: " + std::to_string(err);
+  return "";
 }
 
 }  // namespace bpfbench

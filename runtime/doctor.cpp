@@ -1,6 +1,8 @@
 // `bpfbench doctor`: the timed probes (steal and background load over a short sleep, the
 // per-CPU spin test) and the one function that runs every probe in order.
 #include "runtime/doctor.hpp"
+#include "results/stats.hpp"
+#include "runtime/cpuset.hpp"
 #include "runtime/noise_facts.hpp"
 
 #include <pthread.h>
@@ -72,12 +74,7 @@ uint64_t calibrate(int ms, SpinWork work = spin) {
 }
 
 // Pins the calling thread to `cpu`; false when that failed.
-bool pin_self(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
-}
+bool pin_self(int cpu) { return pin_thread_to(cpu).empty(); }
 
 // Runs `body` on a thread pinned to `cpu`; false when the pinning failed.
 template <class F>
@@ -89,12 +86,6 @@ bool on_cpu(int cpu, F body) {
   });
   t.join();
   return pinned;
-}
-
-double mean_of(const std::vector<double> &v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0 : s / double(v.size());
 }
 
 double cv_pct(const std::vector<double> &v) {

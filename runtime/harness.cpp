@@ -32,16 +32,6 @@ void sleep_until(int64_t deadline, const std::atomic<bool> &a, const std::atomic
   }
 }
 
-std::string pin_self(int cpu) {
-  if (cpu < 0) return "";
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-  if (err) return "setting affinity to CPU #" + std::to_string(cpu) + " failed: " + std::to_string(err);
-  return "";
-}
-
 // A thread that cannot be created (RLIMIT_NPROC, RLIMIT_AS for its stack) fails the run
 // with what it was for and the limit to raise, instead of an exception.
 template <class Fail, class Body>
@@ -123,7 +113,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
   for (int i = 0; i < nr_consumers && go_on(); ++i) {
     int cpu = cpus->consumers[static_cast<size_t>(i)];
     start_thread(threads, "consumer", i, nr_consumers, fail, [&, i, cpu] {
-      if (auto e = pin_self(cpu); !e.empty()) return fail(e);
+      if (auto e = pin_thread_to(cpu); !e.empty()) return fail(e);
       gate.wait();
       if (stop.load()) return;
       if (auto e = consumer->run(i, stop); !e.empty()) fail(e);
@@ -132,7 +122,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
   for (int i = 0; i < opts.producers && go_on(); ++i) {
     int cpu = cpus->producers[static_cast<size_t>(i)];
     start_thread(threads, "producer", i, opts.producers, fail, [&, i, cpu] {
-      if (auto e = pin_self(cpu); !e.empty()) return fail(e);
+      if (auto e = pin_thread_to(cpu); !e.empty()) return fail(e);
       gate.wait();
       if (stop.load()) return;
       if (auto e = producer.run(i, counters.slot(static_cast<size_t>(i)), stop); !e.empty()) fail(e);
