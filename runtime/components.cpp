@@ -83,7 +83,8 @@ class TestRunProducer final : public Producer {
       opts.data_out = out.data();
       opts.data_size_out = static_cast<uint32_t>(out.size());
     }
-    if (bpf_prog_test_run_opts(cfg_.test_run_fd, &opts) != 0) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
+    const int fd = cfg_.active_test_run_fd ? cfg_.active_test_run_fd->load(std::memory_order_relaxed) : cfg_.test_run_fd;
+    if (bpf_prog_test_run_opts(fd, &opts) != 0) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
     if (!cfg_.expected_retval) return "";
     if (opts.retval != *cfg_.expected_retval)
       return "returned " + std::to_string(static_cast<int32_t>(opts.retval)) + ", expected " +

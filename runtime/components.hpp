@@ -36,6 +36,9 @@ class Consumer {
 struct ProducerConfig {
   ProducerKind kind = ProducerKind::None;
   int test_run_fd = -1;      // test_run: the driver program
+  // test_run, interleaved ab: when set, each call runs the program this holds (the active
+  // copy's), read before the call; test_run_fd is then only the first one.
+  const std::atomic<int> *active_test_run_fd = nullptr;
   uint64_t ops_per_run = 1;  // test_run: operations one program run stands for (batch_iters)
   // test_run: the packet every run gets (data_in; empty: none) and the kernel's repeat
   // count per call (0: once); a call counts ops_per_run × max(repeat, 1) operations

@@ -15,6 +15,7 @@
 #include "runtime/latency_hist.hpp"
 #include "runtime/map_churn.hpp"
 #include "runtime/memory_cgroup.hpp"
+#include "runtime/producer_config.hpp"
 #include "runtime/profiler.hpp"
 #include "runtime/prog_facts.hpp"
 #include "runtime/prog_stats.hpp"
@@ -310,18 +311,12 @@ void PointRunner::watch_prog_stats() {
 
 // The producer, the consumer and, back-to-back, the consumer's trigger.
 Result<> PointRunner::make_components() {
-  pc_.kind = f_.producer_of(*prog_);
-  pc_.producers = p_.producers;
-  if (const ParamValue *g = p_.param("getpgid_arg"); g && !g->is_int) pc_.getpgid_self = g->s == "self";
-  if (const ParamValue *c = p_.param("op_count"); c && !c->is_int) pc_.atomic_count = c->s == "atomic";
-  if (const ParamValue *c = p_.param("comm"); c && !c->is_int) pc_.rename_main = c->s == "main";
-  if (const ParamValue *b = p_.param("batch_size"); b && b->is_int && b->i > 0)
-    pc_.batch_size = static_cast<uint32_t>(b->i);
+  auto pc = producer_config_for(p_, f_, *prog_);
+  if (!pc) return pc.error();
+  pc_ = std::move(*pc);
   if (pc_.kind == ProducerKind::TestRun) BB_TRY(test_run_components());
   pc_.socket_fd = setup_.sockets.send_fd;
   pc_.delivered = &consumed_.slot(0);
-  if (const ParamValue *m = p_.param("max_in_flight"); m && m->is_int && m->i > 0)
-    pc_.max_in_flight = static_cast<uint64_t>(m->i);
   if (pc_.kind == ProducerKind::MapChurn) set_map_churn();
   auto producer = make_producer(pc_);
   if (!producer) return producer.error();
@@ -346,24 +341,10 @@ Result<> PointRunner::make_components() {
   return {};
 }
 
-// The test_run producer's program, packet and checks; with batch timing, the batch size
-// (calibrated here, on the point's packet): a call is that many operations and one more.
+// The test_run producer's program; with batch timing, the batch size (calibrated here, on
+// the point's packet): a call is that many operations and one more.
 Result<> PointRunner::test_run_components() {
   pc_.test_run_fd = obj_.program_fd(test_run_driver(f_, *prog_));
-  if (const ParamValue *b = p_.param("batch_iters"); b && b->is_int && b->i > 0)
-    pc_.ops_per_run = static_cast<uint64_t>(b->i);
-  auto input = test_run_input_for(p_);
-  if (!input) return input.error();
-  pc_.data_in = std::move(input->data_in);
-  pc_.repeat = input->repeat;
-  if (const ParamValue *c = p_.param("check_output"); c && c->is_int && c->i) {
-    const ParamValue *retval = p_.param("expect_retval");
-    if (!retval || !retval->is_int) return Error("check_output needs the param expect_retval");
-    pc_.expected_retval = static_cast<uint32_t>(retval->i);
-    auto out = expected_output_for(p_, pc_.data_in);
-    if (!out) return out.error();
-    pc_.expected_out = std::move(*out);
-  }
   if (!batch_.active()) return {};
   if (batch_.batch_iters() == 0) BB_TRY(calibrate_batch());  // not yet by setup's calibrate_batch
   pc_.ops_per_run = uint64_t(batch_.batch_iters()) + 1;

@@ -1,0 +1,19 @@
+// The producer settings a point gives (its program's producer kind and its runtime params),
+// read once for every runner of a point: run_point and the interleaved ab runner.
+#pragma once
+
+#include "compiler/manifest.hpp"
+#include "compiler/plan.hpp"
+#include "results/error.hpp"
+#include "runtime/components.hpp"
+
+namespace bpfbench {
+
+// Everything but what comes from the loaded object (the test_run program, the sockets of
+// setup, the churn map, the consumer's counter): those are the caller's to fill in.
+Result<ProducerConfig> producer_config_for(const PlanPoint &p, const FamilyManifest &f, const ProgramSpec &prog);
+
+// Whether two configs drive the same work: every field producer_config_for sets.
+bool same_producer_settings(const ProducerConfig &a, const ProducerConfig &b);
+
+}  // namespace bpfbench
