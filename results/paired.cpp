@@ -26,92 +26,14 @@ std::vector<AbSide> abba_order(size_t turns) {
   return out;
 }
 
-namespace {
-
-// The rules below leave pairs out only while they are at most a quarter of the pairs: past
-// that the point is unsteady, not a few pairs.
-bool beyond_a_quarter(size_t some, size_t pairs) { return some * 4 > pairs; }
-
-}  // namespace
-
-std::vector<size_t> straddling_pairs(const std::vector<double> &logs) {
-  constexpr size_t kMinPairs = 5;
-  const double min_distance = std::log(1.2);
-  if (logs.size() < kMinPairs) return {};
-  const double med = median_of(logs);
-  std::vector<double> dev;
-  for (double x : logs) dev.push_back(std::fabs(x - med));
-  const double limit = std::max(min_distance, 5 * 1.4826 * median_of(dev));
-  std::vector<size_t> out;
-  for (size_t i = 0; i < logs.size(); ++i)
-    if (dev[i] > limit) out.push_back(i);
-  if (beyond_a_quarter(out.size(), logs.size())) return {};
-  return out;
-}
-
-std::vector<size_t> turns_under_quartile(const std::vector<double> &a, const std::vector<double> &b,
-                                         bool higher_is_better) {
-  constexpr size_t kMinPairs = 5;
-  constexpr double kSlower = 1.15;
-  if (a.size() < kMinPairs || a.size() != b.size()) return {};
-  auto speeds = [higher_is_better](const std::vector<double> &v) {
-    std::vector<double> s;
-    for (double x : v) s.push_back(higher_is_better ? x : 1 / x);
-    return s;
-  };
-  const std::vector<double> sa = speeds(a), sb = speeds(b);
-  const double ref_a = quantile_of(sa, 0.75), ref_b = quantile_of(sb, 0.75);
-  std::vector<size_t> out;
-  for (size_t i = 0; i < sa.size(); ++i)
-    if (sa[i] * kSlower < ref_a || sb[i] * kSlower < ref_b) out.push_back(i);
-  return out;
-}
-
-std::vector<size_t> slow_turn_pairs(const std::vector<double> &a, const std::vector<double> &b, bool higher_is_better) {
-  std::vector<size_t> out = turns_under_quartile(a, b, higher_is_better);
-  if (beyond_a_quarter(out.size(), a.size())) return {};
-  return out;
-}
-
-PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence,
-                         bool higher_is_better) {
+PairedRatio log_ratio_ci(const std::vector<double> &logs, double confidence) {
   PairedRatio r;
-  r.pairs = std::min(a.size(), b.size());
-  if (a.size() != b.size()) {
-    r.why = fmt::format("{} A values for {} B values", a.size(), b.size());
-    return r;
-  }
-  if (a.empty()) {
+  r.pairs = logs.size();
+  if (logs.empty()) {
     r.why = "no pairs";
     return r;
   }
-  std::vector<double> all;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!(std::isfinite(a[i]) && std::isfinite(b[i]) && a[i] > 0 && b[i] > 0)) {
-      r.why = fmt::format("pair {} has a value that is not a positive number (A {}, B {})", i + 1, a[i], b[i]);
-      return r;
-    }
-    all.push_back(std::log(b[i] / a[i]));
-  }
-  r.slow_pairs = turns_under_quartile(a, b, higher_is_better);
-  if (beyond_a_quarter(r.slow_pairs.size(), a.size())) r.unsteady_pairs = std::exchange(r.slow_pairs, {});
-  std::vector<size_t> rest;  // indices into `all` of the pairs the straddling rule sees
-  std::vector<double> rest_logs;
-  for (size_t i = 0; i < all.size(); ++i)
-    if (std::find(r.slow_pairs.begin(), r.slow_pairs.end(), i) == r.slow_pairs.end()) {
-      rest.push_back(i);
-      rest_logs.push_back(all[i]);
-    }
-  r.left_out = r.slow_pairs;
-  for (size_t k : straddling_pairs(rest_logs)) r.left_out.push_back(rest[k]);
-  std::sort(r.left_out.begin(), r.left_out.end());
-  if (!r.left_out.empty()) r.median_ratio = std::exp(median_of(all));
-  std::vector<double> logs;
-  for (size_t i = 0; i < all.size(); ++i) {
-    if (std::find(r.left_out.begin(), r.left_out.end(), i) != r.left_out.end()) continue;
-    logs.push_back(all[i]);
-    r.max_abs_log = std::max(r.max_abs_log, std::fabs(all[i]));
-  }
+  for (double x : logs) r.max_abs_log = std::max(r.max_abs_log, std::fabs(x));
   r.ok = true;
   r.n = logs.size();
   r.mean_log = mean_of(logs);
@@ -125,10 +47,29 @@ PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double>
   return r;
 }
 
+PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence) {
+  PairedRatio r;
+  r.pairs = std::min(a.size(), b.size());
+  if (a.size() != b.size()) {
+    r.why = fmt::format("{} A values for {} B values", a.size(), b.size());
+    return r;
+  }
+  std::vector<double> logs;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!(std::isfinite(a[i]) && std::isfinite(b[i]) && a[i] > 0 && b[i] > 0)) {
+      r.why = fmt::format("pair {} has a value that is not a positive number (A {}, B {})", i + 1, a[i], b[i]);
+      return r;
+    }
+    logs.push_back(std::log(b[i] / a[i]));
+  }
+  return log_ratio_ci(logs, confidence);
+}
+
 const char *to_string(AbStop s) {
   switch (s) {
   case AbStop::Continue: return "continue";
   case AbStop::Reached: return "precision reached";
+  case AbStop::Decided: return "verdict reached";
   case AbStop::MaxPairs: return "max pairs";
   case AbStop::MaxTime: return "max time";
   case AbStop::NoRatio: return "no ratio";
@@ -153,9 +94,9 @@ double speed_change_pct(const PairedRatio &r, bool higher_is_better) {
 
 Verdict ab_verdict(const PairedRatio &r, bool higher_is_better, double floor_pct) {
   if (!r.ok || r.n < 2) return Verdict::NotComparable;
-  if (r.unstable()) return Verdict::Noisy;
-  bool excludes_one = std::fabs(r.mean_log) > r.half_log;
-  if (!excludes_one || std::fabs(r.change_pct()) <= floor_pct) return Verdict::NoChange;
+  // The band of no change, in logs: a CI inside it, or across its edge, is no verdict.
+  const double band = std::log1p(std::max(floor_pct, 0.0) / 100);
+  if (std::fabs(r.mean_log) - r.half_log <= band) return Verdict::NoChange;
   return speed_change_pct(r, higher_is_better) > 0 ? Verdict::Faster : Verdict::Slower;
 }
 
