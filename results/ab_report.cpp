@@ -19,26 +19,26 @@ std::string verdict_text(Verdict v) { return v == Verdict::NoChange ? "within no
 std::string fmt_ratio(double v) { return std::isfinite(v) ? fmt::format("{:.4f}", v) : "n/a"; }
 std::string fmt_half(double v) { return std::isfinite(v) ? fmt::format("±{:.2f}%", v) : "±inf"; }
 
-// Pair indices (from 0) as the pair numbers the output shows (from 1).
-std::vector<size_t> pair_numbers(const std::vector<size_t> &indices) {
-  std::vector<size_t> out;
-  for (size_t i : indices) out.push_back(i + 1);
-  return out;
-}
-
 std::string ci_text(const AbPointReport &p) {
   if (!p.stats.ok || p.stats.n < 2) return "n/a";
   return fmt::format("[{}, {}]", fmt_ratio(p.stats.ci_low), fmt_ratio(p.stats.ci_high));
 }
 
+bool any_method(const AbReport &r, AbMethod m) {
+  return std::any_of(r.points.begin(), r.points.end(), [m](const AbPointReport &p) { return p.method == m; });
+}
+
 std::string header(const AbReport &r) {
-  return fmt::format("ab: A = {}, B = {}{}\n{}{}", printable_text(r.a), printable_text(r.b),
-                     r.control ? " (control: A against itself)" : "",
-                     r.turn_value == AbTurnValue::Fast
-                         ? "ab: a turn's value is the 90th percentile of its 100 ms intervals, in the metric's better "
-                           "direction (--turn-value fast)\n"
-                         : "",
-                     r.timing_note.empty() ? "" : "ab: " + printable_text(r.timing_note) + "\n");
+  std::string out = fmt::format("ab: A = {}, B = {}{}\n", printable_text(r.a), printable_text(r.b),
+                                r.control ? " (control: A against itself)" : "");
+  if (any_method(r, AbMethod::Interleaved))
+    out += "ab: interleaved points: A's and B's loads alternate in one process; a slice's value is the active load's "
+           "events per CPU second of the producer threads; the CI is over loads, never slices\n";
+  if (any_method(r, AbMethod::Turns) && r.turn_value == AbTurnValue::Fast)
+    out += "ab: a turn's value is the 90th percentile of its 100 ms intervals, in the metric's better direction "
+           "(--turn-value fast)\n";
+  if (!r.timing_note.empty()) out += "ab: " + printable_text(r.timing_note) + "\n";
+  return out;
 }
 
 nlohmann::json point_json(const AbPointReport &p) {
@@ -61,11 +61,17 @@ nlohmann::json point_json(const AbPointReport &p) {
                       {"higher_is_better", p.higher_is_better},
                       {"turns", turns},
                       {"pairs", pairs},
-                      {"n_pairs", p.a.size()},
+                      {"n_pairs", p.n_pairs()},
+                      {"method", to_string(p.method)},
                       {"stop", to_string(p.stop)},
                       {"floor_pct", json_number(p.floor_pct)},
                       {"verdict", verdict_text(p.verdict)}};
   if (!p.label_b.empty()) j["label_b"] = p.label_b;
+  if (!p.method_note.empty()) j["method_note"] = p.method_note;
+  if (p.interleaved) {
+    j["interleaved"] = interleaved_json(*p.interleaved);
+    j["n_units"] = p.stats.n;
+  }
   if (!p.note.empty()) j["note"] = p.note;
   if (std::string al = p.alignment_note(); !al.empty()) j["alignment_note"] = al;
   if (p.stats.ok) {
@@ -76,14 +82,6 @@ nlohmann::json point_json(const AbPointReport &p) {
     j["change_pct"] = json_number(p.stats.change_pct());
     j["speed_change_pct"] = json_number(p.speed_change_pct());
     j["max_abs_log_ratio"] = json_number(p.stats.max_abs_log);
-    j["left_out_pairs"] = pair_numbers(p.stats.left_out);
-    j["slow_turn_pairs"] = pair_numbers(p.stats.slow_pairs);
-    if (!p.stats.left_out.empty()) {
-      j["median_ratio"] = json_number(p.stats.median_ratio);
-      j["left_out_note"] = p.left_out_note();
-    }
-    j["unstable_pairs"] = pair_numbers(p.stats.unsteady_pairs);
-    if (p.stats.unstable()) j["unstable_note"] = p.unstable_note();
   }
   return j;
 }
@@ -118,46 +116,11 @@ void AbPointReport::add_turn(AbSide side, double value, std::optional<uint32_t> 
   const AbTurn &x = turns[turns.size() - 2], &y = turns.back();
   a.push_back(x.side == AbSide::A ? x.value : y.value);
   b.push_back(x.side == AbSide::B ? x.value : y.value);
-  stats = paired_ratio(a, b, 0.95, higher_is_better);
+  stats = paired_ratio(a, b, 0.95);
   if (!stats.ok && note.empty())
     note = fmt::format("no ratio of {}: {} (ab compares the first metric the bench reports: report one that is "
                        "positive in every turn first)",
                        metric, stats.why);
-}
-
-std::string AbPointReport::left_out_note() const {
-  if (!stats.ok || stats.left_out.empty()) return "";
-  std::string slow, slow_values, which, ratios;
-  for (size_t i : stats.left_out) {
-    if (std::find(stats.slow_pairs.begin(), stats.slow_pairs.end(), i) != stats.slow_pairs.end()) {
-      slow += (slow.empty() ? "" : ", ") + std::to_string(i + 1);
-      slow_values +=
-          fmt::format("{}A {} B {}", slow_values.empty() ? "" : "; ", fmt_ratio(a.at(i)), fmt_ratio(b.at(i)));
-      continue;
-    }
-    which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
-    ratios += (ratios.empty() ? "" : ", ") + fmt_ratio(b.at(i) / a.at(i));
-  }
-  std::string out;
-  if (!slow.empty())
-    out = fmt::format("pair{} {} left out ({}: a turn at under 1/1.15 of its side's upper quartile, measured "
-                      "in a slow state of the machine)",
-                      stats.slow_pairs.size() == 1 ? "" : "s", slow, slow_values);
-  if (!which.empty())
-    out += fmt::format("{}pair{} {} left out (B/A {} against a median of {}: the machine's speed changed "
-                       "between its turns)",
-                       out.empty() ? "" : "; ", stats.left_out.size() - stats.slow_pairs.size() == 1 ? "" : "s", which,
-                       ratios, fmt_ratio(stats.median_ratio));
-  return out + fmt::format("; the CI is over the other {} pairs", stats.n);
-}
-
-std::string AbPointReport::unstable_note() const {
-  if (!stats.ok || !stats.unstable()) return "";
-  return fmt::format(
-      "no verdict: pairs {} ({} of {}) have a turn at under 1/1.15 of its side's upper quartile, "
-      "more than a quarter: the machine's speed, or the program's from one load to the next, changed through "
-      "this point (bpfbench doctor)",
-      fmt::join(pair_numbers(stats.unsteady_pairs), ", "), stats.unsteady_pairs.size(), a.size());
 }
 
 std::string AbPointReport::alignment_note() const {
@@ -194,6 +157,7 @@ std::optional<double> AbPointReport::turn_value(const MetricSummary *m, const st
 }
 
 void AbPointReport::judge() {
+  if (interleaved) floor_pct = interleaved_floor_pct(interleaved->stats, floor_pct);
   verdict = note.empty() ? ab_verdict(stats, higher_is_better, floor_pct) : Verdict::NotComparable;
 }
 
@@ -202,7 +166,7 @@ std::vector<AbSuiteGeomean> AbReport::geomeans() const {
   std::map<std::string, size_t> at;
   std::vector<std::pair<double, double>> sums;  // Σ ln ratio, Σ ln speed
   for (const auto &p : points) {
-    if (!p.stats.ok || !p.note.empty() || p.stats.unstable()) continue;
+    if (!p.stats.ok || !p.note.empty()) continue;
     auto [it, fresh] = at.emplace(p.suite, out.size());
     if (fresh) {
       out.push_back({p.suite});
@@ -254,14 +218,14 @@ std::string ab_to_text(const AbReport &r) {
                      "±CI", "speed", "verdict");
   for (const auto &p : r.points) {
     std::string name = printable_text(point_name({p.suite, p.label}));
-    out += fmt::format("{:<28} {:<10} {:>5} {:>8} {:>20} {:>9} {:>9}  {}{}\n", name, p.metric, p.a.size(),
+    out += fmt::format("{:<28} {:<10} {:>5} {:>8} {:>20} {:>9} {:>9}  {}{}\n", name, p.metric, p.n_pairs(),
                        p.stats.ok ? fmt_ratio(p.stats.ratio) : "n/a", ci_text(p),
                        p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a",
                        p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + printable_text(p.note) + ")");
+    if (p.interleaved) out += interleaved_text(*p.interleaved, p.floor_pct);
+    if (!p.method_note.empty()) out += "  whole turns: " + printable_text(p.method_note) + "\n";
     if (std::string al = p.alignment_note(); !al.empty()) out += "  " + al + "\n";
-    for (const std::string &n : {p.left_out_note(), p.unstable_note()})
-      if (!n.empty()) out += "  " + n + "\n";
     if (r.control && p.stats.ok && p.note.empty())
       out += fmt::format("  noise floor {:.2f}% (max |ratio-1| of one pair {:.2f}%)\n", control_floor_pct(p.stats),
                          std::expm1(p.stats.max_abs_log) * 100);
@@ -289,13 +253,13 @@ std::string ab_to_markdown(const AbReport &r) {
   out += "|---|---|---|---:|---:|---|---:|---:|---|\n";
   for (const auto &p : r.points)
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {}{} |\n", markdown_text(p.suite),
-                       markdown_text(p.label), markdown_text(p.metric), p.a.size(),
+                       markdown_text(p.label), markdown_text(p.metric), p.n_pairs(),
                        p.stats.ok ? fmt_ratio(p.stats.ratio) : "n/a", ci_text(p),
                        p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a",
                        p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + markdown_text(p.note) + ")");
   for (const auto &p : r.points)
-    for (const std::string &n : {p.alignment_note(), p.left_out_note(), p.unstable_note()})
+    for (const std::string &n : {p.alignment_note(), p.method_note.empty() ? "" : "whole turns: " + p.method_note})
       if (!n.empty()) out += fmt::format("\n{}: {}\n", markdown_text(point_name({p.suite, p.label})), markdown_text(n));
   auto g = r.geomeans();
   if (!g.empty()) out += "\n| suite | points | geomean B/A | speed |\n|---|---:|---:|---:|\n";

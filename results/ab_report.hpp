@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/ab_interleaved.hpp"
 #include "results/paired.hpp"
 #include "results/stats.hpp"
 
@@ -48,9 +49,12 @@ struct AbPointReport {
   std::string metric, unit;
   bool higher_is_better = true;
   AbTurnValue turn_stat = AbTurnValue::Mean;  // how turn_value() values a turn
-  std::vector<AbTurn> turns;                  // in the order they ran (ABBA)
-  std::vector<double> a, b;                   // per complete pair
-  PairedRatio stats;
+  AbMethod method = AbMethod::Turns;
+  std::string method_note;                    // turns: why the point was not interleaved
+  std::optional<AbInterleaved> interleaved;   // interleaved: how, the units, the control, the facts
+  std::vector<AbTurn> turns;                  // turns: in the order they ran (ABBA)
+  std::vector<double> a, b;                   // turns: per complete pair
+  PairedRatio stats;                          // over pairs of turns, or over units (interleaved)
   AbStop stop = AbStop::Continue;
   double floor_pct = 0;  // changes up to this are "within noise" (threshold or control floor)
   Verdict verdict = Verdict::NotComparable;
@@ -61,18 +65,14 @@ struct AbPointReport {
   // When A's and B's turns saw different sets of JIT offsets: "JITed code offsets mod 64:
   // A 8, B 24 40 ..." (a small loop's time can move with them: docs/runtime.md); "" else.
   std::string alignment_note() const;
-  // When pairs were left out of `stats` (PairedRatio: turns that straddle a change of the
-  // machine's speed): "pair 2 left out (B/A 1.5648 against a median of 0.9712: ...)"; "" else.
-  std::string left_out_note() const;
-  // When more than a quarter of the pairs have a slow turn (PairedRatio::unsteady_pairs):
-  // "no verdict: pairs 2, 5, 9 (3 of 10) have a turn ..."; "" else. Such a point is `noisy`
-  // and stays out of the suite geomean.
-  std::string unstable_note() const;
+  // Pairs the statistics rest on: of turns, or of slices (interleaved).
+  size_t n_pairs() const { return interleaved ? interleaved->stats.ratio.pairs : a.size(); }
   // A turn's value of `metric` from its summary `m` (null when the point has none), with
   // unit and direction taken from the first turn; or nullopt with `note` saying why
   // ("no hits in B: ..."). `side` names the turn's side.
   std::optional<double> turn_value(const MetricSummary *m, const std::string &side);
-  // Sets `verdict` from `stats`, `floor_pct` and the direction.
+  // Sets `verdict` from `stats`, `floor_pct` and the direction; an interleaved point's floor
+  // is first raised to its built-in control's (interleaved_floor_pct).
   void judge();
   double speed_change_pct() const { return bpfbench::speed_change_pct(stats, higher_is_better); }
 };
