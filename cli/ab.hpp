@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "results/paired.hpp"
+#include "runtime/ab/ab_runner.hpp"
 
 namespace bpfbench::cli {
 
@@ -28,6 +29,8 @@ struct AbArgs {
   std::optional<double> fail_on_regression_pct;
   AbStopRule rule;
   AbTurnValue turn_value = AbTurnValue::Fast;  // --turn-value
+  AbMethodChoice method = AbMethodChoice::Auto;  // --method
+  InterleaveOptions interleave;                  // --copies, --slice, --block, --prog-stats
   std::string only;                            // only points whose label contains this
   bool verbose = false;
 };

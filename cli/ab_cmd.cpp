@@ -20,6 +20,7 @@
 #include "compiler/escape.hpp"
 #include "results/ab_report.hpp"
 #include "results/progress.hpp"
+#include "runtime/ab/ab_runner.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/run_point.hpp"
@@ -130,82 +131,21 @@ std::vector<MatchedPoint> match_points(const Variant &va, const Variant &vb, boo
   return out;
 }
 
-// A turn's value of `metric` (the point's primary when empty), or why there is none.
-std::optional<double> turn_value(const PointResult &r, AbSide side, AbPointReport &rep) {
-  if (r.status != PointResult::Status::Ok) {
-    rep.note =
-        fmt::format("{} in {}: {}", to_string(r.status), to_string(side), r.error ? r.error->to_string() : r.reason);
-    return std::nullopt;
-  }
-  if (rep.metric.empty()) rep.metric = r.summary.primary;
-  return rep.turn_value(r.summary.find(rep.metric), to_string(side));
+// The runner's options from the command line: the turns' rule, the interleaving settings
+// (--precision and --max-time apply to both), progress on stderr.
+AbRunOptions run_options(const AbArgs &a, FeatureProber &prober) {
+  AbRunOptions o;
+  o.method = a.method;
+  o.interleave = a.interleave;
+  o.interleave.rule.precision_pct = a.rule.precision_pct;
+  if (a.rule.max_time_s > 0) o.interleave.rule.max_time_s = a.rule.max_time_s;
+  o.turns = a.rule;
+  o.turn_value = a.turn_value;
+  o.run.verbose = a.verbose;
+  o.run.prober = &prober;
+  o.progress = [](const std::string &line) { fmt::print(stderr, "{}\n", line); };
+  return o;
 }
-
-class AbRunner {
- public:
-  AbRunner(const AbArgs &a, const Variant &va, const Variant &vb, StopSource &stop)
-      : args_(a),
-        va_(va),
-        vb_(vb),
-        stop_(stop) {
-    opts_.verbose = a.verbose;
-    opts_.prober = &prober_;
-  }
-
-  AbPointReport run(const MatchedPoint &m, size_t i, size_t n) {
-    AbPointReport rep;
-    rep.turn_stat = args_.turn_value;
-    rep.suite = m.a->suite;
-    rep.label = m.a->label;
-    if (m.b->label != m.a->label) rep.label_b = m.b->label;
-    auto start = std::chrono::steady_clock::now();
-    for (size_t turn = 0;; ++turn) {
-      if (stop_.stop_requested()) {
-        rep.note = "interrupted";
-        break;
-      }
-      AbSide side = abba_side(turn);
-      PlanPoint p = side == AbSide::A ? *m.a : *m.b;
-      if (args_.turn_value == AbTurnValue::Fast) p.interval_ns = std::min(p.interval_ns, kAbFastIntervalNs);
-      const Variant &v = side == AbSide::A ? va_ : vb_;
-      PointResult r = run_point(p, *v.fe->families.find(p.family), v.object(p.index), opts_, stop_);
-      if (stop_.stop_requested()) continue;  // an interrupted turn is no value: noted above
-      std::optional<double> value = turn_value(r, side, rep);
-      if (!value) break;
-      rep.add_turn(side, *value, r.prog_facts.empty() ? std::nullopt : r.prog_facts.front().jit_offset64);
-      if (const MetricSummary *ms = r.summary.find(rep.metric)) {
-        rep.turns.back().intervals = ms->n;
-        rep.turns.back().mean = ms->mean;
-      }
-      if (turn % 2 == 0) continue;
-      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      rep.stop = ab_stop_state(rep.stats, args_.rule, elapsed);
-      progress(rep, i, n, elapsed);
-      if (rep.stop != AbStop::Continue) break;
-    }
-    return rep;
-  }
-
- private:
-  // "[i/n] S / t  elapsed 6s  ETA 1:10  pairs 3  B/A 1.0123 ±0.85%"; the ETA assumes every
-  // point left runs to --max-pairs at this point's pace (an upper bound, not a promise).
-  void progress(const AbPointReport &rep, size_t i, size_t n, double elapsed) {
-    size_t done = rep.a.size();
-    double per_pair = done ? elapsed / double(done) : 0;
-    size_t left = (args_.rule.max_pairs > done ? args_.rule.max_pairs - done : 0) + (n - i - 1) * args_.rule.max_pairs;
-    std::string ci = rep.stats.ok && rep.stats.n >= 2 ? fmt::format("±{:.2f}%", rep.stats.half_width_pct) : "±n/a";
-    std::string extra = fmt::format("pairs {}  B/A {:.4f} {}", done, rep.stats.ratio, ci);
-    fmt::print(stderr, "{}\n",
-               format_status(i + 1, n, printable_text(point_name({rep.suite, rep.label})), elapsed,
-                             per_pair * double(left), extra));
-  }
-
-  const AbArgs &args_;
-  const Variant &va_, &vb_;
-  StopSource &stop_;
-  FeatureProber prober_;
-  RunOptions opts_;
-};
 
 std::optional<std::map<std::string, double>> read_floors(const std::string &path) {
   std::ifstream f(path);
@@ -268,8 +208,13 @@ bool prepare(const AbArgs &a, Variant &va, Variant &vb, StopSource &stop) {
 
 using Floors = std::optional<std::map<std::string, double>>;
 
+// The floor the user gives a point: --threshold or the control run's, the larger.
+double user_floor(const AbArgs &a, const Floors &floors, const AbPointKey &k) {
+  return std::max(a.threshold_pct, floors ? floor_for(*floors, k) : 0.0);
+}
+
 void judge(const AbArgs &a, const Floors &floors, AbPointReport &p) {
-  p.floor_pct = std::max(a.threshold_pct, floors ? floor_for(*floors, {p.suite, p.label}) : 0.0);
+  p.floor_pct = user_floor(a, floors, {p.suite, p.label});
   p.judge();
 }
 
@@ -334,11 +279,14 @@ int cmd_ab(const AbArgs &a) {
     return kExitBadInput;
   }
   if (!a.a_templates.empty() || !a.b_templates.empty()) warn_same_programs(va, b, matched);
-  AbRunner runner(a, va, b, stop);
+  FeatureProber prober;
+  const AbRunOptions options = run_options(a, prober);
   for (size_t i = 0; i < matched.size() && !stop.stop_requested(); ++i) {
-    AbPointReport p = runner.run(matched[i], i, matched.size());
-    judge(a, floors, p);
-    rep.points.push_back(std::move(p));
+    const MatchedPoint &m = matched[i];
+    AbSideInput sa{m.a, &*va.fe->families.find(m.a->family), &va.object(m.a->index)};
+    AbSideInput sb{m.b, &*b.fe->families.find(m.b->family), &b.object(m.b->index)};
+    rep.points.push_back(
+        run_ab_point(sa, sb, options, user_floor(a, floors, {m.a->suite, m.a->label}), i, matched.size(), stop));
   }
   print_report(rep, a.format);
   return ab_exit_code(a, rep, stop);

@@ -139,16 +139,28 @@ TEST_CASE("ab: a point whose metric is 0 ends after one pair, without a ratio", 
   AbDir d;
   std::string f = d.file("z.bdsl", "bench bloom_filter as \"miss\" < prog hashmap-without-bloom; warmup 0s; "
                                    "duration 1s; report hits, drops; >\n");
-  auto r = run_process({kBin, "ab", f, "--control", "--format", "json"}, 120);
+  auto r = run_process({kBin, "ab", f, "--control", "--method", "turns", "--format", "json"}, 120);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("1 point without a ratio (its note says why)") != std::string::npos);
   auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["points"].size() == 1);
   const auto &p = j["points"][0];
+  CHECK(p["method"] == "turns");
+  CHECK(p["method_note"] == "--method turns");
   CHECK(p["turns"].size() == 2);
   CHECK(p["stop"] == "no ratio");
   CHECK(p["note"].get<std::string>().rfind("no ratio of hits: pair 1 has a value that is not a positive number", 0) ==
         0);
   CHECK(p["verdict"] == "not comparable");
+  // Interleaved (the default here): the first round of slices ends it the same way.
+  auto x = run_process({kBin, "ab", f, "--control", "--format", "json"}, 120);
+  INFO(x.out << x.err);
+  CHECK(x.exit_code == 2);
+  auto k = nlohmann::json::parse(x.out)["points"][0];
+  CHECK(k["method"] == "interleaved");
+  CHECK(k["stop"] == "no ratio");
+  CHECK(k["note"].get<std::string>().rfind("no ratio of hits: slice pair 1 has a value that is not a positive number",
+                                           0) == 0);
+  CHECK(k["verdict"] == "not comparable");
 }

@@ -40,7 +40,7 @@ struct Trie {
 };
 
 // Keys of the trie, counted one by one.
-uint64_t count_keys(int fd) {
+uint64_t count_trie_keys(int fd) {
   uint64_t n = 0;
   LpmKey key{}, next{};
   for (const void *prev = nullptr; bpf_map_get_next_key(fd, prev, &next) == 0; prev = &key, key = next) ++n;
@@ -54,7 +54,7 @@ TEST_CASE("prefill: LPM trie keys are {prefix_len, i} with value i", "[runtime][
   Trie t;
   REQUIRE(t.fd >= 0);
   REQUIRE(prefill_map(t.fd, 1000, 24));
-  CHECK(count_keys(t.fd) == 1000);
+  CHECK(count_trie_keys(t.fd) == 1000);
   for (uint32_t i : {0u, 1u, 999u}) {
     INFO(i);
     LpmKey k{24, i};
@@ -77,7 +77,7 @@ TEST_CASE("prefill: LPM trie keys that cannot be told apart are refused", "[runt
   auto l = prefill_map(t.fd, 10, 33);
   REQUIRE(!l);
   CHECK(l.error().message == "prefix length 33 is longer than the key's 32 data bits");
-  CHECK(count_keys(t.fd) == 0);
+  CHECK(count_trie_keys(t.fd) == 0);
 }
 
 TEST_CASE("map_churn creates, fills and closes copies of its template", "[runtime][map_churn]") {
@@ -95,7 +95,7 @@ TEST_CASE("map_churn creates, fills and closes copies of its template", "[runtim
   th.join();
   CHECK(err == "");
   CHECK(slot.ops.load() > 0);            // maps made, filled and closed
-  CHECK(count_keys(tmpl.fd) == 0);       // the template itself is only copied
+  CHECK(count_trie_keys(tmpl.fd) == 0);       // the template itself is only copied
   // A second producer thread is refused, as the kernel bench's validate() does.
   ProducerSlot other;
   stop = true;

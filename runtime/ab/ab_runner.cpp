@@ -1,0 +1,141 @@
+#include "runtime/ab/ab_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "compiler/escape.hpp"
+#include "results/progress.hpp"
+
+namespace bpfbench {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::string status(const AbPointReport &rep, size_t i, size_t n, double elapsed, double eta, const std::string &what) {
+  std::string ci = rep.stats.ok && rep.stats.n >= 2 ? fmt::format("±{:.2f}%", rep.stats.half_width_pct) : "±n/a";
+  return format_status(i + 1, n, printable_text(point_name({rep.suite, rep.label})), elapsed, eta,
+                       fmt::format("{}  B/A {:.4f} {}", what, rep.stats.ratio, ci));
+}
+
+// A turn's value of the point's metric, or why there is none (the report's note).
+std::optional<double> turn_value(const PointResult &r, AbSide side, AbPointReport &rep) {
+  if (r.status != PointResult::Status::Ok) {
+    rep.note =
+        fmt::format("{} in {}: {}", to_string(r.status), to_string(side), r.error ? r.error->to_string() : r.reason);
+    return std::nullopt;
+  }
+  if (rep.metric.empty()) rep.metric = r.summary.primary;
+  return rep.turn_value(r.summary.find(rep.metric), to_string(side));
+}
+
+// Whole point runs, A B B A ..., until the turns' stop rule.
+void run_turns(const AbSideInput &a, const AbSideInput &b, const AbRunOptions &o, size_t i, size_t n,
+               AbPointReport &rep, StopSource &stop) {
+  rep.turn_stat = o.turn_value;
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t turn = 0;; ++turn) {
+    if (stop.stop_requested()) {
+      rep.note = "interrupted";
+      break;
+    }
+    const AbSide side = abba_side(turn);
+    const AbSideInput &s = side == AbSide::A ? a : b;
+    PlanPoint p = *s.point;
+    if (o.turn_value == AbTurnValue::Fast) p.interval_ns = std::min(p.interval_ns, kAbFastIntervalNs);
+    PointResult r = run_point(p, *s.family, *s.object, o.run, stop);
+    if (stop.stop_requested()) continue;  // an interrupted turn is no value: noted above
+    std::optional<double> value = turn_value(r, side, rep);
+    if (!value) break;
+    rep.add_turn(side, *value, r.prog_facts.empty() ? std::nullopt : r.prog_facts.front().jit_offset64);
+    if (const MetricSummary *ms = r.summary.find(rep.metric)) {
+      rep.turns.back().intervals = ms->n;
+      rep.turns.back().mean = ms->mean;
+    }
+    if (turn % 2 == 0) continue;
+    const double elapsed = seconds_since(start);
+    rep.stop = ab_stop_state(rep.stats, o.turns, elapsed);
+    const size_t done = rep.a.size();
+    const size_t left = o.turns.max_pairs > done ? o.turns.max_pairs - done : 0;
+    if (o.progress) o.progress(status(rep, i, n, elapsed, elapsed / double(done) * double(left), fmt::format("pairs {}", done)));
+    if (rep.stop != AbStop::Continue) break;
+  }
+}
+
+std::string dispatch_text(const InterleavePlan &plan, const ProgramSpec &prog) {
+  if (plan.dispatch == AbDispatch::TestRunCalls) return "BPF_PROG_TEST_RUN calls alternate between the loads";
+  std::string hook = prog.section.rfind('?', 0) == 0 ? prog.section.substr(1) : prog.section;
+  if (!prog.target.empty()) hook += " " + prog.target;
+  return "a dispatcher on " + hook + " tail-calls the active load (one program call per event)";
+}
+
+// Both sides in one process, alternated every slice.
+void run_interleaved_point(const AbSideInput &a, const AbSideInput &b, const InterleavePlan &plan,
+                           const AbRunOptions &o, double user_floor_pct, size_t i, size_t n, AbPointReport &rep,
+                           StopSource &stop) {
+  InterleaveOptions io = o.interleave;
+  io.user_floor_pct = user_floor_pct;
+  io.verbose = o.run.verbose;
+  io.uprobe_binary = o.run.uprobe_binary;
+  io.on_round = [&](const InterleavedStats &s, double elapsed) {
+    rep.stats = s.ratio;
+    if (o.progress)
+      o.progress(status(rep, i, n, elapsed, std::max(0.0, io.rule.max_time_s - elapsed),
+                        fmt::format("units {} pairs {}", s.units.size(), s.ratio.pairs)));
+  };
+  rep.method = AbMethod::Interleaved;
+  rep.metric = plan.metric.name;
+  rep.unit = plan.metric.unit;
+  rep.higher_is_better = true;
+  auto ran = run_interleaved(a, b, plan, io, stop);
+  if (!ran) {
+    rep.note = "failed: " + ran.error().message;
+    return;
+  }
+  const ProgramSpec *prog = a.family->program(a.point->program.empty() ? a.family->default_program : a.point->program);
+  AbInterleaved x;
+  x.dispatch = prog ? dispatch_text(plan, *prog) : "";
+  x.copies = std::max<size_t>(io.copies, 1);
+  x.blocks = ran->blocks;
+  x.dropped_pairs = ran->dropped_pairs;
+  x.slice_ms = double(io.slice_ns) / 1e6;
+  x.settle_ms = double(io.settle_ns) / 1e6;
+  x.elapsed_s = ran->elapsed_s;
+  x.stats = ran->stats;
+  x.a_facts = ran->a_facts;
+  x.b_facts = ran->b_facts;
+  x.prog_stats_note = ran->prog_stats_note;
+  rep.stats = x.stats.ratio;
+  rep.stop = ran->stop;
+  rep.interleaved = std::move(x);
+  if (ran->interrupted) rep.note = "interrupted";
+  else if (!rep.stats.ok) rep.note = "no ratio of " + rep.metric + ": " + rep.stats.why;
+}
+
+}  // namespace
+
+AbPointReport run_ab_point(const AbSideInput &a, const AbSideInput &b, const AbRunOptions &o, double user_floor_pct,
+                           size_t i, size_t n, StopSource &stop) {
+  AbPointReport rep;
+  rep.suite = a.point->suite;
+  rep.label = a.point->label;
+  if (b.point->label != a.point->label) rep.label_b = b.point->label;
+  rep.floor_pct = user_floor_pct;
+  InterleavePlan plan;
+  if (o.method == AbMethodChoice::Turns) plan.why_not = "--method turns";
+  else plan = plan_interleave(a, b);
+  if (plan.why_not.empty()) {
+    run_interleaved_point(a, b, plan, o, user_floor_pct, i, n, rep, stop);
+  } else {
+    rep.method_note = plan.why_not;
+    run_turns(a, b, o, i, n, rep, stop);
+  }
+  rep.judge();
+  return rep;
+}
+
+}  // namespace bpfbench
