@@ -236,6 +236,7 @@ int ab_on_kernels(const AbArgs &a, const Floors &floors, StopSource &stop) {
     AbPointReport p;
     p.suite = m.a->suite;
     p.label = m.a->label;
+    p.method_note = "two kernels: each side's turns run in a guest of its own";
     rep.points.push_back(std::move(p));
   }
   if (rep.points.empty()) {
