@@ -151,9 +151,14 @@ AbStop interleaved_stop_state(const InterleavedStats &s, bool higher_is_better, 
   if (!s.ratio.ok && s.ratio.pairs > 0 && s.ratio.why.rfind("slice pair", 0) == 0) return AbStop::NoRatio;
   const bool enough = s.ratio.ok && elapsed_s >= rule.min_time_s && (s.time_blocks || s.units.size() >= rule.min_units);
   if (enough) {
-    Verdict v = ab_verdict(s.ratio, higher_is_better, interleaved_floor_pct(s, user_floor_pct));
+    const double floor = interleaved_floor_pct(s, user_floor_pct);
+    Verdict v = ab_verdict(s.ratio, higher_is_better, floor);
     if (v == Verdict::Faster || v == Verdict::Slower) return AbStop::Decided;
-    if (s.ratio.half_width_pct <= rule.precision_pct) return AbStop::Reached;
+    // No change is an answer only when the whole CI lies inside the floor: one that crosses
+    // its edge may still leave it with more units.
+    const double band = std::log1p(std::max(floor, 0.0) / 100);
+    const bool inside = band == 0 || std::fabs(s.ratio.mean_log) + s.ratio.half_log <= band;
+    if (inside && s.ratio.half_width_pct <= rule.precision_pct) return AbStop::Reached;
   }
   if (elapsed_s >= rule.max_time_s) return AbStop::MaxTime;
   return AbStop::Continue;

@@ -63,8 +63,8 @@ InterleavedStats interleaved_stats(const std::vector<AbSlicePair> &pairs,
 double interleaved_floor_pct(const InterleavedStats &s, double user_floor_pct);
 
 // When an interleaved point has measured enough: at least `min_units` units (or time
-// blocks) and `min_time_s`, then a verdict outside the floor or a CI half-width under the
-// precision; or the time limit.
+// blocks) and `min_time_s`, then a CI outside the floor (Decided), or one inside it with a
+// half-width under the precision (Reached); or the time limit.
 struct InterleavedRule {
   double precision_pct = 0.5;
   size_t min_units = 4;

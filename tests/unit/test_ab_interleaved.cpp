@@ -120,6 +120,13 @@ TEST_CASE("ab interleaved: the stop rule", "[ab][interleaved]") {
   // A/A, tight: the precision is reached without a verdict.
   InterleavedStats same = interleaved_stats(constant_units({1.001, 0.999, 1.0, 1.0005}, 4), {});
   CHECK(interleaved_stop_state(same, true, 0.5, rule, 2) == AbStop::Reached);
+  // Precise, but the CI crosses the floor's edge: no answer yet, so it goes on.
+  InterleavedStats edge = interleaved_stats(constant_units({0.975, 0.978, 0.976, 0.977}, 4), {});
+  REQUIRE(edge.ratio.half_width_pct < 1);
+  REQUIRE(edge.ratio.ci_low < 1 / 1.024);
+  REQUIRE(edge.ratio.ci_high > 1 / 1.024);
+  CHECK(interleaved_stop_state(edge, true, 2.4, rule, 2) == AbStop::Continue);
+  CHECK(interleaved_stop_state(edge, true, 2.4, rule, 12) == AbStop::MaxTime);
 }
 
 TEST_CASE("ab interleaved: an interleaved point's report shows the units, the control and the facts",
