@@ -1,10 +1,6 @@
 #include "cli/run_observers.hpp"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
 #include <set>
 
 #include "compiler/atomic_file.hpp"
@@ -38,10 +34,10 @@ std::map<std::string, std::string> stems_for(const RunPlan &plan) {
 
 }  // namespace
 
-std::string profiles_dir(const RunArgs &a) {
+std::string profiles_parent(const RunArgs &a) {
   for (const std::string *f : {&a.json_out, &a.csv_out, &a.markdown_out})
-    if (!f->empty()) return dir_of(*f) + "/profiles";
-  return "profiles";
+    if (!f->empty()) return dir_of(*f);
+  return ".";
 }
 
 bool prepare_observers(const RunArgs &a, const Frontend &fe, RunObservers &out) {
@@ -59,20 +55,25 @@ bool prepare_observers(const RunArgs &a, const Frontend &fe, RunObservers &out) 
     return true;
   }
   ProfileOptions po;
-  po.dir = profiles_dir(a);
   po.folded = a.profile == "folded";
   po.event = hw.available ? "cycles" : "cpu-clock";  // no PMU: the software clock event
   po.stem_of = stems_for(*fe.plan);
-  if (::mkdir(po.dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    fmt::print(stderr, "bpfbench: error: --profile: cannot create {}: {}\n", po.dir, std::strerror(errno));
+  auto folders = open_profile_folders(profiles_parent(a));
+  if (!folders) {
+    fmt::print(stderr, "bpfbench: error: --profile: {}\n", folders.error().message);
     return false;
   }
+  po.folders = std::move(*folders);
+  const std::string &dir = po.folders->out.path();
+  if (size_t n = po.folders->stale_removed)
+    fmt::print(stderr, "bpfbench: note: --profile: removed {} temporary folder{} a killed run left in {}\n", n,
+               n == 1 ? "" : "s", dir);
   std::vector<OutputRequest> outputs;
   for (const std::string *f : {&a.json_out, &a.csv_out, &a.markdown_out})
     if (!f->empty()) outputs.push_back({"--json/--csv/--markdown", *f});
   for (const auto &[label, stem] : po.stem_of) {
-    outputs.push_back({"--profile", po.dir + "/" + stem + ".perf.data"});
-    if (po.folded) outputs.push_back({"--profile", po.dir + "/" + stem + ".folded"});
+    outputs.push_back({"--profile", dir + "/" + stem + ".perf.data"});
+    if (po.folded) outputs.push_back({"--profile", dir + "/" + stem + ".folded"});
   }
   std::vector<std::string> inputs;
   for (size_t i = 0; i < fe.sources.size(); ++i) inputs.push_back(fe.sources.file(static_cast<uint32_t>(i)).path);

@@ -16,13 +16,15 @@ struct RunObservers {
   bool hw_counters = false;               // --hw-counters and a PMU here
 };
 
-// The profiles folder: `profiles/` beside the --json file (else beside --csv, --markdown,
-// else in the current directory).
-std::string profiles_dir(const RunArgs &a);
+// Where the profiles folder `profiles/` is: the folder of the --json file (else of --csv,
+// --markdown, else the current directory).
+std::string profiles_parent(const RunArgs &a);
 
-// Probes perf and the PMU as asked, creates the profiles folder, and checks every
-// point's profile files like the other outputs (check_output_paths). False after printing
-// why when a path is bad (exit 2); a missing perf or PMU is a warning and the run goes on.
+// Probes perf and the PMU as asked, opens or creates the profiles folder (not through
+// another user's symlink, not another user's folder: runtime/profiler.hpp) and this run's
+// private folder in it, and checks every point's profile files like the other outputs
+// (check_output_paths). False after printing why when a path is bad (exit 2); a missing
+// perf or PMU is a warning and the run goes on.
 bool prepare_observers(const RunArgs &a, const Frontend &fe, RunObservers &out);
 
 }  // namespace bpfbench::cli

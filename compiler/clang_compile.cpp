@@ -421,8 +421,10 @@ CompileResult cached_compile(const std::string &c_source, const CompileOptions &
     r.object = std::move(*hit.object);
     r.cached = true;
   }
-  // A file that failed its check is a miss; the store replaces it.
+  // A file that failed its check is a miss; the store replaces it. A folder we may not
+  // use is a miss too, and store_compiled stores nothing in it.
   r.cache_repaired = hit.problem;
+  r.cache_warning = hit.refused;
   return r;
 }
 
@@ -433,10 +435,12 @@ CompileResult compile_uncached(const std::string &c_source, const CompileOptions
 void store_compiled(CompileResult &r, CompileResult &&probe, const CompileOptions &opts) {
   r.cache_key = std::move(probe.cache_key);
   r.cache_repaired = std::move(probe.cache_repaired);
+  r.cache_warning = std::move(probe.cache_warning);
   // Only clean compiles are cached: a hit carries no diagnostics, so caching a compile
   // with warnings would make them vanish on the second run. A failed store costs only
   // time: the compile stands, the caller may warn.
-  if (opts.use_cache && r.ok && !r.cached && r.diags.empty()) r.cache_warning = cache_of(opts).store(r.cache_key, r.object);
+  if (opts.use_cache && r.cache_warning.empty() && r.ok && !r.cached && r.diags.empty())
+    r.cache_warning = cache_of(opts).store(r.cache_key, r.object);
 }
 
 CompileResult compile_bpf(const std::string &c_source, const CompileOptions &opts) {

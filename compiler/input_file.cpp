@@ -79,7 +79,16 @@ std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_b
     error = errno_text(errno);
     return std::nullopt;
   }
-  if (::fstat(f.fd, &st) != 0) {
+  return read_input_fd(f.fd, max_bytes, error);
+}
+
+std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &error) {
+  auto too_large = [&] {
+    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
+    return std::nullopt;
+  };
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
     error = errno_text(errno);
     return std::nullopt;
   }
@@ -94,7 +103,7 @@ std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_b
   in.data.reserve(static_cast<size_t>(st.st_size));
   char buf[65536];
   for (;;) {
-    ssize_t n = ::read(f.fd, buf, sizeof buf);
+    ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       error = errno_text(errno);

@@ -40,6 +40,11 @@ struct InputFile {
 // to the limit and refused beyond it.
 std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error);
 
+// The read half of read_input_file, for a file the caller opened itself (openat with
+// O_NOFOLLOW, compiler/safe_dir.hpp): refused unless fstat says it is a regular file of at
+// most `max_bytes`; read to its end, and refused when it grows past the limit meanwhile.
+std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &error);
+
 // The stat() half of read_input_file, for callers that read in their own way (or later):
 // "" when `path` is a regular file, else the reason, as read_input_file words it.
 std::string input_file_problem(const std::string &path);

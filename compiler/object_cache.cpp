@@ -11,6 +11,7 @@
 
 #include "compiler/cache_file.hpp"
 #include "compiler/input_file.hpp"
+#include "compiler/safe_dir.hpp"
 
 namespace bpfbench {
 
@@ -19,7 +20,8 @@ namespace {
 // Bumped when the cache file format or the meaning of a key changes.
 // v2: a file holds a header with its key and the object's hash (load() checks both).
 // v3: that hash is BLAKE3 (compiler/cache_file.hpp), not SHA-256.
-constexpr std::string_view kObjectKeySalt = "bpfbench-object-cache-v3";
+// v4: the hash covers the key too (a v3 file would fail it: a new key is a plain miss).
+constexpr std::string_view kObjectKeySalt = "bpfbench-object-cache-v4";
 
 // `<key>.o`; objects as large as compile_bpf accepts from clang.
 constexpr CacheFileKind kObjectFile{".o", {"BPFBOBJ\0", 8}, kMaxObjectInputBytes, "object", "another program"};
@@ -37,7 +39,13 @@ void hash_field(llvm::SHA256 &h, std::string_view field) {
 std::string default_cache_dir() {
   if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/bpfbench";
   if (const char *home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/bpfbench";
-  return "/tmp/bpfbench-cache-" + std::to_string(::getuid());
+  return "/tmp/bpfbench-cache-" + std::to_string(::geteuid());
+}
+
+std::string cache_dir_problem(const std::string &dir) {
+  bool missing = false;
+  auto d = SafeDir::open_owned(dir, /*create=*/false, &missing);
+  return d || missing ? "" : d.error().message;
 }
 
 std::string cache_key(const std::vector<std::string_view> &fields) {
@@ -84,6 +92,7 @@ CacheLookup ObjectCache::load(const std::string &key) const {
   CacheLookup r;
   CacheFileLookup file = load_cache_file(dir_, kObjectFile, key);
   r.problem = std::move(file.problem);
+  r.refused = std::move(file.refused);
   if (!file.payload) return r;
   std::vector<uint8_t> object(file.payload->begin(), file.payload->end());
   if (!is_bpf_elf(object)) {

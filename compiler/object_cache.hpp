@@ -9,8 +9,14 @@
 
 namespace bpfbench {
 
-// $XDG_CACHE_HOME/bpfbench, else $HOME/.cache/bpfbench, else /tmp/bpfbench-cache-<uid>.
+// $XDG_CACHE_HOME/bpfbench, else $HOME/.cache/bpfbench, else /tmp/bpfbench-cache-<euid>.
+// Used only when SafeDir::open_owned accepts it (compiler/safe_dir.hpp).
 std::string default_cache_dir();
+
+// Why the cache folder `dir` may not be used (another user's, writable by others, reached
+// through a folder or symlink someone else can change: SafeDir::open_owned), or "" (also
+// when it does not exist yet: the first store makes it).
+std::string cache_dir_problem(const std::string &dir);
 
 // Hex SHA-256 over `fields`, each length-prefixed, so no two lists share an encoding.
 std::string cache_key(const std::vector<std::string_view> &fields);
@@ -31,11 +37,12 @@ bool is_bpf_elf(const std::vector<uint8_t> &bytes);
 struct CacheLookup {
   std::optional<std::vector<uint8_t>> object;
   std::string problem;  // "" for a hit or a plain miss (no file)
+  std::string refused;  // the folder may not be used: why (a miss, and nothing is stored)
 };
 
-// A directory of `<key>.o` files (compiler/cache_file.hpp), each holding its key and its
-// object's hash. Every failure is soft: a cache that cannot be read or written behaves like
-// an empty one, it never fails a compile.
+// A directory of `<key>.o` files (compiler/cache_file.hpp), each holding its key and a
+// hash over both, in a folder only we can change. Every failure is soft: a cache that
+// cannot be read or written behaves like an empty one, it never fails a compile.
 class ObjectCache {
  public:
   explicit ObjectCache(std::string dir) : dir_(std::move(dir)) {}

@@ -10,10 +10,13 @@
 #include <set>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "compiler/clang_compile.hpp"
 #include "compiler/compile_diags.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/input_file.hpp"
+#include "compiler/object_cache.hpp"
 #include "compiler/object_check.hpp"
 #include "compiler/parse.hpp"
 #include "compiler/sha256.hpp"
@@ -104,14 +107,32 @@ UserIncludes unit_includes(const Frontend &fe, const EmitUnit &u) {
   return user_includes(dirs);
 }
 
+// The cache folder of this compile, checked once: when it may not be used, one warning
+// says which and why, and every program is compiled without it (nothing read or stored).
+struct CacheUse {
+  std::string dir;
+  bool usable = true;
+};
+
+CacheUse check_cache(Diagnostics &diags) {
+  CacheUse c{default_cache_dir()};
+  if (std::string why = cache_dir_problem(c.dir); !why.empty()) {
+    c.usable = false;
+    diags.warning({}, fmt::format("the cache folder {} is not used ({}); every run compiles again", c.dir, why));
+  }
+  return c;
+}
+
 // The precompiled vmlinux.h for a unit that includes it: prepared at the first such
 // unit, reused by the rest. Null when there is none (a located error says why).
 const PrecompiledVmlinux *unit_vmlinux(Frontend &fe, const EmitUnit &u, std::optional<VmlinuxResult> &prepared,
-                                       CompiledPrograms &out, const std::atomic<bool> *stop) {
+                                       CompiledPrograms &out, const CacheUse &cache, const std::atomic<bool> *stop) {
   const bool first_use = !prepared;
   if (first_use) {
     VmlinuxOptions o;
     o.stop = stop;
+    o.cache_dir = cache.dir;
+    o.use_cache = cache.usable;
     prepared = prepare_vmlinux(o);
     if (prepared->vmlinux)
       out.vmlinux = VmlinuxUse{prepared->btf_path, prepared->btf_hash, prepared->cached, prepared->build_seconds};
@@ -181,17 +202,19 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
   // Each unit's options, in unit order (vmlinux.h, when a unit needs it, prepared once).
   std::vector<std::optional<CompileOptions>> opts(units.size());
   std::optional<VmlinuxResult> vmlinux;
+  const CacheUse cache = units.empty() ? CacheUse{} : check_cache(fe.diags);
   for (size_t i = 0; i < units.size(); ++i) {
     const EmitUnit &u = units[i];
     CompileOptions o;
     o.virtual_name = u.virtual_name;
     UserIncludes inc = unit_includes(fe, u);
     o.extra_args = std::move(inc.args);
-    o.use_cache = inc.cacheable;
+    o.use_cache = inc.cacheable && cache.usable;
+    o.cache_dir = cache.dir;
     o.stop = stop;  // a signal kills the compile child at once
     if (u.vmlinux) {
       if (!with_vmlinux) continue;
-      o.vmlinux = unit_vmlinux(fe, u, vmlinux, out, stop);
+      o.vmlinux = unit_vmlinux(fe, u, vmlinux, out, cache, stop);
       if (out.interrupted) return true;
       if (!o.vmlinux) continue;
     }

@@ -11,7 +11,8 @@ namespace bpfbench {
 namespace {
 
 // Bumped when the payload's layout or the header's prologue changes.
-constexpr std::string_view kPchKeySalt = "bpfbench-vmlinux-pch-v1";
+// v2: the cache file's hash covers its key too (compiler/cache_file.hpp).
+constexpr std::string_view kPchKeySalt = "bpfbench-vmlinux-pch-v2";
 
 // `<key>.vmlinux.pch`. vmlinux.h of a distribution kernel is ~3 MiB and its PCH ~16 MiB;
 // a PCH comes over the compile child's pipe, which carries at most 256 MiB.
@@ -112,11 +113,13 @@ VmlinuxResult prepare_vmlinux(const VmlinuxOptions &opts) {
       return r;
     }
     r.cache_repaired = hit.problem;  // "" for a plain miss
+    r.cache_warning = hit.refused;   // a folder we may not use: nothing is stored in it
   }
   build(*btf, opts, r);
   if (!r.vmlinux) return r;
   r.vmlinux->key = key;
-  if (opts.use_cache) r.cache_warning = store_cache_file(dir, kPchFile, key, payload_of(*r.vmlinux));
+  if (opts.use_cache && r.cache_warning.empty())
+    r.cache_warning = store_cache_file(dir, kPchFile, key, payload_of(*r.vmlinux));
   return r;
 }
 

@@ -18,9 +18,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // In the child, between fork and exec: async-signal-safe calls only.
-[[noreturn]] void exec_child(int out_fd, pid_t parent, char *const *argv, const int *pass, size_t npass) {
+[[noreturn]] void exec_child(int out_fd, pid_t parent, char *const *argv, const int *pass, size_t npass, int cwd_fd) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // dies with the thread that forked it
   if (::getppid() != parent) ::_exit(126);
+  if (cwd_fd >= 0 && ::fchdir(cwd_fd) != 0) ::_exit(126);  // before the dup2s below reuse its number
   // bpfbench holds the stop signals blocked (runtime/stop.hpp) and a blocked mask
   // survives exec: perf must see the SIGINT that ends its recording.
   sigset_t none;
@@ -50,7 +51,7 @@ PerfChild::~PerfChild() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Result<> PerfChild::start(const std::vector<std::string> &argv, const std::vector<int> &pass) {
+Result<> PerfChild::start(const std::vector<std::string> &argv, const std::vector<int> &pass, int cwd_fd) {
   std::vector<char *> args;
   for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
@@ -64,7 +65,7 @@ Result<> PerfChild::start(const std::vector<std::string> &argv, const std::vecto
     ::close(fds[1]);
     return Error("cannot fork " + argv[0] + ": " + std::strerror(e));
   }
-  if (pid == 0) exec_child(fds[1], parent, args.data(), pass.data(), pass.size());
+  if (pid == 0) exec_child(fds[1], parent, args.data(), pass.data(), pass.size(), cwd_fd);
   ::close(fds[1]);
   ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
   pid_ = pid;
@@ -134,9 +135,9 @@ std::optional<int> PerfChild::stop(int sig, int timeout_ms) {
 }
 
 Result<CapturedRun> run_captured(const std::vector<std::string> &argv, size_t max_bytes, int timeout_ms,
-                                 const std::atomic<bool> *stop) {
+                                 const std::atomic<bool> *stop, int cwd_fd) {
   PerfChild child;
-  BB_TRY(child.start(argv));
+  BB_TRY(child.start(argv, {}, cwd_fd));
   auto status = child.wait_all(max_bytes, timeout_ms, stop);
   if (!status) return Error(argv[0] + ": " + status.error().message);
   return CapturedRun{*status, child.output()};

@@ -23,8 +23,10 @@ class PerfChild {
   PerfChild &operator=(const PerfChild &) = delete;
 
   // Forks and execs argv[0] (searched on PATH). An exec failure shows as exit 127.
-  // `pass` are fds the child gets as 3, 4, ... (perf's --control fd:3,4).
-  Result<> start(const std::vector<std::string> &argv, const std::vector<int> &pass = {});
+  // `pass` are fds the child gets as 3, 4, ... (perf's --control fd:3,4). `cwd_fd`, when
+  // not -1, is an open folder the child works in (fchdir): its relative paths name files
+  // in that very folder, whatever is renamed on the folder's path meanwhile.
+  Result<> start(const std::vector<std::string> &argv, const std::vector<int> &pass = {}, int cwd_fd = -1);
   bool running() const { return pid_ > 0; }
   // Sends `sig`, then waits up to `timeout_ms` for the exit (reading the output all the
   // while); SIGKILL after that. The wait status, or nullopt when it had to be killed.
@@ -51,7 +53,8 @@ struct CapturedRun {
   std::string output;
   bool ok() const;  // exited with 0
 };
+// `cwd_fd` as for PerfChild::start.
 Result<CapturedRun> run_captured(const std::vector<std::string> &argv, size_t max_bytes, int timeout_ms,
-                                 const std::atomic<bool> *stop = nullptr);
+                                 const std::atomic<bool> *stop = nullptr, int cwd_fd = -1);
 
 }  // namespace bpfbench

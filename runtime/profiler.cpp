@@ -12,8 +12,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "compiler/atomic_file.hpp"
-
 namespace bpfbench {
 
 namespace {
@@ -22,6 +20,10 @@ constexpr size_t kMaxScriptBytes = size_t(512) << 20;  // perf script text of a 
 constexpr int kStopTimeoutMs = 20'000;                 // perf record writes its header
 constexpr int kScriptTimeoutMs = 120'000;
 constexpr int kReadyTimeoutMs = 15'000;  // perf record's start-up, loaded machine
+// perf's file, in the run's private folder (perf's working directory).
+constexpr const char *kRecording = "perf.data";
+// The private folders' names; what a killed run left is found by it.
+constexpr const char *kWorkPrefix = ".bpfbench-profile-";
 
 std::string last_line(const std::string &text) {
   size_t end = text.find_last_not_of("\n ");
@@ -31,12 +33,24 @@ std::string last_line(const std::string &text) {
                      end - (start == std::string::npos ? 0 : start + 1) + 1);
 }
 
-bool non_empty_file(const std::string &path) {
+bool non_empty_file(const SafeDir &dir, const char *name) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+  return ::fstatat(dir.fd(), name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
 }  // namespace
+
+Result<std::shared_ptr<const ProfileFolders>> open_profile_folders(const std::string &parent, const std::string &name) {
+  auto out = SafeDir::open_child(parent, name);
+  if (!out) return out.error();
+  auto f = std::make_shared<ProfileFolders>();
+  f->stale_removed = out->remove_stale(kWorkPrefix);
+  auto work = out->make_private(kWorkPrefix);
+  if (!work) return work.error();
+  f->out = std::move(*out);
+  f->work = std::move(*work);
+  return std::shared_ptr<const ProfileFolders>(std::move(f));
+}
 
 std::string probe_perf(const std::string &perf) {
   auto run = run_captured({perf, "--version"}, 1 << 16, 10'000);
@@ -52,10 +66,9 @@ PointProfiler::PointProfiler(const ProfileOptions &opts, const std::string &labe
   auto it = opts.stem_of.find(label);
   stem_ = it != opts.stem_of.end() ? it->second : profile_file_stem(label);
   sum_.event = opts.event;
-  sum_.data_path = opts.dir + "/" + stem_ + ".perf.data";
-  if (opts.folded) sum_.folded_path = opts.dir + "/" + stem_ + ".folded";
-  // perf renames an existing output to .old: a fresh name, renamed over the target later.
-  tmp_path_ = opts.dir + "/." + stem_ + ".perf.data." + std::to_string(::getpid());
+  const std::string dir = opts.folders ? opts.folders->out.path() : "profiles";
+  sum_.data_path = dir + "/" + stem_ + ".perf.data";
+  if (opts.folded) sum_.folded_path = dir + "/" + stem_ + ".folded";
 }
 
 PointProfiler::~PointProfiler() {
@@ -82,7 +95,12 @@ bool PointProfiler::command(const char *cmd, bool wait_ack, int timeout_ms) {
 }
 
 void PointProfiler::prepare() {
-  ::unlink(tmp_path_.c_str());
+  if (!opts_.folders) {
+    sum_.error = "no profiles folder";
+    return;
+  }
+  const SafeDir &work = opts_.folders->work;
+  ::unlinkat(work.fd(), kRecording, 0);  // an earlier point's, if it could not be moved out
   int ctl[2], ack[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl) != 0 || ::pipe2(ack, O_CLOEXEC) != 0) {
     sum_.error = std::string("cannot create perf's control pipes: ") + std::strerror(errno);
@@ -94,8 +112,8 @@ void PointProfiler::prepare() {
   // -D -1: events off until "enable" on the control fd.
   auto started =
       record_->start({opts_.perf, "record", "-e", opts_.event, "-F", std::to_string(opts_.frequency), "-g", "-p",
-                      std::to_string(::getpid()), "-o", tmp_path_, "--no-buildid", "-D", "-1", "--control", "fd:3,4"},
-                     {ctl[0], ack[1]});
+                      std::to_string(::getpid()), "-o", kRecording, "--no-buildid", "-D", "-1", "--control", "fd:3,4"},
+                     {ctl[0], ack[1]}, work.fd());
   ::close(ctl[0]);
   ::close(ack[1]);
   ctl_w_ = ctl[1];
@@ -122,7 +140,7 @@ void PointProfiler::end() {
   // perf ends on SIGINT by raising it again once its file is complete.
   bool clean = status && ((WIFEXITED(*status) && WEXITSTATUS(*status) == 0) ||
                           (WIFSIGNALED(*status) && WTERMSIG(*status) == SIGINT));
-  if (!clean || !non_empty_file(tmp_path_)) {
+  if (!clean || !non_empty_file(opts_.folders->work, kRecording)) {
     std::string why = last_line(record_->output());
     if (status && WIFEXITED(*status) && WEXITSTATUS(*status) == 127) why = "perf not found";
     sum_.error = "perf record failed" + (why.empty() ? std::string() : ": " + why);
@@ -131,13 +149,15 @@ void PointProfiler::end() {
 }
 
 ProfileSummary PointProfiler::finish(const std::atomic<bool> *stop) {
-  if (!sum_.error.empty() || !non_empty_file(tmp_path_)) {
+  if (!opts_.folders) return sum_;  // prepare() said why
+  const SafeDir &work = opts_.folders->work, &out = opts_.folders->out;
+  if (!sum_.error.empty() || !non_empty_file(work, kRecording)) {
     if (sum_.error.empty()) sum_.error = "perf recorded nothing (the measured part did not start)";
-    ::unlink(tmp_path_.c_str());
+    ::unlinkat(work.fd(), kRecording, 0);
     return sum_;
   }
-  auto script = run_captured({opts_.perf, "script", "-i", tmp_path_, "-F", "comm,tid,ip,sym,dso", "--no-inline"},
-                             kMaxScriptBytes, kScriptTimeoutMs, stop);
+  auto script = run_captured({opts_.perf, "script", "-i", kRecording, "-F", "comm,tid,ip,sym,dso", "--no-inline"},
+                             kMaxScriptBytes, kScriptTimeoutMs, stop, work.fd());
   if (!script || !script->ok()) {
     sum_.error = "perf script failed: " + (script ? last_line(script->output) : script.error().message);
   } else {
@@ -145,18 +165,15 @@ ProfileSummary PointProfiler::finish(const std::atomic<bool> *stop) {
     sum_.samples = parsed.samples;
     sum_.top = top_symbols(parsed, 12);
     if (opts_.folded) {
-      if (std::string why = write_file_atomic(sum_.folded_path, folded_text(parsed)); !why.empty()) {
+      if (std::string why = out.write(stem_ + ".folded", {folded_text(parsed)}, 0644); !why.empty()) {
         sum_.error = why;
         sum_.folded_path.clear();
       }
     }
   }
-  if (std::string why = output_target_problem(sum_.data_path); !why.empty()) {
+  if (std::string why = out.move_in(work, kRecording, stem_ + ".perf.data"); !why.empty()) {
     sum_.error = why;
-    ::unlink(tmp_path_.c_str());
-  } else if (::rename(tmp_path_.c_str(), sum_.data_path.c_str()) != 0) {
-    sum_.error = "cannot rename the recording to " + sum_.data_path;
-    ::unlink(tmp_path_.c_str());
+    ::unlinkat(work.fd(), kRecording, 0);
   }
   return sum_;
 }

@@ -1,5 +1,6 @@
-// The tests' one temporary directory: made under /tmp (mode 0777, so a test can run a
-// child as another user in it), removed with its contents when the test ends.
+// The tests' one temporary directory: made under /tmp, mode 1777 like /tmp itself (so a
+// test can run a child as another user in it, and a cache folder made in it is one that
+// bpfbench trusts: compiler/safe_dir.hpp), removed with its contents when the test ends.
 #pragma once
 
 #include <stdlib.h>
@@ -17,7 +18,7 @@ struct TempDir {
     char tmpl[] = "/tmp/bpfbench-test-XXXXXX";
     if (mkdtemp(tmpl)) {
       path = tmpl;
-      std::filesystem::permissions(path, std::filesystem::perms::all);
+      std::filesystem::permissions(path, std::filesystem::perms::all | std::filesystem::perms::sticky_bit);
     }
   }
   ~TempDir() {

@@ -203,6 +203,28 @@ TEST_CASE("a cached object is checked against its key and its hash", "[clang][ca
     fs::copy_file(other_file, file, fs::copy_options::overwrite_existing);
     recompiled("holds the object of another program (its key differs)");
   }
+  SECTION("another program's object under this key, the key in its header edited to match") {
+    // What a forger who renames a file does: before the hash covered the key, it was loaded.
+    std::string bytes;
+    {
+      std::ifstream in(other_file, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    REQUIRE(bytes.compare(8, 64, other.cache_key) == 0);
+    bytes.replace(8, 64, first.cache_key);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+    recompiled("corrupted (the object's hash differs)");
+  }
+  SECTION("a symlink to another program's file, a file of another user: never read, replaced") {
+    fs::remove(file);
+    fs::create_symlink(other_file, file);
+    recompiled("is a symbolic link, not a regular file");
+    CHECK(fs::is_regular_file(fs::symlink_status(other_file)));  // the store replaced the link, not its target
+    if (geteuid() == 0) {
+      REQUIRE(chown(file.c_str(), 65534, 65534) == 0);
+      recompiled("is owned by uid 65534, not by you (uid 0)");
+    }
+  }
   SECTION("a byte of the object changed") {
     std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(static_cast<std::streamoff>(fs::file_size(file) - 20));
