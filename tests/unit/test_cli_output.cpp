@@ -101,6 +101,14 @@ std::string terminal_controls(const std::string &s) {
   return found;
 }
 
+// The online CPUs as the kernel writes them ("0-1").
+std::string online_cpus_text() {
+  std::ifstream in("/sys/devices/system/cpu/online");
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
 }  // namespace
 
 TEST_CASE("stdout on a full device: every command that prints says so and exits 2, never 0", "[cli][output]") {
@@ -192,4 +200,43 @@ TEST_CASE("a terminal gets no control characters from labels, family folders or 
   // Not a terminal: the text is passed as it is (a file or a pipe keeps the bytes).
   ProcessResult r = run_process({kBin, "list", "--templates", fam});
   CHECK(r.out.find("esc \x1b]0;pwned\x07") != std::string::npos);
+}
+
+TEST_CASE("a CPU this machine does not have is an error before anything runs", "[cli][cpus]") {
+  const std::string online = online_cpus_text();
+  REQUIRE_FALSE(online.empty());
+  if (online.find("4095") != std::string::npos) return;  // a 4096-CPU machine has it
+  TempDir d;
+  const std::string f = d.write("a.bdsl", "bench trigger < prog rawtp; prod_affinity \"4095\"; warmup 0s; duration 1s >\n");
+  const std::string located = f + ":1:43-48: error: prod_affinity \"4095\": CPU 4095 is not online on this machine "
+                                  "(online: " + online + ")\n";
+  for (const char *cmd : {"check", "plan", "run"}) {
+    ProcessResult r = run_process({kBin, cmd, f});
+    INFO(cmd << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(located) == 0);
+    CHECK(r.out.empty());  // run: nothing set up, loaded or measured
+  }
+  // On the command line: refused as the options are read, for every command that takes one.
+  const std::string g = d.write("g.bdsl", "bench trigger < prog rawtp; warmup 0s; duration 1s >\n");
+  const std::string refused = "bpfbench: error: --prod-affinity: CPU 4095 is not online on this machine (online: " +
+                              online + ")\n";
+  for (const std::vector<std::string> &args :
+       {std::vector<std::string>{"run", g, "--prod-affinity", "4095"},
+        {"check", g, "--prod-affinity", "4095"},
+        {"bench", "trig-base", "--prod-affinity", "4095"},
+        {"ab", g, "--a", "prog=tp", "--b", "prog=rawtp", "--prod-affinity", "4095"}}) {
+    ProcessResult r = run_process([&] {
+      std::vector<std::string> argv{kBin};
+      argv.insert(argv.end(), args.begin(), args.end());
+      return argv;
+    }());
+    INFO(describe_command(args));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(refused) == 0);
+    CHECK(r.out.empty());
+  }
+  ProcessResult r = run_process({kBin, "check", g, "--cons-affinity", "0,4094-4095"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("bpfbench: error: --cons-affinity: CPUs 4094-4095 are not online on this machine") == 0);
 }
