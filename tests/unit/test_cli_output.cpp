@@ -240,3 +240,15 @@ TEST_CASE("a CPU this machine does not have is an error before anything runs", "
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("bpfbench: error: --cons-affinity: CPUs 4094-4095 are not online on this machine") == 0);
 }
+
+TEST_CASE("ab: the same setting twice in --a or --b is an error naming both", "[cli][ab]") {
+  TempDir d;
+  const std::string f = d.write("a.bdsl", "bench trigger as \"{prog}\" < prog rawtp >\n");
+  ProcessResult r = run_process({kBin, "ab", f, "--a", "prog=tp", "--a", "prog=rawtp", "--b", "prog=base"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bpfbench: error: --a prog=tp and --a prog=rawtp both set 'prog': give each setting once\n");
+  r = run_process({kBin, "ab", f, "--a", "prog=tp", "--b", " producers = 2", "--b", "producers=3"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err ==
+        "bpfbench: error: --b  producers = 2 and --b producers=3 both set 'producers': give each setting once\n");
+}
