@@ -252,3 +252,17 @@ TEST_CASE("ab: the same setting twice in --a or --b is an error naming both", "[
   CHECK(r.err ==
         "bpfbench: error: --b  producers = 2 and --b producers=3 both set 'producers': give each setting once\n");
 }
+
+TEST_CASE("emit of a file without a bench says so", "[cli]") {
+  TempDir d;
+  for (const std::string text : {"", "# only a comment\nlet x = 1;\n"}) {
+    const std::string f = d.write("e.bdsl", text);
+    ProcessResult r = run_process({kBin, "emit", f});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "bpfbench: error: " + f + ": the file has no bench\n");
+  }
+  const std::string f = d.write("b.bdsl", "bench trigger < prog rawtp >\n");
+  ProcessResult r = run_process({kBin, "emit", f, "--bench", "nosuch"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bpfbench: error: no bench matches --bench nosuch\n");
+}
