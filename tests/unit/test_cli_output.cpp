@@ -266,3 +266,16 @@ TEST_CASE("emit of a file without a bench says so", "[cli]") {
   CHECK(r.exit_code == 2);
   CHECK(r.err == "bpfbench: error: no bench matches --bench nosuch\n");
 }
+
+TEST_CASE("plan and emit print a label's control characters as spaces, not only on a terminal", "[cli]") {
+  TempDir d;
+  // `\n` is a .bdsl string escape; U+009B (the C1 CSI) the reader lets through as it is.
+  const std::string f = d.write("l.bdsl", "bench trigger as \"a\\nb\xc2\x9b"
+                                          "c-{prog}\" < prog rawtp >\n");
+  ProcessResult r = run_process({kBin, "plan", f});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("] a b c-rawtp ") != std::string::npos);
+  r = run_process({kBin, "emit", f});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("first 'a b c-rawtp')\n") != std::string::npos);
+}
