@@ -16,7 +16,6 @@
 #include "cli/point_select.hpp"
 
 #include "cli/front.hpp"
-#include "cli/text_output.hpp"
 #include "compiler/escape.hpp"
 #include "results/ab_report.hpp"
 #include "results/progress.hpp"
@@ -262,7 +261,6 @@ int cmd_ab(const AbArgs &a) {
   block_stop_signals();
   StopSource stop;
   SignalWatcher signals(stop);
-  TextOutputGuard text_output(stop);
   if (ab_kernels(a)) return ab_on_kernels(a, floors, stop);
   Variant va, vb;
   if (!prepare(a, va, vb, stop)) return kExitBadInput;

@@ -1,8 +1,12 @@
 #include <fmt/format.h>
 
+#include <map>
+
 #include "cli/ab.hpp"
 #include "cli/options.hpp"
 #include "cli/values.hpp"
+#include "compiler/escape.hpp"
+#include "compiler/param_override.hpp"
 
 namespace bpfbench::cli {
 
@@ -117,6 +121,20 @@ std::string kernels_usage_error(const AbArgs &a, bool sets, bool templates) {
   return "";
 }
 
+// The same NAME twice in --a (or --b): the last one would win unseen ("" = none twice).
+std::string repeated_setting(const std::vector<std::string> &sets, const char *opt) {
+  std::map<std::string, const std::string *> first;
+  for (const auto &s : sets) {
+    ParamOverride o;
+    if (!parse_param_override(s, opt, o).empty()) continue;  // said with the file's settings
+    auto [it, fresh] = first.emplace(o.name, &s);
+    if (!fresh)
+      return fmt::format("{} {} and {} {} both set '{}': give each setting once", opt, printable_text(*it->second), opt,
+                         printable_text(s), printable_text(o.name));
+  }
+  return "";
+}
+
 }  // namespace
 
 bool ab_kernels(const AbArgs &a) { return !a.a_kernel.empty() && !a.b_kernel.empty(); }
@@ -128,6 +146,8 @@ std::string ab_usage_error(const AbArgs &a) {
   if (a.control && templates) return "--control runs A against itself: --a-templates/--b-templates have no place in it";
   if (templates && a.a_templates == a.b_templates)
     return "--a-templates and --b-templates name the same folder: A and B would be the same programs";
+  for (auto [list, opt] : {std::pair{&a.a_sets, "--a"}, std::pair{&a.b_sets, "--b"}})
+    if (std::string why = repeated_setting(*list, opt); !why.empty()) return why;
   if (a.files.size() == 2 && sets) return "--a/--b set the two variants of one file: give one file with them";
   if (a.files.size() == 2 && a.control) return "--control runs one file against itself: give one file";
   if (a.control && !a.b_sets.empty()) return "--control runs A against itself: --b has no place in it";

@@ -127,7 +127,8 @@ A point failed an \fBexpect\fR, results files could not be written, or
 .TP
 .B 2
 Bad input or an unusable environment: a usage error, a .bdsl file, family or results
-file with errors, or points that failed to load or run.
+file with errors, points that failed to load or run, or text that could not be written
+to stdout or stderr (a full disk).
 .TP
 .B 130, 143
 Interrupted by SIGINT or SIGTERM.

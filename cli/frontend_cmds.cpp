@@ -176,11 +176,13 @@ int cmd_emit(const EmitArgs &a) {
     const PlanPoint &first = plan.points.at(u.points.at(0));
     if (a.bench && *a.bench != first.family && *a.bench != std::to_string(first.bench_index)) continue;
     fmt::print("// ==== {} ({}; {} point{}, first '{}')\n{}\n", u.virtual_name, u.family, u.points.size(),
-               u.points.size() == 1 ? "" : "s", first.label, u.c_source);
+               u.points.size() == 1 ? "" : "s", printable_text(first.label), u.c_source);
     ++shown;
   }
   if (shown == 0) {
-    fmt::print(stderr, "bpfbench: error: no bench matches --bench {}\n", a.bench.value_or(""));
+    if (a.bench) fmt::print(stderr, "bpfbench: error: no bench matches --bench {}\n", printable_text(*a.bench));
+    else if (plan.points.empty()) fmt::print(stderr, "bpfbench: error: {}: the file has no bench\n", a.in.file);
+    else fmt::print(stderr, "bpfbench: error: {}: no point loads a BPF program (nothing to emit)\n", a.in.file);
     return kExitBadInput;
   }
   return kExitOk;

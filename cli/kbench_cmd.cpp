@@ -7,12 +7,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/kbench_names.hpp"
+#include "cli/options.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/values.hpp"
 #include "compiler/diagnostics.hpp"
 #include "compiler/kinds.hpp"
 #include "compiler/manifest.hpp"
-#include "compiler/resolve_value.hpp"
 
 namespace bpfbench::cli {
 namespace {
@@ -199,7 +199,7 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
   std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};", n->family,
                                  n->name, settings, a.warmup_s, duration, a.producers, report);
   if (a.affinity || !a.prod_cpus.empty() || !a.cons_cpus.empty()) text += " affinity;";
-  // Checked by cpuset_error when parsed: digits, commas and dashes only.
+  // Checked by cpuset_validator when parsed: digits, commas and dashes, CPUs online here.
   if (!a.prod_cpus.empty()) text += fmt::format(" prod_affinity \"{}\";", a.prod_cpus);
   if (!a.cons_cpus.empty()) text += fmt::format(" cons_affinity \"{}\";", a.cons_cpus);
   if (n->options == KbenchOptions::Sockmap)
@@ -226,7 +226,7 @@ CLI::App *add_kbench_command(CLI::App &app, KbenchArgs &a) {
   add_value<int64_t>(
       b, "-c,--consumers", integer_in(0, 64), [&a](int64_t v) { a.consumers = v; }, "Consumer threads (default 0)",
       "NUM");
-  auto cpuset = CLI::Validator([](std::string &s) { return cpuset_error(s); }, "CPUSET");
+  auto cpuset = cpuset_validator();
   b->add_option("--prod-affinity", a.prod_cpus, "CPUs for producers; implies --affinity")->check(cpuset);
   b->add_option("--cons-affinity", a.cons_cpus, "CPUs for consumers; implies --affinity")->check(cpuset);
   for (const auto &o : kOptions) {

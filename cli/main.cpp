@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "cli/kbench_cmd.hpp"
 #include "cli/options.hpp"
 #include "cli/results_cmds.hpp"
+#include "cli/text_output.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/values.hpp"
 #include "compiler/diagnostics.hpp"
@@ -78,6 +80,17 @@ CLI::App *add_plan_command(CLI::App &app, PlanArgs &plan) {
   return p;
 }
 
+// --help and --version: CLI11 writes them to std::cout, which bypasses the checked stdout
+// of TextOutput (std::cout holds the C library's stdout from before main); printed from
+// here, they are checked like everything else.
+int print_help(const CLI::App &app, const CLI::Error &ex) {
+  std::ostringstream out, err;
+  int code = app.exit(ex, out, err);
+  fmt::print("{}", out.str());
+  fmt::print(stderr, "{}", err.str());
+  return code;
+}
+
 int run_args(int argc, char **argv) {
   CLI::App app{"bpfbench: declarative BPF micro-benchmarks (.bdsl → BPF → numbers)", "bpfbench"};
   app.require_subcommand(1);
@@ -132,11 +145,11 @@ int run_args(int argc, char **argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &ex) {
-    return app.exit(ex);
+    return print_help(app, ex);
   } catch (const CLI::CallForAllHelp &ex) {
-    return app.exit(ex);
+    return print_help(app, ex);
   } catch (const CLI::CallForVersion &ex) {
-    return app.exit(ex);
+    return print_help(app, ex);
   } catch (const CLI::ParseError &ex) {
     fmt::print(stderr, "bpfbench: error: {}\nRun with --help for more information.\n", ex.what());
     return kExitBadInput;
@@ -170,13 +183,9 @@ void hold_stop_signals(int, char **, char **) { bpfbench::block_stop_signals(); 
 
 }  // namespace bpfbench::cli
 
-int main(int argc, char **argv) {
-  // First, before any work: a SIGINT/SIGTERM/SIGHUP/SIGPIPE from now on is held pending
-  // for the command's SignalWatcher, never lost (runtime/stop.hpp).
-  bpfbench::block_stop_signals();
-  // RLIMIT_FSIZE is a full disk, not a kill: write() fails with EFBIG, the writer reports it and removes its temporary
-  // file.
-  std::signal(SIGXFSZ, SIG_IGN);
+namespace {
+
+int run_checked(int argc, char **argv) {
   // Stages report errors as values; this only catches what should never happen
   // (a library throwing), so the user sees one line, not a terminate(), and what a
   // machine limit kept from being created, with the limit to raise.
@@ -192,4 +201,21 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "bpfbench: internal error\n");
   }
   return bpfbench::cli::kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  // First, before any work: a SIGINT/SIGTERM/SIGHUP/SIGPIPE from now on is held pending
+  // for the command's SignalWatcher, never lost (runtime/stop.hpp).
+  bpfbench::block_stop_signals();
+  // RLIMIT_FSIZE is a full disk, not a kill: write() fails with EFBIG, the writer reports it and removes its temporary
+  // file.
+  std::signal(SIGXFSZ, SIG_IGN);
+  // A closed stdout pipe is SIGPIPE (cli/text_output.hpp), also when the parent ignored it.
+  std::signal(SIGPIPE, SIG_DFL);
+  // Every byte printed from here on goes through one checked sink; finish() turns text
+  // that was lost into the exit code.
+  bpfbench::cli::TextOutput text;
+  return text.finish(run_checked(argc, argv));
 }

@@ -3,15 +3,21 @@
 #include <fmt/format.h>
 
 #include "cli/values.hpp"
+#include "compiler/cpu_sets.hpp"
 #include "compiler/resolve_value.hpp"
 
 namespace bpfbench::cli {
 
-namespace {
-
 CLI::Validator cpuset_validator() {
-  return CLI::Validator([](std::string &s) { return cpuset_error(s); }, "CPUSET");
+  return CLI::Validator(
+      [](std::string &s) {
+        std::string why = cpuset_error(s);
+        return why.empty() ? offline_cpus_error(s, read_online_cpus()) : why;
+      },
+      "CPUSET");
 }
+
+namespace {
 
 // A duration option with the range of the builtin setting of the same name.
 ValueParser<int64_t> builtin_duration(const std::string &name) {

@@ -14,5 +14,8 @@ void add_file_options(CLI::App *cmd, FileArgs &args, bool loaded_dumps = false);
 void add_include_dir_option(CLI::App *cmd, FileArgs &args);
 // The part without FILE, --templates and --dump: --allow-large and the harness overrides.
 void add_harness_options(CLI::App *cmd, FileArgs &args);
+// A CPU list option (--prod-affinity): well-formed, and every CPU online on this machine,
+// checked when the command line is parsed, before anything runs.
+CLI::Validator cpuset_validator();
 
 }  // namespace bpfbench::cli

@@ -9,7 +9,6 @@
 #include "cli/run_commands.hpp"
 #include "cli/run_observers.hpp"
 #include "cli/run_session.hpp"
-#include "cli/text_output.hpp"
 #include "runtime/hw_counters.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
@@ -36,10 +35,10 @@ std::optional<int64_t> calibration_ns(const RunArgs &a) {
 int cmd_run(const RunArgs &a) {
   // First, before any thread exists: SIGINT/SIGTERM become a stop request, not a kill,
   // and stay blocked after the watcher is gone (a late signal must not kill a finished run).
+  // `| head`: the closed pipe is a SIGPIPE too (cli/text_output.hpp), the results are kept.
   block_stop_signals();
   StopSource stop;
   SignalWatcher signals(stop);
-  TextOutputGuard text_output(stop);  // `| head`: EPIPE is a stop, the results are kept
 
   std::optional<int64_t> calibration = calibration_ns(a);
   if (!calibration) return kExitBadInput;

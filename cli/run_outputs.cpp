@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 
 #include "compiler/plan_dump.hpp"
@@ -16,6 +17,24 @@
 #include "runtime/environment.hpp"
 
 namespace bpfbench::cli {
+
+namespace {
+
+// The status line goes to the terminal itself, not through stderr's stream: its "\r\033[K"
+// is the one control sequence bpfbench writes on purpose, and the stream makes every
+// control character printable on a terminal (cli/text_output.hpp). So what it holds from a
+// file (the label) is made printable here. A failed write loses only this transient line;
+// stderr's next write meets the same error and reports it.
+void write_status(const std::string &text) {
+  for (size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(STDERR_FILENO, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace
 
 bool export_paths_ok(const ExportPaths &paths, const Frontend &fe) {
   std::vector<OutputRequest> outputs;
@@ -63,8 +82,7 @@ double RunOutputs::since(std::chrono::steady_clock::time_point t) const {
 
 void RunOutputs::clear_status() {
   if (!status_shown_) return;
-  std::fputs("\r\033[K", stderr);
-  std::fflush(stderr);
+  write_status("\r\033[K");
   status_shown_ = false;
 }
 
@@ -82,8 +100,7 @@ double RunOutputs::eta() const {
 void RunOutputs::draw_status(const std::string &extra) {
   if (!tty_) return;
   std::string line = format_status(started_, total_, label_, since(run_start_), eta(), extra);
-  std::fputs(("\r\033[K" + line).c_str(), stderr);
-  std::fflush(stderr);
+  write_status("\r\033[K" + line);
   status_shown_ = true;
 }
 
@@ -102,7 +119,7 @@ void RunOutputs::point_started(const PlanPoint &p) {
   ++started_;
   total_ = std::max(total_, started_);  // adaptive rounds may take more than the minimum
   measured_ = 0;
-  label_ = p.label;
+  label_ = printable_text(p.label);
   point_start_ = std::chrono::steady_clock::now();
   point_nominal_ = nominal_seconds(p);
   point_adaptive_ = p.precision_pct > 0;

@@ -51,6 +51,30 @@ std::string printable_text(std::string_view s, bool keep_newlines) {
   return out;
 }
 
+std::string TerminalText::feed(std::string_view piece) {
+  std::string text = std::move(held_);
+  held_.clear();
+  text.append(piece);
+  // The last lead byte within the last 3 bytes starts a sequence that may still be unfinished.
+  size_t keep = text.size();
+  for (size_t back = 1; back <= 3 && back <= text.size(); ++back) {
+    const auto c = static_cast<unsigned char>(text[text.size() - back]);
+    if ((c & 0xC0) == 0x80) continue;  // a continuation byte: look further back
+    const size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (need > back) keep = text.size() - back;
+    break;
+  }
+  held_ = text.substr(keep);
+  text.resize(keep);
+  return printable_text(text, /*keep_newlines=*/true);
+}
+
+std::string TerminalText::finish() {
+  std::string rest = printable_text(held_, /*keep_newlines=*/true);
+  held_.clear();
+  return rest;
+}
+
 std::string gnuplot_string(std::string_view s) {
   std::string out = "'";
   for (char c : printable_text(s)) {

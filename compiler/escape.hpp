@@ -15,6 +15,19 @@ namespace bpfbench {
 // (C0, DEL; also \n and \t unless `keep_newlines`) replaced by a space. NUL included.
 std::string printable_text(std::string_view s, bool keep_newlines = false);
 
+// printable_text(…, keep_newlines) for text that arrives in pieces, as a stream writes it to
+// a terminal (cli/text_output.hpp): a UTF-8 sequence cut between two pieces is held back
+// until the next piece completes it, so it is neither split nor taken for invalid.
+class TerminalText {
+ public:
+  std::string feed(std::string_view piece);
+  // What is still held (an unfinished sequence at the end of the text), as U+FFFD.
+  std::string finish();
+
+ private:
+  std::string held_;
+};
+
 // A gnuplot single-quoted string: no backslash escapes, no backquote or @ substitution
 // inside; ' doubled. Newlines and control characters become spaces: a newline would end
 // the command and start the next one (`system "…"`).

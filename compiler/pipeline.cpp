@@ -14,6 +14,7 @@
 
 #include "compiler/clang_compile.hpp"
 #include "compiler/compile_diags.hpp"
+#include "compiler/cpu_sets.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/input_file.hpp"
 #include "compiler/object_cache.hpp"
@@ -35,8 +36,9 @@ bool check_and_lower(const std::string &path, const FrontendOptions &opts, Front
   if (!fe.checked) return false;
   fe.plan = lower(*fe.checked, path, opts.overrides, fe.diags);
   if (!fe.plan) return false;
-  if (!opts.allow_large)
-    check_resource_limits(*fe.plan, fe.families, opts.limits ? *opts.limits : read_machine_limits(), fe.diags);
+  const MachineLimits machine = opts.limits ? *opts.limits : read_machine_limits();
+  if (!opts.allow_large) check_resource_limits(*fe.plan, fe.families, machine, fe.diags);
+  check_cpus_online(*fe.plan, machine.online_cpus, fe.diags);  // --allow-large cannot make a CPU
   return !fe.diags.has_errors();
 }
 

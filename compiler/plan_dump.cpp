@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "compiler/escape.hpp"
+
 namespace bpfbench {
 
 void write_plan_text(const RunPlan &plan, const PlanSink &out, const PlanExtras &extras) {
@@ -11,11 +13,11 @@ void write_plan_text(const RunPlan &plan, const PlanSink &out, const PlanExtras 
   for (const auto &p : plan.points) {
     if (p.suite != suite) {
       suite = p.suite;
-      if (!suite.empty()) out(fmt::format("suite \"{}\"\n", suite));
+      if (!suite.empty()) out(fmt::format("suite \"{}\"\n", printable_text(suite)));
     }
-    line = fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}", p.index, p.label,
-                       p.family, p.program, format_duration_ns(p.warmup_ns), format_duration_ns(p.duration_ns),
-                       p.producers, p.consumers);
+    line = fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}", p.index,
+                       printable_text(p.label), p.family, p.program, format_duration_ns(p.warmup_ns),
+                       format_duration_ns(p.duration_ns), p.producers, p.consumers);
     if (p.precision_pct > 0)
       line += fmt::format(" until_ci<{}% (min {} max {})", p.precision_pct, format_duration_ns(p.min_duration_ns),
                           format_duration_ns(p.max_duration_ns));

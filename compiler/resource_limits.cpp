@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compiler/constraints.hpp"
+#include "compiler/cpu_sets.hpp"
 
 namespace bpfbench {
 
@@ -88,6 +89,7 @@ MachineLimits read_machine_limits() {
     int64_t kb = 0;
     if (ls >> key >> kb && key == "MemAvailable:") m.mem_available = saturating_mul(kb, 1024);
   }
+  m.online_cpus = read_online_cpus();
   return m;
 }
 

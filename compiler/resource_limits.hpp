@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compiler/diagnostics.hpp"
 #include "compiler/manifest.hpp"
@@ -18,6 +19,7 @@ struct MachineLimits {
   int64_t nproc_rlimit = 0;     // RLIMIT_NPROC of a non-root user (root is exempt)
   int64_t threads_running = 0;  // tasks alive now, everyone's (/proc/loadavg)
   int64_t mem_available = 0;    // bytes (MemAvailable of /proc/meminfo)
+  std::vector<int> online_cpus;  // what prod_affinity/cons_affinity may name (compiler/cpu_sets.hpp)
 };
 MachineLimits read_machine_limits();
 

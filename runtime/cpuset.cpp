@@ -4,51 +4,16 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <cctype>
-#include <set>
+
+#include "compiler/cpu_sets.hpp"
 
 namespace bpfbench {
-namespace {
-
-// Reads a decimal number at text[pos]; advances pos.
-std::optional<int> read_int(const std::string &text, size_t &pos) {
-  size_t start = pos;
-  long v = 0;
-  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
-    v = v * 10 + (text[pos] - '0');
-    if (v > 1 << 20) return std::nullopt;
-    ++pos;
-  }
-  if (pos == start) return std::nullopt;
-  return static_cast<int>(v);
-}
-
-}  // namespace
 
 Result<std::vector<int>> parse_cpuset(const std::string &text) {
-  std::set<int> cpus;
-  size_t pos = 0;
-  auto fail = [&](const std::string &why) -> Result<std::vector<int>> {
-    return Error("invalid CPU set '" + text + "': " + why);
-  };
-  if (text.empty()) return fail("empty");
-  while (true) {
-    auto a = read_int(text, pos);
-    if (!a) return fail("expected a CPU number at offset " + std::to_string(pos));
-    int b = *a;
-    if (pos < text.size() && text[pos] == '-') {
-      ++pos;
-      auto hi = read_int(text, pos);
-      if (!hi) return fail("expected a CPU number after '-'");
-      if (*hi < *a) return fail("range " + std::to_string(*a) + "-" + std::to_string(*hi) + " is reversed");
-      b = *hi;
-    }
-    for (int c = *a; c <= b; ++c) cpus.insert(c);
-    if (pos == text.size()) break;
-    if (text[pos] != ',') return fail(std::string("unexpected '") + text[pos] + "'");
-    ++pos;
-  }
-  return std::vector<int>(cpus.begin(), cpus.end());
+  std::string why;
+  auto cpus = cpuset_cpus(text, &why);
+  if (!cpus) return Error(why);
+  return *cpus;
 }
 
 Result<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity, const std::vector<int> &prod_cpus,

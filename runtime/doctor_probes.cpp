@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/cpu_sets.hpp"
 #include "compiler/input_file.hpp"
 #include "compiler/strings.hpp"
 #include "runtime/cpuset.hpp"
@@ -31,19 +32,6 @@ Finding make(const char *id, const char *title, DoctorSeverity s, std::string va
 
 Finding unreadable(const char *id, const char *title, const SysText &t) {
   return make(id, title, DoctorSeverity::unknown, t.error);
-}
-
-// "0-1,3" from {0, 1, 3}.
-std::string cpu_list(const std::vector<int> &cpus) {
-  std::string out;
-  for (size_t i = 0; i < cpus.size();) {
-    size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += j == i ? std::to_string(cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]);
-    i = j + 1;
-  }
-  return out;
 }
 
 // A boolean-ish sysctl: its trimmed first line.
@@ -110,7 +98,7 @@ Finding probe_governor(const std::string &root) {
   std::vector<std::string> parts;
   bool all_performance = true;
   for (const auto &[gov, cpus] : by_governor) {
-    parts.push_back(fmt::format("{} on cpu {}", gov, cpu_list(cpus)));
+    parts.push_back(fmt::format("{} on cpu {}", gov, format_cpuset(cpus)));
     all_performance = all_performance && gov == "performance";
   }
   std::string value = fmt::format("{}", fmt::join(parts, "; "));

@@ -26,7 +26,7 @@ sigset_t stop_signals() {
   sigaddset(&s, SIGINT);
   sigaddset(&s, SIGTERM);
   sigaddset(&s, SIGHUP);   // the terminal went away: keep what was measured
-  sigaddset(&s, SIGPIPE);  // `kill -PIPE`; a write to a closed pipe is EPIPE (cli/text_output)
+  sigaddset(&s, SIGPIPE);  // `kill -PIPE`, or a closed stdout/stderr pipe (cli/text_output sends it)
   return s;
 }
 }  // namespace

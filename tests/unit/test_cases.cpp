@@ -80,7 +80,7 @@ TEST_CASE("tests/cases: every case meets its inline expectations", "[cases]") {
       Frontend fe;
       FrontendOptions opts;
       opts.nproc = 2;                                                         // keep plans independent of the machine
-      opts.limits = MachineLimits{32768, 100000, 0, 1000, int64_t{8} << 30};  // and resource checks
+      opts.limits = MachineLimits{32768, 100000, 0, 1000, int64_t{8} << 30, {0, 1}};  // and machine checks
       bool ok = run_frontend(path.string(), opts, fe);
       std::string rendered = render_all(fe.diags, fe.sources);
       INFO("diagnostics:\n" << rendered);

@@ -54,6 +54,28 @@ TEST_CASE("printable_text replaces invalid UTF-8 and control characters", "[esca
   CHECK(printable_text("\xE2\x82") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // truncated at the end
 }
 
+TEST_CASE("TerminalText: printable_text over a stream's pieces, a UTF-8 sequence cut between them kept", "[escape]") {
+  TerminalText t;
+  // ESC, BEL, CR, the 8-bit CSI (C1 U+009B) and a stray 0x9b byte: nothing a terminal acts on.
+  CHECK(t.feed("a\x1b[31mred\x07\r\xC2\x9B"
+               "2J\x9b\n\tb") == "a [31mred   2J\xEF\xBF\xBD\n\tb");
+  // "é" (C3 A9), "—" (E2 80 94) and a bee (F0 9F 90 9D) cut after each of their bytes.
+  for (const std::string whole : {"\xC3\xA9", "\xE2\x80\x94", "\xF0\x9F\x90\x9D"}) {
+    for (size_t cut = 1; cut < whole.size(); ++cut) {
+      INFO(cut);
+      CHECK(t.feed("x" + whole.substr(0, cut)) == "x");
+      CHECK(t.feed(whole.substr(cut) + "y") == whole + "y");
+    }
+  }
+  // What follows an unfinished sequence decides: not a continuation byte, so U+FFFD.
+  CHECK(t.feed("\xE2\x80") == "");
+  CHECK(t.feed("z") == "\xEF\xBF\xBD\xEF\xBF\xBDz");
+  CHECK(t.feed("end\xF0\x9F") == "end");
+  CHECK(t.finish() == "\xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(t.finish() == "");
+  CHECK(t.feed(kLong) == printable_text(kLong, true));
+}
+
 TEST_CASE("gnuplot_string: single quotes, no command can follow", "[escape]") {
   CHECK(gnuplot_string(kBackquote) == "'a`id`b'");  // no substitution inside '…'
   CHECK(gnuplot_string(kSystemAfterNewline) == "'title system \"id\" '");
