@@ -3,6 +3,7 @@
 // or the network these tests warn and return; under CI they fail instead.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -16,6 +17,8 @@
 #include "vm/guest_run.hpp"
 #include "vm/kernel_cache.hpp"
 #include "vm/labels.hpp"
+#include "vm/work_dir.hpp"
+#include "compiler/process_owner.hpp"
 
 using namespace bpfbench;
 using namespace bpfbench::vm;
@@ -359,4 +362,59 @@ TEST_CASE("ab --a-kernel 6.1 --b-kernel 6.12 runs its turns in the two guests, A
     CHECK(p["verdict"] == "not comparable");
     CHECK(p["note"] == kEmulatedNote);
   }
+}
+
+namespace {
+
+// The child of `parent` whose comm starts with `comm`, or 0.
+pid_t child_named(pid_t parent, const std::string &comm) {
+  for (const auto &e : fs::directory_iterator("/proc")) {
+    std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat = test::read_text(e.path() / "stat");
+    size_t close = stat.rfind(')'), open = stat.find('(');
+    if (close == std::string::npos || open == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    std::string state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent && stat.compare(open + 1, comm.size(), comm) == 0) return std::stoi(name);
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("bpfbench killed while its guest boots takes qemu with it and the next run removes its work folder", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  pid_t run = spawn_process({kBin, "run", kBdsl, "--kernel", "6.12", "-q", "--calibration", "off"}, SpawnOptions{});
+  REQUIRE(run > 0);
+  pid_t qemu = 0;
+  for (int i = 0; i < 1200 && !qemu; ++i) {  // it compiles on the host first
+    qemu = child_named(run, "qemu-system");
+    if (!qemu) usleep(100000);
+  }
+  REQUIRE(qemu > 0);
+  auto start = process_start_ticks(qemu);
+  REQUIRE(start);
+  kill(run, SIGKILL);
+  waitpid(run, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = stamp_owner_ended({qemu, *start});
+    if (!gone) usleep(50000);
+  }
+  if (!gone) kill(qemu, SIGKILL);  // before the fix it ran on, reparented to init
+  CHECK(gone);
+  // Its work folder (/tmp/bpfbench-vm-<pid>-<start>-XXXXXX) stayed; the next run's sweep
+  // removes it.
+  const std::string prefix = std::string(kWorkDirPrefix) + std::to_string(run) + "-";
+  auto left = [&] {
+    size_t n = 0;
+    for (const auto &e : fs::directory_iterator("/tmp")) n += e.path().filename().string().rfind(prefix, 0) == 0;
+    return n;
+  };
+  CHECK(left() == 1);
+  remove_ended_work_dirs("/tmp");
+  CHECK(left() == 0);
 }
