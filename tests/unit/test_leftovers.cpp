@@ -1,5 +1,7 @@
 // What a run killed outright leaves behind, and the next run's sweep: process stamps
-// (compiler/process_owner.hpp).
+// (compiler/process_owner.hpp), point memory cgroups (runtime/memory_cgroup.hpp) swept
+// only when their maker has ended; for real (root): `bpfbench run` SIGKILLed during an
+// htab_mem point, whose cgroup the next point removes.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -11,6 +13,8 @@
 #include <filesystem>
 
 #include "compiler/process_owner.hpp"
+#include "point_runner.hpp"
+#include "runtime/memory_cgroup.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 
@@ -25,6 +29,13 @@ pid_t ended_pid() {
   if (pid == 0) _exit(0);
   waitpid(pid, nullptr, 0);
   return pid;
+}
+
+std::vector<std::string> names_in(const fs::path &dir) {
+  std::vector<std::string> out;
+  for (const auto &e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace
@@ -55,4 +66,85 @@ TEST_CASE("process stamps: pid and start time tell a live maker from an ended on
   }
   CHECK(stamp_owner_ended({z, *zs}));
   waitpid(z, nullptr, 0);
+}
+
+TEST_CASE("memory cgroup sweep: only empty point cgroups of ended processes go", "[leftovers]") {
+  // The sweep only rmdirs: on a plain folder it behaves as on a cgroup folder whose
+  // children are empty (a cgroup with a process or a child cannot be removed).
+  test::TempDir t;
+  const pid_t dead = ended_pid();
+  const std::string dead_stamp = std::to_string(dead) + "-" + std::to_string(1);
+  for (const std::string &name : std::vector<std::string>{
+           "bpfbench-" + dead_stamp + "-100",               // ended: removed
+           "bpfbench-" + std::to_string(dead) + "-99",      // an older version's name, pid free: removed
+           "bpfbench-" + own_stamp() + "-100",              // this live process: kept
+           "bpfbench-" + std::to_string(getpid()) + "-99",  // older name, pid alive: kept
+           "bpfbench-" + dead_stamp + "-7",                 // ended but not empty: kept (rmdir fails)
+           std::string("bpfbench-x-1-2"),                   // not a stamp: kept
+           "other-" + dead_stamp + "-1",                    // not ours: kept
+       })
+    fs::create_directory(t.path / name);
+  fs::create_directory(t.path / ("bpfbench-" + dead_stamp + "-7") / "child");
+  fs::create_directory_symlink(t.path / "other-x", t.path / ("bpfbench-" + dead_stamp + "-8"));
+  fs::create_directory(t.path / "other-x");
+
+  std::vector<std::string> removed = remove_ended_cgroups(t.path.string());
+  std::sort(removed.begin(), removed.end());
+  CHECK(removed == std::vector<std::string>{(t.path / ("bpfbench-" + dead_stamp + "-100")).string(),
+                                            (t.path / ("bpfbench-" + std::to_string(dead) + "-99")).string()});
+  CHECK(fs::exists(t.path / ("bpfbench-" + own_stamp() + "-100")));
+  CHECK(fs::is_symlink(t.path / ("bpfbench-" + dead_stamp + "-8")));
+  CHECK(fs::exists(t.path / "other-x"));
+  CHECK(names_in(t.path).size() == 7);
+}
+
+TEST_CASE("a run SIGKILLed in an htab_mem point leaves its cgroup; the next point removes it",
+          "[runtime][htab_mem][leftovers]") {
+  BB_REQUIRE_ROOT();
+  auto h = find_memory_hierarchy();
+  if (!h) {
+    WARN("skipped: " << h.error().message);
+    return;
+  }
+  const fs::path home = h->mount + (h->path == "/" ? "" : h->path);
+  test::TempDir t;
+  const std::string bdsl = t.write("h.bdsl", "bench htab_mem as \"h\" < prog overwrite; producers 2; warmup 0; "
+                                             "duration 30s; report hits, memory; >\n");
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_RDWR);
+    dup2(null, 0);
+    dup2(null, 1);
+    dup2(null, 2);
+    execl(test::kBin.c_str(), "bpfbench", "run", bdsl.c_str(), "--calibration", "off", static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  // Its point's cgroup, bpfbench-<pid>-<start>-<ns>, appears beside this process's own.
+  const std::string prefix = "bpfbench-" + std::to_string(pid) + "-";
+  fs::path left;
+  test::wait_until(
+      [&] {
+        std::error_code ec;
+        for (const auto &e : fs::directory_iterator(home, ec))
+          if (e.path().filename().string().rfind(prefix, 0) == 0) left = e.path();
+        return !left.empty();
+      },
+      std::chrono::seconds(60), std::chrono::milliseconds(20));
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  REQUIRE(!left.empty());
+  REQUIRE(fs::exists(left));  // no destructor ran
+  // Another process's cgroup that is still alive (this one's stamp) stays.
+  const fs::path live = home / ("bpfbench-" + own_stamp() + "-1");
+  REQUIRE(fs::create_directory(live));
+  test::PointRunner r;
+  PlanPoint p = r.point("htab_mem", "overwrite");
+  p.producers = 2;
+  PointResult res = r.run(p);
+  const bool removed = !fs::exists(left), kept = fs::exists(live);
+  fs::remove(live);
+  INFO(res.reason);
+  CHECK(res.status == PointResult::Status::Ok);
+  CHECK(removed);
+  CHECK(kept);
 }

@@ -418,3 +418,55 @@ TEST_CASE("bpfbench killed while its guest boots takes qemu with it and the next
   remove_ended_work_dirs("/tmp");
   CHECK(left() == 0);
 }
+
+TEST_CASE("htab_mem on cgroup v2 makes its cgroup under the caller's or says why it cannot", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  std::string err;
+  auto k = KernelCache(default_cache_root()).resolve("6.12", false, &err);
+  REQUIRE(k);
+  test::TempDir t;
+  const std::string bdsl = std::string(BPFBENCH_SOURCE_DIR) + "/tests/vm/htab_mem_matrix.bdsl";
+  // In the guest every process starts in the root cgroup: the script makes `own`, gives it
+  // the memory controller and runs bpfbench alone in it; then under a 16 MiB limit on
+  // `own`; then beside a sleep.
+  const std::string run = "sh -c 'echo $$ > /sys/fs/cgroup/own/cgroup.procs; exec \"$0\" \"$@\"' " + shell_quote(kBin) +
+                          " run " + shell_quote(bdsl) + " -q --calibration off";
+  const std::string script = "cg=/sys/fs/cgroup; echo +memory > $cg/cgroup.subtree_control; mkdir $cg/own\n" + run +
+                             " --json \"$2\"; echo \"exit=$?\"\n"
+                             "echo \"left=$(ls $cg/own | grep -c '^bpfbench-')\"\n"
+                             "echo \"control=[$(cat $cg/own/cgroup.subtree_control)]\"\n"
+                             "echo 16M > $cg/own/memory.max\n" +
+                             run +
+                             "; echo \"exit3=$?\"; echo max > $cg/own/memory.max\n"
+                             "sleep 1000 & echo $! > $cg/own/cgroup.procs\n" +
+                             run + "; echo \"exit2=$?\"; kill $!\n";
+  GuestRequest req;
+  req.kernel = *k;
+  req.accel = choose_accel(Accel::Auto);
+  req.cwd = t.path.string();
+  req.job_timeout_s = 240;
+  req.argv = {"/bin/sh", "-c", script, "sh", "--json", "a.json"};
+  std::string out;
+  req.on_stdout = [&](const std::string &s) { out += s; };
+  GuestResult r = run_in_guest(req);
+  INFO(r.error << "\n" << r.console_tail << "\nstdout:\n" << out << "\nstderr:\n" << r.job_stderr);
+  REQUIRE(r.ok);
+  CHECK(out.find("exit=0\n") != std::string::npos);
+  CHECK(out.find("left=0\n") != std::string::npos);      // removed after the point
+  CHECK(out.find("control=[]\n") != std::string::npos);  // and the controller turned off again
+  auto j = nlohmann::json::parse(test::read_text((t.path / "a.json").string()), nullptr, false);
+  REQUIRE(j.is_object());
+  const auto &p = j["points"].at(0);
+  REQUIRE(p["status"] == "ok");
+  for (const auto &s : p["samples"]) CHECK(s["deltas"].value("memory", uint64_t{0}) >= (uint64_t{32} << 20));
+  // The caller's limits apply to the point's cgroup: under 16 MiB the 32 MiB map fails to load.
+  CHECK(out.find("exit3=2\n") != std::string::npos);
+  CHECK(r.job_stderr.find("error: bench 'prealloc-4k' failed: load: cannot create map 'htab'") != std::string::npos);
+  CHECK(r.job_stderr.find("Cannot allocate memory (ENOMEM)") != std::string::npos);
+  // Beside another process its cgroup cannot give a child the controller: a skip says so.
+  CHECK(out.find("skipped: a memory cgroup of its own is not available here: cgroup v2 gives a cgroup's children "
+                 "a memory controller only when the cgroup holds no process, and this process's cgroup "
+                 "/sys/fs/cgroup/own holds others too (pid ") != std::string::npos);
+  CHECK(out.find("(sleep)); run bpfbench in a cgroup of its own") != std::string::npos);
+  CHECK(out.find("exit2=0\n") != std::string::npos);
+}
