@@ -78,23 +78,113 @@ uint64_t used_between(const Snap *before, const Snap &after, uint64_t before_now
   return after.start_ticks >= before_now ? after.ticks : 0;
 }
 
-// This process, its descendants and its ancestors: not "other" processes.
-std::set<pid_t> own_family(const ProcSnapshot &s, pid_t self) {
-  std::set<pid_t> fam{self};
-  for (pid_t p = self; s.procs.count(p);) {  // ancestors
-    p = s.procs.at(p).ppid;
-    if (p <= 0 || !fam.insert(p).second) break;
-  }
-  for (const auto &entry : s.procs) {  // descendants: their ancestor chain reaches self
-    pid_t p = entry.first;
-    for (int depth = 0; p > 0 && p != self && depth < 64; ++depth) {
-      auto it = s.procs.find(p);
-      if (it == s.procs.end()) break;
-      p = it->second.ppid;
+// This process and its descendants (the benchmark's own children), and its ancestors (the
+// shell or test that started it): neither is named as "other".
+struct Family {
+  std::set<pid_t> ours, ancestors;
+  void add(const ProcSnapshot &s, pid_t self) {
+    ours.insert(self);
+    for (pid_t p = self; s.procs.count(p);) {
+      p = s.procs.at(p).ppid;
+      if (p <= 0 || !ancestors.insert(p).second) break;
     }
-    if (p == self) fam.insert(entry.first);
+    for (const auto &entry : s.procs) {  // descendants: their ancestor chain reaches self
+      pid_t p = entry.first;
+      for (int depth = 0; p > 0 && p != self && depth < 64; ++depth) {
+        auto it = s.procs.find(p);
+        if (it == s.procs.end()) break;
+        p = it->second.ppid;
+      }
+      if (p == self) ours.insert(entry.first);
+    }
   }
-  return fam;
+};
+
+const ProcSnap *find_in(const ProcSnapshot &s, pid_t pid) {
+  auto it = s.procs.find(pid);
+  return it == s.procs.end() ? nullptr : &it->second;
+}
+
+// A bpfbench process: its exe is named so, at either snapshot (an exiting one has lost
+// its exe link), or its comm is (a `comm main` point renames only the main thread).
+bool is_bpfbench(const ProcSnap *before, const ProcSnap *after) {
+  for (const ProcSnap *p : {before, after})
+    if (p && (p->bpfbench || p->comm == "bpfbench")) return true;
+  return false;
+}
+
+// The run a bpfbench process belongs to: its topmost bpfbench ancestor (a run's forked
+// children, compiles and setup tasks, are that run's), else itself.
+pid_t bpfbench_root(const ProcSnapshot &before, const ProcSnapshot &after, pid_t pid) {
+  for (int depth = 0; depth < 64; ++depth) {
+    const ProcSnap *p = find_in(after, pid);
+    if (!p) p = find_in(before, pid);
+    if (!p || p->ppid <= 0 || !is_bpfbench(find_in(before, p->ppid), find_in(after, p->ppid))) break;
+    pid = p->ppid;
+  }
+  return pid;
+}
+
+// A process's ticks between the snapshots per CPU: a live thread's on the CPU it is pinned
+// to, else the one it last ran on; the rest (threads that ended meanwhile) spread over
+// `rest_cpus`, or on the main thread's CPU when that is empty.
+std::map<int, double> ticks_per_cpu(const ProcSnap *bp, const ProcSnap &a, pid_t pid, uint64_t before_now,
+                                    uint64_t total, const std::vector<int> &rest_cpus) {
+  std::map<int, double> out;
+  uint64_t placed = 0;
+  for (const auto &[tid, t] : a.threads) {
+    const ThreadSnap *bt = nullptr;
+    if (bp)
+      if (auto it = bp->threads.find(tid); it != bp->threads.end()) bt = &it->second;
+    uint64_t used = used_between(bt, t, before_now);
+    out[t.pinned >= 0 ? t.pinned : t.cpu] += double(used);
+    placed += used;
+  }
+  if (total <= placed) return out;
+  if (!rest_cpus.empty()) {
+    for (int c : rest_cpus) out[c] += double(total - placed) / double(rest_cpus.size());
+  } else if (auto main = a.threads.find(pid); main != a.threads.end()) {
+    out[main->second.pinned >= 0 ? main->second.pinned : main->second.cpu] += double(total - placed);
+  }
+  return out;
+}
+
+// user + nice + system ticks of each cpuN line of /proc/stat (irq, softirq, steal and idle
+// left out, like kernel threads: mostly the benchmark's doing, or nobody's).
+std::map<int, uint64_t> cpu_busy_ticks(const std::string &text) {
+  std::map<int, uint64_t> out;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t eol = std::min(text.find('\n', at), text.size());
+    std::string_view line(text.data() + at, eol - at);
+    at = eol + 1;
+    if (line.size() < 4 || line.substr(0, 3) != "cpu" || line[3] == ' ') continue;
+    int cpu = -1;
+    auto r = std::from_chars(line.data() + 3, line.data() + line.size(), cpu);
+    uint64_t v[3] = {0, 0, 0};
+    const char *q = r.ptr;
+    bool ok = r.ec == std::errc();
+    for (uint64_t &x : v) {
+      while (ok && q < line.data() + line.size() && *q == ' ') ++q;
+      auto n = std::from_chars(q, line.data() + line.size(), x);
+      ok = ok && n.ec == std::errc();
+      q = n.ptr;
+    }
+    if (ok && cpu >= 0) out[cpu] = v[0] + v[1] + v[2];
+  }
+  return out;
+}
+
+// The first `max` bytes of a /proc file.
+std::string read_head(const std::string &path, size_t max) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string out(max, '\0');
+  size_t got = 0;
+  for (ssize_t n; got < max && (n = ::read(fd, out.data() + got, max - got)) > 0;) got += size_t(n);
+  ::close(fd);
+  out.resize(got);
+  return out;
 }
 
 }  // namespace
@@ -128,6 +218,7 @@ std::optional<StatLine> parse_stat_line(const std::string &text) {
 ProcSnapshot take_proc_snapshot(const std::string &proc) {
   ProcSnapshot snap;
   snap.now_ticks = boottime_ticks();
+  snap.cpu_busy = cpu_busy_ticks(read_head(proc + "/stat", 1 << 16));
   const bool real = proc == "/proc";
   for (pid_t pid : numeric_entries(proc)) {
     const std::string dir = proc + "/" + std::to_string(pid);
@@ -139,7 +230,9 @@ ProcSnapshot take_proc_snapshot(const std::string &proc) {
     p.kthread = (st->flags & kPfKthread) != 0;
     p.ticks = st->ticks;
     p.start_ticks = st->start_ticks;
-    if (!p.kthread) {
+    if (p.kthread) {  // one thread, mostly bound to its CPU
+      p.threads[pid] = ThreadSnap{st->ticks, st->start_ticks, st->cpu, -1};
+    } else {
       p.bpfbench = is_bpfbench_exe(proc, pid);
       for (pid_t tid : numeric_entries(dir + "/task"))
         if (auto t = parse_stat_line(read_small(dir + "/task/" + std::to_string(tid) + "/stat")))
@@ -155,51 +248,60 @@ ProcessShares process_shares(const ProcSnapshot &before, const ProcSnapshot &aft
   ProcessShares out;
   const double wall = after.now_ticks > before.now_ticks ? double(after.now_ticks - before.now_ticks) : 0;
   if (wall <= 0) return out;
-  std::set<pid_t> fam = own_family(after, self);
-  for (pid_t p : own_family(before, self)) fam.insert(p);
-  std::map<int, std::vector<OtherProcess>> on_cpu;  // cpu -> processes' ticks there
+  Family fam;
+  fam.add(before, self);
+  fam.add(after, self);
+  std::map<int, std::vector<OtherProcess>> on_cpu;  // cpu -> other processes' ticks there
+  std::map<int, double> ours, kthreads, named;      // cpu -> ticks
+  std::map<pid_t, double> runs;                     // another bpfbench run -> its ticks
+  std::set<pid_t> ended_runs;
   for (const auto &[pid, a] : after.procs) {
-    if (a.kthread || fam.count(pid)) continue;
-    auto b = before.procs.find(pid);
-    const ProcSnap *bp = b == before.procs.end() ? nullptr : &b->second;
+    const ProcSnap *bp = find_in(before, pid);
+    if (bp && bp->start_ticks != a.start_ticks) bp = nullptr;  // the pid was reused
     const uint64_t total = used_between(bp, a, before.now_ticks);
-    if (total == 0) continue;
-    // Its exe link is gone once it is exiting: then the name at the first snapshot or its
-    // comm tells (a `comm main` point renames bpfbench's main thread, the exe stays).
-    const bool bpfbench = a.bpfbench || (bp && bp->bpfbench) || a.comm == "bpfbench";
-    if (bpfbench) out.bpfbench.push_back({pid, a.comm, 100 * double(total) / wall});
-    std::map<int, uint64_t> ticks;  // cpu -> this process's ticks there
-    uint64_t placed = 0;
-    for (const auto &[tid, t] : a.threads) {
-      const ThreadSnap *bt = nullptr;
-      if (bp)
-        if (auto it = bp->threads.find(tid); it != bp->threads.end()) bt = &it->second;
-      uint64_t used = used_between(bt, t, before.now_ticks);
-      ticks[t.pinned >= 0 ? t.pinned : t.cpu] += used;
-      placed += used;
+    const bool mine = fam.ours.count(pid) > 0;
+    if (total == 0 || fam.ancestors.count(pid)) continue;
+    // Our own threads that ended (the harness's, pinned to the measured CPUs or not) ran there.
+    for (const auto &[cpu, t] : ticks_per_cpu(bp, a, pid, before.now_ticks, total, mine ? cpus : std::vector<int>{})) {
+      if (mine) ours[cpu] += t;
+      else if (a.kthread) kthreads[cpu] += t;
+      else named[cpu] += t;
+      if (!mine && !a.kthread && 100 * t / wall >= 1) on_cpu[cpu].push_back({pid, a.comm, 100 * t / wall});
     }
-    if (total > placed)  // threads that ended between the snapshots
-      if (auto main = a.threads.find(pid); main != a.threads.end())
-        ticks[main->second.pinned >= 0 ? main->second.pinned : main->second.cpu] += total - placed;
-    for (const auto &[cpu, t] : ticks)
-      if (t > 0) on_cpu[cpu].push_back({pid, a.comm, 100 * double(t) / wall});
+    if (!mine && !a.kthread && is_bpfbench(bp, &a)) runs[bpfbench_root(before, after, pid)] += double(total);
   }
   // A bpfbench there before that has ended since ran during the point too: how much of it
-  // is not known (its times went with it).
+  // is not known (its times went with it) unless its run is still there.
   for (const auto &[pid, b] : before.procs) {
-    auto a = after.procs.find(pid);
-    if (b.bpfbench && !fam.count(pid) && (a == after.procs.end() || a->second.start_ticks != b.start_ticks))
-      out.bpfbench.push_back({pid, b.comm, std::numeric_limits<double>::quiet_NaN()});
+    const ProcSnap *a = find_in(after, pid);
+    if ((a && a->start_ticks == b.start_ticks) || !is_bpfbench(&b, nullptr) || fam.ours.count(pid) ||
+        fam.ancestors.count(pid))
+      continue;
+    pid_t root = bpfbench_root(before, after, pid);
+    if (!runs.count(root)) ended_runs.insert(root);
   }
+  for (const auto &[pid, t] : runs) {
+    const ProcSnap *p = find_in(after, pid);
+    out.bpfbench.push_back({pid, p ? p->comm : "bpfbench", 100 * t / wall});
+  }
+  for (pid_t pid : ended_runs) {
+    const ProcSnap *p = find_in(before, pid);
+    out.bpfbench.push_back({pid, p ? p->comm : "bpfbench", std::numeric_limits<double>::quiet_NaN()});
+  }
+  // A CPU's other share: its busy ticks (/proc/stat) less ours and kernel threads'; where
+  // /proc/stat has no such CPU, the other processes' ticks placed there.
   for (int cpu : cpus) {
+    double other = named[cpu];
+    auto b = before.cpu_busy.find(cpu), a = after.cpu_busy.find(cpu);
+    if (b != before.cpu_busy.end() && a != after.cpu_busy.end() && a->second >= b->second)
+      other = double(a->second - b->second) - ours[cpu] - kthreads[cpu];
+    const double pct = std::clamp(100 * other / wall, 0.0, 100.0);
+    if (pct <= kBusyCpuPct) continue;
     std::vector<OtherProcess> &procs = on_cpu[cpu];
-    double sum = 0;
-    for (const auto &p : procs) sum += p.cpu_pct;
-    if (sum <= kBusyCpuPct) continue;
     std::sort(procs.begin(), procs.end(),
               [](const OtherProcess &x, const OtherProcess &y) { return x.cpu_pct > y.cpu_pct; });
     if (procs.size() > 3) procs.resize(3);
-    out.busy_cpus.push_back({cpu, std::min(sum, 100.0), procs});
+    out.busy_cpus.push_back({cpu, pct, procs});
   }
   return out;
 }

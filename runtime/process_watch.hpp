@@ -44,7 +44,8 @@ struct ProcSnap {
 };
 
 struct ProcSnapshot {
-  uint64_t now_ticks = 0;  // CLOCK_BOOTTIME in clock ticks: what start times count in
+  uint64_t now_ticks = 0;            // CLOCK_BOOTTIME in clock ticks: what start times count in
+  std::map<int, uint64_t> cpu_busy;  // cpu -> user + nice + system ticks (/proc/stat)
   std::map<pid_t, ProcSnap> procs;
 };
 
@@ -52,16 +53,19 @@ struct ProcSnapshot {
 ProcSnapshot take_proc_snapshot(const std::string &proc = "/proc");
 
 struct ProcessShares {
-  // Other bpfbench processes that used CPU between the snapshots, or were there at the
-  // first and ended before the second (cpu_pct NaN: not known).
+  // Other bpfbench runs that used CPU between the snapshots (their forked children
+  // included), or were there at the first and ended before the second (cpu_pct NaN).
   std::vector<OtherProcess> bpfbench;
   std::vector<BusyCpu> busy_cpus;  // CPUs of `cpus` others used beyond kBusyCpuPct of
 };
 
 // What the processes other than `self` (and its children and ancestors) did between the
-// snapshots. A thread's time counts on the CPU it is pinned to, else on the CPU it last
-// ran on; time of threads that ended between the snapshots counts on the process's main
-// thread's CPU; processes that started and ended between them are not seen.
+// snapshots. A CPU's other share is its busy time (/proc/stat) less this process's, its
+// children's and kernel threads'; our threads that ended meanwhile (the harness's) count
+// evenly on `cpus`. Which processes took it is estimated: a thread's time counts on the
+// CPU it is pinned to, else on the one it last ran on (threads that ended: the main
+// thread's). A bpfbench's forked children count as that bpfbench. Processes that started
+// and ended between the snapshots are not named.
 ProcessShares process_shares(const ProcSnapshot &before, const ProcSnapshot &after, const std::vector<int> &cpus,
                              pid_t self);
 
