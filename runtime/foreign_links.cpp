@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "runtime/process_watch.hpp"
+
 namespace bpfbench {
 
 namespace {
@@ -67,15 +69,6 @@ uint32_t fdinfo_field(const std::string &text, const char *key) {
   return v;
 }
 
-std::string read_small(const std::string &path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return "";
-  char buf[2048];
-  ssize_t n = ::read(fd, buf, sizeof buf);
-  ::close(fd);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
-}
-
 std::vector<std::string> entries(const std::string &dir) {
   std::vector<std::string> out;
   if (DIR *d = ::opendir(dir.c_str())) {
@@ -93,7 +86,7 @@ std::vector<int> link_holders(uint32_t id) {
     if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
     const std::string dir = "/proc/" + pid + "/fdinfo";
     for (const auto &fd : entries(dir))
-      if (fdinfo_field(read_small(dir + "/" + fd), "link_id:") == id) {
+      if (fdinfo_field(read_proc_file(dir + "/" + fd), "link_id:") == id) {
         pids.push_back(std::stoi(pid));
         break;
       }
@@ -157,7 +150,7 @@ std::vector<LinkHook> own_links() {
   std::vector<LinkHook> out;
   std::set<uint32_t> seen;
   for (const auto &fd : entries("/proc/self/fdinfo")) {
-    if (fdinfo_field(read_small("/proc/self/fdinfo/" + fd), "link_id:") == 0) continue;
+    if (fdinfo_field(read_proc_file("/proc/self/fdinfo/" + fd), "link_id:") == 0) continue;
     int n = 0;
     std::from_chars(fd.data(), fd.data() + fd.size(), n);
     LinkHook h = link_hook(n);

@@ -18,16 +18,6 @@ namespace {
 
 constexpr uint64_t kPfKthread = 0x00200000;  // PF_KTHREAD in the flags field
 
-// A /proc file of at most a page or two, "" when it cannot be read.
-std::string read_small(const std::string &path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return "";
-  char buf[4096];
-  ssize_t n = ::read(fd, buf, sizeof buf);
-  ::close(fd);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
-}
-
 // The numeric entries of a folder (/proc, /proc/<pid>/task).
 std::vector<pid_t> numeric_entries(const std::string &dir) {
   std::vector<pid_t> out;
@@ -175,8 +165,9 @@ std::map<int, uint64_t> cpu_busy_ticks(const std::string &text) {
   return out;
 }
 
-// The first `max` bytes of a /proc file.
-std::string read_head(const std::string &path, size_t max) {
+}  // namespace
+
+std::string read_proc_file(const std::string &path, size_t max) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "";
   std::string out(max, '\0');
@@ -186,8 +177,6 @@ std::string read_head(const std::string &path, size_t max) {
   out.resize(got);
   return out;
 }
-
-}  // namespace
 
 std::optional<StatLine> parse_stat_line(const std::string &text) {
   size_t open = text.find('('), close = text.rfind(')');
@@ -218,11 +207,11 @@ std::optional<StatLine> parse_stat_line(const std::string &text) {
 ProcSnapshot take_proc_snapshot(const std::string &proc) {
   ProcSnapshot snap;
   snap.now_ticks = boottime_ticks();
-  snap.cpu_busy = cpu_busy_ticks(read_head(proc + "/stat", 1 << 16));
+  snap.cpu_busy = cpu_busy_ticks(read_proc_file(proc + "/stat", 1 << 16));
   const bool real = proc == "/proc";
   for (pid_t pid : numeric_entries(proc)) {
     const std::string dir = proc + "/" + std::to_string(pid);
-    auto st = parse_stat_line(read_small(dir + "/stat"));
+    auto st = parse_stat_line(read_proc_file(dir + "/stat"));
     if (!st) continue;  // ended meanwhile
     ProcSnap p;
     p.comm = st->comm;
@@ -235,7 +224,7 @@ ProcSnapshot take_proc_snapshot(const std::string &proc) {
     } else {
       p.bpfbench = is_bpfbench_exe(proc, pid);
       for (pid_t tid : numeric_entries(dir + "/task"))
-        if (auto t = parse_stat_line(read_small(dir + "/task/" + std::to_string(tid) + "/stat")))
+        if (auto t = parse_stat_line(read_proc_file(dir + "/task/" + std::to_string(tid) + "/stat")))
           p.threads[tid] = ThreadSnap{t->ticks, t->start_ticks, t->cpu, real ? pinned_cpu(tid) : -1};
     }
     snap.procs.emplace(pid, std::move(p));

@@ -17,6 +17,9 @@
 
 namespace bpfbench {
 
+// The first `max` bytes of a /proc file, "" when it cannot be read (the process ended).
+std::string read_proc_file(const std::string &path, size_t max = 4096);
+
 // The fields of a /proc/<pid>/stat (or task/<tid>/stat) line the watch reads.
 struct StatLine {
   std::string comm;

@@ -219,17 +219,7 @@ TEST_CASE("interference: the note, merging rounds, JSON, compare's noisy mark an
     p.program = "rawtp";
     p.label = "rawtp";
     p.report = {"hits"};
-    PointResult r;
-    r.report = {"hits"};
-    std::mt19937 rng(7);
-    std::normal_distribution<double> d(mean, mean * 0.002);
-    for (int k = 0; k < 10; ++k) {
-      Sample s;
-      s.duration_s = 1.0;
-      s.deltas["hits"] = static_cast<uint64_t>(d(rng) * 1e6);
-      r.samples.push_back(s);
-    }
-    r.summary = summarize(r.samples, {test::counter_metric("hits", "hits", "events")}, 1, r.report);
+    PointResult r = test::synthetic_hits(mean, 0.002, 7);
     r.interference = with;
     ResultsDoc doc;
     doc.file = "x.bdsl";
