@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "cli/results_cmds.hpp"
 #include "compiler/atomic_file.hpp"
 #include "compiler/escape.hpp"
+#include "compiler/process_owner.hpp"
 #include "results/plot.hpp"
 #include "results/plot_hist.hpp"
 
@@ -43,6 +45,21 @@ std::string find_gnuplot() {
 
 bool ends_with(const std::string &s, const std::string &suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Runs gnuplot on `script`; its wait status, or -1 when it could not be forked.
+int run_gnuplot(const std::string &gnuplot, const std::string &script) {
+  const pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    die_with_parent(parent);  // a killed bpfbench leaves no gnuplot behind
+    ::execl(gnuplot.c_str(), "gnuplot", script.c_str(), static_cast<char *>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  return status;
 }
 
 }  // namespace
@@ -107,14 +124,8 @@ int cmd_plot(const PlotArgs &a) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return kExitBadInput;
   }
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::execl(gnuplot.c_str(), "gnuplot", script.path().c_str(), static_cast<char *>(nullptr));
-    ::_exit(127);
-  }
-  int status = 0;
-  if (pid > 0) ::waitpid(pid, &status, 0);
-  if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  int status = run_gnuplot(gnuplot, script.path());
+  if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     fmt::print(stderr, "bpfbench: error: gnuplot failed (status {})\n", status);
     return kExitBadInput;
   }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "compiler/escape.hpp"
 #include "results/baseline.hpp"
 #include "results/expectations.hpp"
 #include "results/report_text.hpp"
@@ -194,6 +195,10 @@ void RunSession::print_final_lines(const PlanPoint &p, const PointResult &r) {
                                                      : format_summary(r));
     }
     if (!r.per_cpu.empty()) fmt::print("{}", format_per_cpu(family.per_cpu, r.per_cpu));
+    if (r.interference && r.interference->found()) {
+      std::fflush(stdout);  // after the point's lines, when both go to one terminal
+      fmt::print(stderr, "bpfbench: warning: {}: {}\n", printable_text(p.label), interference_note(*r.interference));
+    }
     if (args_.verbose) print_prog_facts(r);
     print_observations(r);
     if (!all_passed(r.expectations)) {

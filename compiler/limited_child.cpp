@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -17,6 +16,7 @@
 #include <new>
 #include <thread>
 
+#include "compiler/process_owner.hpp"
 #include "compiler/resource_limits.hpp"
 
 namespace bpfbench {
@@ -43,8 +43,7 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
 int child_setup(int fd, pid_t parent, rlim_t address_space, unsigned cpu_seconds) {
   // Killed with the thread that forked us; a parent gone before this line is caught by
   // the getppid() check (we were reparented already).
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(1);
+  die_with_parent(parent);
   // The pipe may have landed on 0-2 when bpfbench was started with those closed.
   if (fd <= STDERR_FILENO) fd = ::fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
   // Nothing from the child reads bpfbench's stdin (an `#include "/dev/stdin"` in inline

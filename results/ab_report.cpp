@@ -74,6 +74,7 @@ nlohmann::json point_json(const AbPointReport &p) {
   }
   if (!p.note.empty()) j["note"] = p.note;
   if (std::string al = p.alignment_note(); !al.empty()) j["alignment_note"] = al;
+  if (!p.interference.empty()) j["interference"] = p.interference;
   if (p.stats.ok) {
     j["ratio"] = json_number(p.stats.ratio);
     j["ci_low"] = json_number(p.stats.n >= 2 ? p.stats.ci_low : NAN);
@@ -108,6 +109,11 @@ AbMatch match_by_suite_label(const std::vector<AbPointKey> &a, const std::vector
   for (size_t i = 0; i < b.size(); ++i)
     if (!used.count(i)) m.only_b.push_back(point_name(b[i]));
   return m;
+}
+
+void AbPointReport::note_interference(size_t turn, AbSide side, const Interference &i) {
+  if (i.found())
+    interference.push_back(fmt::format("turn {} ({}): {}", turn + 1, to_string(side), interference_note(i)));
 }
 
 void AbPointReport::add_turn(AbSide side, double value, std::optional<uint32_t> jit_offset64) {
@@ -226,6 +232,7 @@ std::string ab_to_text(const AbReport &r) {
     if (p.interleaved) out += interleaved_text(*p.interleaved, p.floor_pct);
     if (!p.method_note.empty()) out += "  whole turns: " + printable_text(p.method_note) + "\n";
     if (std::string al = p.alignment_note(); !al.empty()) out += "  " + al + "\n";
+    for (const std::string &n : p.interference) out += "  " + printable_text(n) + "\n";
     if (r.control && p.stats.ok && p.note.empty())
       out += fmt::format("  noise floor {:.2f}% (max |ratio-1| of one pair {:.2f}%)\n", control_floor_pct(p.stats),
                          std::expm1(p.stats.max_abs_log) * 100);
@@ -258,9 +265,12 @@ std::string ab_to_markdown(const AbReport &r) {
                        p.stats.ok ? fmt_half(p.stats.half_width_pct) : "n/a",
                        p.stats.ok ? signed_pct_text(p.speed_change_pct()) : "n/a", verdict_text(p.verdict),
                        p.note.empty() ? "" : " (" + markdown_text(p.note) + ")");
-  for (const auto &p : r.points)
+  for (const auto &p : r.points) {
     for (const std::string &n : {p.alignment_note(), p.method_note.empty() ? "" : "whole turns: " + p.method_note})
       if (!n.empty()) out += fmt::format("\n{}: {}\n", markdown_text(point_name({p.suite, p.label})), markdown_text(n));
+    for (const std::string &n : p.interference)
+      out += fmt::format("\n{}: {}\n", markdown_text(point_name({p.suite, p.label})), markdown_text(n));
+  }
   auto g = r.geomeans();
   if (!g.empty()) out += "\n| suite | points | geomean B/A | speed |\n|---|---:|---:|---:|\n";
   for (const auto &s : g)

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/ab_interleaved.hpp"
+#include "results/interference.hpp"
 #include "results/paired.hpp"
 #include "results/stats.hpp"
 
@@ -59,6 +60,13 @@ struct AbPointReport {
   double floor_pct = 0;  // changes up to this are "within noise" (threshold or control floor)
   Verdict verdict = Verdict::NotComparable;
   std::string note;  // why a point has no verdict (a turn failed, was skipped, interrupted)
+  // What ran beside its turns (results/interference.hpp), one line per turn that had any:
+  // "turn 3 (B): another bpfbench (pid 1234, 98 % of a CPU) ran during this point".
+  std::vector<std::string> interference;
+
+  // Keeps the note of turn `turn` (0-based, in the order they ran) when `i` found
+  // anything: the runner calls it with each turn's PointResult::interference.
+  void note_interference(size_t turn, AbSide side, const Interference &i);
 
   // Appends a turn; turns 2k and 2k+1 make pair k. Recomputes `stats` on complete pairs.
   void add_turn(AbSide side, double value, std::optional<uint32_t> jit_offset64 = std::nullopt);

@@ -148,11 +148,18 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   return c;
 }
 
-// The drift guard on a judged point: busy CPUs during A's or B's point, or a calibration
-// that moved more than the point's CI, replace faster / slower / no change.
+// The drift guard on a judged point: what ran beside A's or B's point (another bpfbench,
+// busy measured CPUs, foreign programs on its hooks), busy CPUs, or a calibration that
+// moved more than the point's CI, replace faster / slower / no change.
 void guard_point(PointComparison &c, const ResultPoint &a, const ResultPoint &b, const CompareOptions &o,
                  const DriftCheck &d) {
   if (c.verdict == Verdict::NotComparable) return;
+  for (const auto &[side, p] : {std::pair{"A", &a}, std::pair{"B", &b}})
+    if (!p->interference.empty()) {
+      c.notes.push_back(fmt::format("during {}: {}", side, p->interference));
+      c.verdict = Verdict::Noisy;
+    }
+  if (c.verdict == Verdict::Noisy) return;
   if (auto why = noise_note(a.noise, b.noise, o.noise_threshold_pct)) {
     c.notes.push_back(*why);
     c.verdict = Verdict::Noisy;

@@ -13,6 +13,7 @@
 #include "results/prog_info.hpp"
 #include "results/histogram.hpp"
 #include "results/hw_counts.hpp"
+#include "results/interference.hpp"
 #include "results/profile.hpp"
 #include "results/sample.hpp"
 #include "results/stats.hpp"
@@ -85,6 +86,11 @@ struct PointResult {
   std::optional<ProfileSummary> profile;
   // `run --hw-counters` where the machine has a PMU: cycles, instructions, cache misses.
   std::optional<HwCounts> hw_counters;
+  // What ran beside the point (results/interference.hpp): other bpfbench processes, busy
+  // measured CPUs, foreign BPF programs on its hooks. Absent when the point did not get to
+  // its measured part; `interference->found()` marks it (run warns, compare calls it noisy,
+  // ab keeps a note per turn: AbPointReport::note_interference).
+  std::optional<Interference> interference;
 };
 const char *to_string(PointResult::Status s);
 

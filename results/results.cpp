@@ -100,6 +100,8 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
   if (r.profile) j["profile"] = profile_to_json(*r.profile);
   if (r.hw_counters) j["hw_counters"] = hw_to_json(*r.hw_counters);
   if (r.batch_timing) j["batch_timing"] = batch_timing_to_json(*r.batch_timing);
+  // What ran beside it (other bpfbench processes, busy CPUs, foreign programs on its hooks).
+  if (r.interference) j["interference"] = interference_to_json(*r.interference);
   if (r.error)
     j["error"] = {{"phase", to_string(r.error->phase)},
                   {"errno", r.error->err},

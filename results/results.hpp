@@ -58,6 +58,9 @@ struct ResultPoint {
   std::vector<ProgFacts> prog_facts;             // the loaded programs' verifier/JIT facts (older files: none)
   std::optional<LatencyHistogram> latency_hist;  // a template's BB_TIME_BEGIN/END buckets
   std::optional<NoiseFacts> noise;               // machine noise while it ran; absent in older files
+  // What ran beside it (results/interference.hpp), as its one-line note; "" when nothing
+  // did, or in files of older versions.
+  std::string interference;
   const MetricSummary *metric(const std::string &name) const;
   std::string key() const;  // label + canonical params: what compare matches on
 };

@@ -279,6 +279,11 @@ ResultPoint read_point(const Obj &o) {
   p.is_baseline = o.boolean("is_baseline");
   if (const nlohmann::json *n = o.find("noise", false); n && !n->is_null())
     p.noise = read_noise(Obj(*n, o.at("noise")));
+  if (const nlohmann::json *i = o.find("interference", false); i && !i->is_null()) {
+    Obj in(*i, o.at("interference"));
+    if (in.boolean("found")) p.interference = in.str("note", true);
+    if (in.boolean("found") && p.interference.empty()) bad(in.at("note"), "expected what was found");
+  }
   if (const nlohmann::json *st = o.find("stats", false)) {
     Obj stats(*st, o.at("stats"));
     for (const auto &[name, mj] : st->items()) p.metrics.push_back(read_metric(name, Obj(mj, stats.at(name))));

@@ -99,6 +99,10 @@ PointResult combine_rounds(const std::vector<PointResult> &runs, const std::vect
     }
   }
   c.profile = measured.back()->profile;
+  c.interference.reset();  // what ran beside any of the rounds
+  for (const auto *r : measured)
+    if (r->interference)
+      c.interference = c.interference ? merge_interference(*c.interference, *r->interference) : *r->interference;
   c.summary = summarize(c.samples, with_prog_stat_metrics(metrics, stats), c.producers, c.report);
   if (measured.size() >= 2)
     for (auto &m : c.summary.metrics) {

@@ -7,10 +7,13 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 #include <utility>
+
+#include "compiler/process_owner.hpp"
 
 namespace bpfbench {
 
@@ -36,15 +39,59 @@ std::string own_cgroup_path(bool v2) {
   return "";
 }
 
-// Writes `text` to a cgroup control file in one write().
-Result<> write_control(const std::string &path, const std::string &text) {
+constexpr const char *kOwnCgroupHint =
+    "run bpfbench in a cgroup of its own with the memory controller delegated to it, e.g. "
+    "`systemd-run --scope -p Delegate=yes bpfbench run ...`";
+
+// Writes `text` to a cgroup control file in one write(); 0 or the errno.
+int write_control_errno(const std::string &path, const std::string &text) {
   int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return Error("cannot open " + path + ": " + errno_text(errno));
+  if (fd < 0) return errno;
   ssize_t n = write(fd, text.data(), text.size());
-  int e = errno;
+  int e = n == ssize_t(text.size()) ? 0 : n < 0 ? errno : EIO;
   close(fd);
-  if (n != ssize_t(text.size())) return Error("cannot write '" + text + "' to " + path + ": " + errno_text(e));
+  return e;
+}
+
+Result<> write_control(const std::string &path, const std::string &text) {
+  if (int e = write_control_errno(path, text); e != 0)
+    return Error("cannot write '" + text + "' to " + path + ": " + errno_text(e));
   return {};
+}
+
+// "pid 812 (bash), pid 901 (sleep)": the processes of a v2 cgroup other than this one.
+std::string other_processes(const std::string &cgroup) {
+  std::ifstream procs(cgroup + "/cgroup.procs");
+  std::string out;
+  int shown = 0;
+  for (pid_t pid = 0; procs >> pid;) {
+    if (pid == getpid()) continue;
+    if (++shown > 4) return out + ", ...";
+    std::ifstream comm_file("/proc/" + std::to_string(pid) + "/comm");
+    std::string comm;
+    std::getline(comm_file, comm);
+    out += (out.empty() ? "" : ", ") + ("pid " + std::to_string(pid)) + (comm.empty() ? "" : " (" + comm + ")");
+  }
+  return out.empty() ? "processes that left since" : out;
+}
+
+// Whether a point cgroup named `name` (kCgroupPrefix + the rest) was made by a process that
+// has ended: see remove_ended_cgroups().
+bool made_by_ended_process(const std::string &name) {
+  const std::string_view rest = std::string_view(name).substr(std::strlen(kCgroupPrefix));
+  std::vector<std::string_view> parts;
+  for (size_t at = 0; at <= rest.size();) {
+    size_t dash = std::min(rest.find('-', at), rest.size());
+    parts.push_back(rest.substr(at, dash - at));
+    at = dash + 1;
+  }
+  for (auto p : parts)
+    if (p.empty() || p.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  if (parts.size() == 3) return stamp_owner_ended(*parse_stamp(rest));
+  if (parts.size() != 2) return false;
+  // An older version's name, "<pid>-<ns>": ended for certain only when the pid is free.
+  auto old = parse_stamp(rest);
+  return old && !process_start_ticks(old->pid);
 }
 
 bool file_holds_token(const std::string &path, const std::string &token) {
@@ -86,15 +133,15 @@ Result<> MemoryCgroup::enter(bool need_peak) {
   if (h->path.empty() || h->path[0] != '/') return Error("cannot tell this process's memory cgroup (/proc/self/cgroup)");
   version_ = h->version;
   home_ = h->mount + (h->path == "/" ? "" : h->path);
-  // v2: only a cgroup without processes may give its children controllers, so the point's
-  // cgroup is a child of the root (the kernel bench's place too).
-  const std::string parent = version_ == 1 ? home_ : h->mount;
-  if (version_ == 2 && !file_holds_token(parent + "/cgroup.subtree_control", "memory"))
-    BB_TRY(write_control(parent + "/cgroup.subtree_control", "+memory"));
+  // The point's cgroup is a child of the process's own, so the caller's limits still apply
+  // to it; beside it, what killed runs left behind goes first.
+  remove_ended_cgroups(home_);
   auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-  std::string dir = parent + "/bpfbench-" + std::to_string(getpid()) + "-" + std::to_string(stamp);
+  std::string dir = home_ + "/" + kCgroupPrefix + own_stamp() + "-" + std::to_string(stamp);
+  if (version_ == 2) BB_TRY(check_delegation());
   if (mkdir(dir.c_str(), 0755) != 0) return Error("cannot make the memory cgroup " + dir + ": " + errno_text(errno));
   dir_ = dir;
+  if (version_ == 2) BB_TRY(give_memory_controller());
   const char *cur = version_ == 1 ? "/memory.usage_in_bytes" : "/memory.current";
   const char *peak = version_ == 1 ? "/memory.max_usage_in_bytes" : "/memory.peak";
   current_fd_ = open((dir_ + cur).c_str(), O_RDONLY | O_CLOEXEC);
@@ -102,7 +149,42 @@ Result<> MemoryCgroup::enter(bool need_peak) {
   if (current_fd_ < 0) return Error("cannot open " + dir_ + cur + ": " + errno_text(errno));
   if (need_peak && peak_fd_ < 0)
     return Error(std::string("this kernel's memory cgroup has no ") + (peak + 1) + " (" + errno_text(errno) + ")");
+  if (vacated_) return {};  // in it already
   return write_control(dir_ + "/cgroup.procs", std::to_string(getpid()));
+}
+
+// v2: the memory controller reaches a child only through the parent's subtree_control,
+// which the parent's own parent must have delegated (its cgroup.controllers lists it).
+Result<> MemoryCgroup::check_delegation() const {
+  if (!file_holds_token(home_ + "/cgroup.controllers", "memory"))
+    return Error("the memory controller is not delegated to this process's cgroup " + home_ +
+                 " (its cgroup.controllers has no memory); " + kOwnCgroupHint);
+  return {};
+}
+
+// v2: turns the memory controller on for the children of the process's cgroup. A cgroup
+// other than the root may do that only while it holds no process ("no internal
+// processes"): then this process moves into the point's cgroup first, and back when the
+// point ends, which only works when it is the cgroup's only process.
+Result<> MemoryCgroup::give_memory_controller() {
+  const std::string control = home_ + "/cgroup.subtree_control";
+  if (file_holds_token(control, "memory")) return {};
+  int e = write_control_errno(control, "+memory");
+  if (e == EBUSY) {
+    BB_TRY(write_control(dir_ + "/cgroup.procs", std::to_string(getpid())));
+    vacated_ = true;
+    e = write_control_errno(control, "+memory");
+    if (e == EBUSY) {
+      std::string others = other_processes(home_);
+      (void)leave();
+      return Error("cgroup v2 gives a cgroup's children a memory controller only when the cgroup holds no "
+                   "process, and this process's cgroup " +
+                   home_ + " holds others too (" + others + "); " + kOwnCgroupHint);
+    }
+  }
+  if (e != 0) return Error("cannot write '+memory' to " + control + ": " + errno_text(e));
+  enabled_ = vacated_;  // turned off again on leave(): the process goes back into home_
+  return {};
 }
 
 uint64_t MemoryCgroup::read(const std::string &which) const {
@@ -120,6 +202,9 @@ Result<> MemoryCgroup::leave() {
   for (int *fd : {&current_fd_, &peak_fd_})
     if (*fd >= 0) close(std::exchange(*fd, -1));
   std::string dir = std::exchange(dir_, "");
+  // A cgroup with a controller on for its children takes no process back: off first.
+  if (std::exchange(enabled_, false)) (void)write_control(home_ + "/cgroup.subtree_control", "-memory");
+  vacated_ = false;
   Result<> back = write_control(home_ + "/cgroup.procs", std::to_string(getpid()));
   // The moved-out threads leave the cgroup's task list a moment later: retry for ~1 s.
   for (int i = 0; i < 100; ++i) {
@@ -132,5 +217,16 @@ Result<> MemoryCgroup::leave() {
 }
 
 MemoryCgroup::~MemoryCgroup() { (void)leave(); }
+
+std::vector<std::string> remove_ended_cgroups(const std::string &parent) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (const auto &e : std::filesystem::directory_iterator(parent, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(kCgroupPrefix, 0) != 0 || !e.is_directory(ec) || e.is_symlink(ec)) continue;
+    if (made_by_ended_process(name) && rmdir(e.path().c_str()) == 0) removed.push_back(e.path().string());
+  }
+  return removed;
+}
 
 }  // namespace bpfbench

@@ -3,14 +3,19 @@
 // A point whose metrics read cgroup memory runs in a memory cgroup of its own, made before
 // its object is loaded (a map is charged to the cgroup of the process that creates it, its
 // elements to the map's cgroup) and removed when the point ends: the whole process moves in
-// and back out, as the kernel bench's htab-mem does. cgroup v1 (a `memory` hierarchy: the
-// new cgroup is a child of the process's own, so its limits still apply) and cgroup v2 (the
-// cgroup2 root, with `+memory` in its subtree_control: a v2 cgroup holding processes cannot
-// have children with controllers).
+// and back out, as the kernel bench's htab-mem does. The new cgroup is a child of the
+// process's own (/proc/self/cgroup), so the caller's limits still apply to it, in a cgroup
+// v1 `memory` hierarchy and in cgroup v2. On v2 a cgroup holding processes cannot give its
+// children controllers (the root excepted): there bpfbench moves out of its cgroup into the
+// point's while the point runs, which needs it to be the cgroup's only process; else the
+// point is skipped and the message says how to give bpfbench a cgroup of its own.
+// Its name, bpfbench-<pid>-<start ticks>-<ns>, says whose it is: a run killed outright
+// leaves it behind, and the next point's enter() removes it once that process has ended.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "results/error.hpp"
 
@@ -39,12 +44,25 @@ class MemoryCgroup {
   Result<> leave();
 
  private:
+  Result<> check_delegation() const;
+  Result<> give_memory_controller();
+
   std::string dir_;        // the cgroup made for the point
   std::string home_;       // the cgroup the process was in
   int version_ = 0;        // 1 or 2
   int current_fd_ = -1;    // memory.current | memory.usage_in_bytes
   int peak_fd_ = -1;       // memory.peak | memory.max_usage_in_bytes
+  bool vacated_ = false;   // v2: moved into dir_ before home_ could give it the controller
+  bool enabled_ = false;   // v2: we turned `memory` on in home_'s subtree_control
 };
+
+inline constexpr const char *kCgroupPrefix = "bpfbench-";
+
+// Removes the point cgroups under `parent` that runs killed outright left behind: named
+// kCgroupPrefix + a process stamp (compiler/process_owner.hpp) whose process has ended, or,
+// as older versions named them, kCgroupPrefix + "<pid>-<ns>" with no process of that pid
+// left. rmdir only: a cgroup that still holds a process (or a child) stays. The paths removed.
+std::vector<std::string> remove_ended_cgroups(const std::string &parent);
 
 // Where this process's memory cgroup is: the hierarchy's mount point, the process's
 // cgroup path in it and the version (1 or 2); Error when there is no memory controller.

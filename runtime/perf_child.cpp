@@ -3,13 +3,14 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+
+#include "compiler/process_owner.hpp"
 
 namespace bpfbench {
 
@@ -19,8 +20,7 @@ using Clock = std::chrono::steady_clock;
 
 // In the child, between fork and exec: async-signal-safe calls only.
 [[noreturn]] void exec_child(int out_fd, pid_t parent, char *const *argv, const int *pass, size_t npass, int cwd_fd) {
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // dies with the thread that forked it
-  if (::getppid() != parent) ::_exit(126);
+  die_with_parent(parent);  // dies with the thread that forked it
   if (cwd_fd >= 0 && ::fchdir(cwd_fd) != 0) ::_exit(126);  // before the dup2s below reuse its number
   // bpfbench holds the stop signals blocked (runtime/stop.hpp) and a blocked mask
   // survives exec: perf must see the SIGINT that ends its recording.

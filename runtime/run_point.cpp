@@ -11,6 +11,7 @@
 #include "runtime/counters.hpp"
 #include "runtime/cpuset.hpp"
 #include "runtime/hw_counters.hpp"
+#include "runtime/interference.hpp"
 #include "runtime/kthread_stat.hpp"
 #include "runtime/latency_hist.hpp"
 #include "runtime/map_churn.hpp"
@@ -69,8 +70,10 @@ class PointRunner {
     BB_TRY(check_kernel_features());
     if (stop_.stop_requested()) return end_as(PointResult::Status::Interrupted, "stopped before start");
     BB_TRY(harness_options());
+    watch_begin();
     choose_counters();
     BB_TRY(load_and_attach(object));
+    watch_.check_hooks();
     BB_TRY(make_components());
     BB_TRY(watch_kernel_threads());
     measure();
@@ -90,6 +93,7 @@ class PointRunner {
 
   Result<> check_kernel_features();
   Result<> harness_options();
+  void watch_begin();
   void choose_counters();
   Result<> load_and_attach(const std::vector<uint8_t> &object);
   Result<> enter_memory_cgroup();
@@ -143,6 +147,7 @@ class PointRunner {
   VerifierStatsLog vlog_;                         // log_level 4 buffers (outlive the load)
   ProgStatsReader prog_reader_;                   // run_cnt / run_time_ns per program
   BpfStatsSwitch stats_switch_;                   // bpf_enable_stats while the harness runs
+  InterferenceWatch watch_;                       // what runs beside the point
 };
 
 // Kernel features, before anything is loaded. A missing one skips the point; one the
@@ -190,6 +195,19 @@ Result<> PointRunner::harness_options() {
     *cf.second = *cpus;
   }
   return {};
+}
+
+// What runs beside the point is watched from here (before its load) to the end of its
+// measured part, on the CPUs its threads are pinned to (or all it may use).
+void PointRunner::watch_begin() {
+  std::vector<int> pinned;
+  auto cpus = assign_cpus(h_.producers, h_.consumers, h_.affinity, h_.prod_cpus, h_.cons_cpus,
+                          static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
+  if (cpus) {
+    pinned = cpus->producers;
+    pinned.insert(pinned.end(), cpus->consumers.begin(), cpus->consumers.end());
+  }
+  watch_.begin(measured_cpus(pinned));
 }
 
 // Which programs load, and which counters are read.
@@ -443,6 +461,7 @@ void PointRunner::measure() {
     h_.max_duration_ns = p_.duration_ns;
   }
   HarnessResult hr = run_harness(h_, *producer_, consumer_.get(), read, stop_, on_sample);
+  r_.interference = watch_.end();
   late_producer_ops_ = hr.late_producer_ops;
   const bool with_stats = stats_switch_.is_on() && prog_reader_.has_measured();
   prog_reader_.mark_end();

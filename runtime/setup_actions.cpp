@@ -3,7 +3,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -15,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "compiler/process_owner.hpp"
 #include "compiler/resource_limits.hpp"
 #include "runtime/setup_program.hpp"
 #include "runtime/test_run_input.hpp"
@@ -222,7 +222,7 @@ std::string sockmap(const SetupActionSpec &a, BpfObject &obj, SetupState &state)
 
 // Async-signal-safe work only: the parent may have other threads.
 [[noreturn]] void child_loop(pid_t parent, int pause_max_s) {
-  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
+  die_with_parent(parent);
   uint32_t seed = static_cast<uint32_t>(getpid()) * 2654435761u;
   for (;;) {
     seed = seed * 1103515245u + 12345u;

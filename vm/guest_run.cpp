@@ -8,12 +8,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 
 #include "compiler/atomic_file.hpp"
 #include "compiler/escape.hpp"
 #include "compiler/input_file.hpp"
 #include "vm/initramfs.hpp"
 #include "vm/labels.hpp"
+#include "vm/work_dir.hpp"
 
 namespace bpfbench::vm {
 
@@ -149,12 +151,11 @@ GuestResult run_in_guest(const GuestRequest &req) {
   if (initramfs.empty()) return res;
 
   std::error_code ec;
-  char tmpl[] = "/tmp/bpfbench-vm-XXXXXX";
-  if (!mkdtemp(tmpl)) {
-    res.error = "cannot create a work folder in /tmp";
-    return res;
-  }
-  fs::path work = tmpl, share = work / "share";
+  // The folders of earlier runs killed outright (their destructor never ran) go first.
+  remove_ended_work_dirs("/tmp");
+  std::unique_ptr<WorkDir> dir = WorkDir::create("/tmp", &res.error);
+  if (!dir) return res;
+  fs::path work = dir->path(), share = work / "share";
   fs::create_directories(share / "out", ec);
   std::vector<std::string> argv = req.argv;
   std::vector<OutputFile> outputs = redirect_outputs(argv, req.cwd);
@@ -163,7 +164,6 @@ GuestResult run_in_guest(const GuestRequest &req) {
   for (const auto &f : outputs) targets.push_back({"output", f.host_path});
   if (std::string why = check_output_paths(targets, {}); !why.empty()) {
     res.error = why;
-    fs::remove_all(work, ec);
     return res;
   }
   write_file(share / kJobFile, job_script(argv, req.cwd, host_file_env()));
@@ -209,8 +209,7 @@ GuestResult run_in_guest(const GuestRequest &req) {
       res.brought_back.push_back(f.host_path);
     }
   }
-  fs::remove_all(work, ec);
-  return res;
+  return res;  // `dir` removes the work folder
 }
 
 }  // namespace bpfbench::vm

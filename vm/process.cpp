@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "compiler/process_owner.hpp"
+
 namespace bpfbench::vm {
 
 namespace {
@@ -20,7 +22,10 @@ void close_fd(int &fd) {
 }
 
 // Only async-signal-safe calls between fork and exec.
-[[noreturn]] void exec_child(const std::vector<std::string> &argv, const SpawnOptions &o, int err_pipe) {
+[[noreturn]] void exec_child(const std::vector<std::string> &argv, const SpawnOptions &o, int err_pipe, pid_t parent) {
+  // First: a bpfbench killed outright (SIGKILL) takes the child with it; a qemu left
+  // behind used to run on at ~85 % of a CPU, reparented to init.
+  die_with_parent(parent);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -58,6 +63,7 @@ pid_t spawn_process(const std::vector<std::string> &argv, const SpawnOptions &op
   if (argv.empty()) return -EINVAL;
   int p[2];
   if (pipe2(p, O_CLOEXEC) != 0) return -errno;
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     int e = errno;
@@ -65,7 +71,10 @@ pid_t spawn_process(const std::vector<std::string> &argv, const SpawnOptions &op
     close(p[1]);
     return -e;
   }
-  if (pid == 0) exec_child(argv, opts, p[1]);
+  if (pid == 0) exec_child(argv, opts, p[1], parent);
+  // Also here, so a kill of the group right after this call cannot miss the child
+  // (whichever of the two setpgid calls runs first makes the group).
+  if (opts.new_process_group) setpgid(pid, pid);
   close(p[1]);
   int child_errno = 0;
   ssize_t n;
@@ -93,6 +102,7 @@ ProcResult run_command(const std::vector<std::string> &argv, const RunOptions &o
   so.cwd = opts.cwd;
   so.stdout_fd = out[1];
   so.stderr_fd = err[1];
+  so.new_process_group = true;  // a stop or a timeout kills what the tool started too
   pid_t pid = spawn_process(argv, so);
   close_fd(out[1]);
   close_fd(err[1]);
@@ -118,7 +128,7 @@ ProcResult run_command(const std::vector<std::string> &argv, const RunOptions &o
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     bool stop = opts.stop && opts.stop->load();
     if (!killed && ((opts.timeout_s > 0 && elapsed > opts.timeout_s) || stop)) {
-      kill(pid, SIGKILL);
+      kill_process_group(pid);
       killed = true;
       r.timed_out = !stop;
     }
@@ -130,6 +140,12 @@ ProcResult run_command(const std::vector<std::string> &argv, const RunOptions &o
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   return r;
+}
+
+void kill_process_group(pid_t pid) {
+  if (pid <= 0) return;
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);  // in case it is not (yet) the leader of a group of its own
 }
 
 std::string tail_lines(const std::string &text, size_t max_lines) {

@@ -15,11 +15,15 @@ struct SpawnOptions {
   int stdout_fd = -1;      // -1 = /dev/null
   int stderr_fd = -1;
   std::string cwd;                 // "" = inherit
-  bool new_process_group = false;  // terminal ^C reaches us, not the child: we stop it cleanly
+  // A process group of its own, led by the child: terminal ^C reaches us, not the child
+  // (we stop it cleanly), and kill_process_group() reaches what it started too.
+  bool new_process_group = false;
 };
 
 // fork + execvp with the signal mask reset (callers may block SIGINT/SIGTERM for the
-// SignalWatcher). Returns the pid, or -errno when the program could not be started
+// SignalWatcher). The child is SIGKILLed when the calling thread dies (PR_SET_PDEATHSIG:
+// spawn only from a thread that waits for the child), so bpfbench killed outright leaves
+// no child running. Returns the pid, or -errno when the program could not be started
 // (ENOENT: not installed).
 pid_t spawn_process(const std::vector<std::string> &argv, const SpawnOptions &opts);
 
@@ -41,7 +45,11 @@ struct RunOptions {
   const std::atomic<bool> *stop = nullptr;  // kills the child when set
 };
 
-// Runs to completion, capturing stdout and stderr.
+// SIGKILL to the process group `pid` leads (SpawnOptions::new_process_group) and to `pid`.
+void kill_process_group(pid_t pid);
+
+// Runs to completion in a process group of its own, capturing stdout and stderr; a stop
+// or the timeout kills the group.
 ProcResult run_command(const std::vector<std::string> &argv, const RunOptions &opts = {});
 
 // Last `max_lines` lines of `text` (console tails in error messages).

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -33,6 +34,54 @@ std::string read_from(const std::string &path, size_t offset) {
   if (!in) return "";
   in.seekg(static_cast<std::streamoff>(offset));
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Kills (the group) and reaps qemu unless release()d: it has been reaped already.
+class GroupReaper {
+ public:
+  explicit GroupReaper(pid_t pid) : pid_(pid) {}
+  ~GroupReaper() {
+    if (pid_ <= 0) return;
+    kill_process_group(pid_);
+    while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {}
+  }
+  GroupReaper(const GroupReaper &) = delete;
+  GroupReaper &operator=(const GroupReaper &) = delete;
+  void release() { pid_ = -1; }
+
+ private:
+  pid_t pid_;
+};
+
+// What the guest's end means: the job's exit code, or why there is none.
+VmOutcome ended(VmOutcome o, const VmConfig &c, const VmWatch &w, std::optional<VmOutcome::Kind> killed, int wstatus) {
+  using K = VmOutcome::Kind;
+  const std::string qemu_log = c.console_log + ".qemu", status = c.share_dir + "/" + kStatusFile;
+  auto describe = [&](K kind, std::string msg) {
+    o.kind = kind;
+    o.message = std::move(msg);
+    o.console_tail = tail_lines(read_text(c.console_log), 15);
+    if (o.console_tail.empty()) o.console_tail = "(empty: the kernel printed nothing yet; it boots with `quiet`)";
+    if (std::string q = tail_lines(read_text(qemu_log), 5); !q.empty()) o.console_tail += "\n[qemu] " + q;
+    return o;
+  };
+  if (killed == K::Interrupted) return describe(K::Interrupted, "interrupted: the guest was stopped");
+  if (killed == K::BootTimeout)
+    return describe(K::BootTimeout,
+                    "the guest did not come up within " + std::to_string(int(w.boot_timeout_s)) + " s and was killed");
+  if (killed == K::JobTimeout)
+    return describe(K::JobTimeout, "the job did not finish within " + std::to_string(int(w.job_timeout_s)) +
+                                       " s and the guest was killed");
+  std::string code = read_text(c.share_dir + "/" + kExitFile);
+  if (code.empty()) {
+    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0)
+      return describe(K::QemuFailed, "qemu exited with status " + std::to_string(WEXITSTATUS(wstatus)));
+    std::string st = read_text(status);
+    return describe(K::NoResult, st.rfind("failed: ", 0) == 0 ? "guest init " + tail_lines(st, 1)
+                                                              : "the guest stopped without a result");
+  }
+  o.job_exit = std::atoi(code.c_str());
+  return o;
 }
 
 }  // namespace
@@ -124,6 +173,7 @@ VmOutcome run_vm(const VmConfig &c, const VmWatch &w) {
                                : c.qemu + ": " + std::strerror(-pid);
     return o;
   }
+  GroupReaper reaper{pid};  // qemu dies on every way out of here, an exception included
   auto since = [&](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   const std::string status = c.share_dir + "/" + kStatusFile, out = c.share_dir + "/" + kStdoutFile;
   size_t streamed = 0;
@@ -139,7 +189,10 @@ VmOutcome run_vm(const VmConfig &c, const VmWatch &w) {
   std::optional<K> killed;
   while (true) {
     pid_t r = waitpid(pid, &wstatus, WNOHANG);
-    if (r == pid || (r < 0 && errno != EINTR)) break;
+    if (r == pid || (r < 0 && errno != EINTR)) {
+      reaper.release();  // reaped (or not ours to wait for)
+      break;
+    }
     if (!up && read_text(status).rfind("up", 0) == 0) {
       up = true;
       up_at = Clock::now();
@@ -150,38 +203,14 @@ VmOutcome run_vm(const VmConfig &c, const VmWatch &w) {
       if (w.stop && w.stop->load()) killed = K::Interrupted;
       else if (!up && w.boot_timeout_s > 0 && since(start) > w.boot_timeout_s) killed = K::BootTimeout;
       else if (up && w.job_timeout_s > 0 && since(up_at) > w.job_timeout_s) killed = K::JobTimeout;
-      if (killed) kill(pid, SIGKILL);
+      if (killed) kill_process_group(pid);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   stream();
   o.total_s = since(start);
   o.job_stderr = read_text(c.share_dir + "/" + kStderrFile);
-  auto describe = [&](K kind, std::string msg) {
-    o.kind = kind;
-    o.message = std::move(msg);
-    o.console_tail = tail_lines(read_text(c.console_log), 15);
-    if (o.console_tail.empty()) o.console_tail = "(empty: the kernel printed nothing yet; it boots with `quiet`)";
-    if (std::string q = tail_lines(read_text(qemu_log), 5); !q.empty()) o.console_tail += "\n[qemu] " + q;
-    return o;
-  };
-  if (killed == K::Interrupted) return describe(K::Interrupted, "interrupted: the guest was stopped");
-  if (killed == K::BootTimeout)
-    return describe(K::BootTimeout,
-                    "the guest did not come up within " + std::to_string(int(w.boot_timeout_s)) + " s and was killed");
-  if (killed == K::JobTimeout)
-    return describe(K::JobTimeout, "the job did not finish within " + std::to_string(int(w.job_timeout_s)) +
-                                       " s and the guest was killed");
-  std::string code = read_text(c.share_dir + "/" + kExitFile);
-  if (code.empty()) {
-    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0)
-      return describe(K::QemuFailed, "qemu exited with status " + std::to_string(WEXITSTATUS(wstatus)));
-    std::string st = read_text(status);
-    return describe(K::NoResult, st.rfind("failed: ", 0) == 0 ? "guest init " + tail_lines(st, 1)
-                                                              : "the guest stopped without a result");
-  }
-  o.job_exit = std::atoi(code.c_str());
-  return o;
+  return ended(std::move(o), c, w, killed, wstatus);
 }
 
 }  // namespace bpfbench::vm

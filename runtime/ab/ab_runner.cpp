@@ -48,6 +48,7 @@ void run_turns(const AbSideInput &a, const AbSideInput &b, const AbRunOptions &o
     PlanPoint p = *s.point;
     if (o.turn_value == AbTurnValue::Fast) p.interval_ns = std::min(p.interval_ns, kAbFastIntervalNs);
     PointResult r = run_point(p, *s.family, *s.object, o.run, stop);
+    if (r.interference) rep.note_interference(turn, side, *r.interference);
     if (stop.stop_requested()) continue;  // an interrupted turn is no value: noted above
     std::optional<double> value = turn_value(r, side, rep);
     if (!value) break;
@@ -112,6 +113,7 @@ void run_interleaved_point(const AbSideInput &a, const AbSideInput &b, const Int
   rep.stats = x.stats.ratio;
   rep.stop = ran->stop;
   rep.interleaved = std::move(x);
+  if (ran->interference.found()) rep.interference.push_back("while interleaved: " + interference_note(ran->interference));
   if (ran->interrupted) rep.note = "interrupted";
   else if (!rep.stats.ok) rep.note = "no ratio of " + rep.metric + ": " + rep.stats.why;
 }

@@ -11,6 +11,7 @@
 #include "runtime/ab/producer_threads.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/cpuset.hpp"
+#include "runtime/interference.hpp"
 #include "runtime/producer_config.hpp"
 #include "runtime/prog_stats.hpp"
 
@@ -42,6 +43,7 @@ class InterleaveRunner {
     t0_ = monotonic_ns();
     BB_TRY(prepare());
     while (run_.stop == AbStop::Continue && !stop_.stop_requested()) BB_TRY(block());
+    run_.interference = watch_.end();
     run_.interrupted = stop_.stop_requested() && run_.stop == AbStop::Continue;
     run_.elapsed_s = elapsed();
     return std::move(run_);
@@ -66,7 +68,11 @@ class InterleaveRunner {
     auto cpus = assign_cpus(p.producers, 0, p.affinity, prod_cpus, {}, int(sysconf(_SC_NPROCESSORS_ONLN)));
     if (!cpus) return cpus.error();
     cpus_ = cpus->producers;
-    if (plan_.dispatch == AbDispatch::Dispatcher) BB_TRY(dispatcher_.attach(*prog_, o_.uprobe_binary, o_.verbose));
+    watch_.begin(measured_cpus(cpus_));
+    if (plan_.dispatch == AbDispatch::Dispatcher) {
+      BB_TRY(dispatcher_.attach(*prog_, o_.uprobe_binary, o_.verbose));
+      watch_.check_hooks();
+    }
     if (o_.prog_stats)
       if (Result<> on = stats_.on(); !on) run_.prog_stats_note = on.error().message;
     return {};
@@ -152,6 +158,7 @@ class InterleaveRunner {
   std::vector<int> cpus_;
   std::atomic<int> active_fd_{-1};
   BpfStatsSwitch stats_;
+  InterferenceWatch watch_;
   Dispatcher dispatcher_;
   std::unique_ptr<Producer> producer_;
   ProducerThreads threads_;  // declared after the producer: joined before it goes

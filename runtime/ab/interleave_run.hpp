@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "results/interference.hpp"
 #include "results/interleaved.hpp"
 #include "results/prog_info.hpp"
 #include "runtime/ab/interleavable.hpp"
@@ -43,6 +44,7 @@ struct InterleaveRun {
   double elapsed_s = 0;
   bool interrupted = false;
   std::string prog_stats_note;  // why there are no in-kernel times ("" when there are, or not asked)
+  Interference interference;    // what ran beside the point (another bpfbench, busy CPUs, foreign programs)
 };
 
 // Runs until interleaved_stop_state says so, the stop is requested, or a step fails (the

@@ -1,9 +1,12 @@
 // Metric specs for tests that summarize samples without a manifest.
 #pragma once
 
+#include <cstdint>
+#include <random>
 #include <string>
 
 #include "compiler/manifest.hpp"
+#include "results/point_result.hpp"
 
 namespace bpfbench::test {
 
@@ -26,6 +29,22 @@ inline MetricSpec metric(std::string name, MetricSource src, std::string unit = 
 
 inline MetricSpec counter_metric(std::string name, std::string var, std::string unit = "M/s") {
   return metric(std::move(name), source(MetricSourceKind::Counter, std::move(var)), std::move(unit));
+}
+
+// Ten one-second samples of hits around `mean` M/s with relative noise `rel_sd`, summarized.
+inline PointResult synthetic_hits(double mean, double rel_sd, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> d(mean, mean * rel_sd);
+  PointResult r;
+  r.report = {"hits"};
+  for (size_t i = 0; i < 10; ++i) {
+    Sample s;
+    s.duration_s = 1.0;
+    s.deltas["hits"] = static_cast<uint64_t>(d(rng) * 1e6);
+    r.samples.push_back(s);
+  }
+  r.summary = summarize(r.samples, {counter_metric("hits", "hits", "events")}, 1, r.report);
+  return r;
 }
 
 }  // namespace bpfbench::test

@@ -17,20 +17,7 @@ using Catch::Detail::Approx;
 namespace {
 
 // `n` one-second samples of hits around `mean` M/s, relative noise `rel_sd`.
-PointResult synthetic(double mean, double rel_sd, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> d(mean, mean * rel_sd);
-  PointResult r;
-  r.report = {"hits"};
-  for (size_t i = 0; i < 10; ++i) {
-    Sample s;
-    s.duration_s = 1.0;
-    s.deltas["hits"] = static_cast<uint64_t>(d(rng) * 1e6);
-    r.samples.push_back(s);
-  }
-  r.summary = summarize(r.samples, {test::counter_metric("hits", "hits", "events")}, 1, r.report);
-  return r;
-}
+PointResult synthetic(double mean, double rel_sd, unsigned seed) { return test::synthetic_hits(mean, rel_sd, seed); }
 
 struct Side {
   double calibration = 0;  // the base loop's M/s at start and end; 0 = no calibration

@@ -55,7 +55,7 @@ std::string first_difference(int fd, uint32_t value_size, uint64_t n, bool per_c
   return "";
 }
 
-uint64_t count_keys(int fd) {
+uint64_t count_u32_keys(int fd) {
   uint64_t n = 0;
   uint32_t key = 0, next = 0;
   for (const void *prev = nullptr; bpf_map_get_next_key(fd, prev, &next) == 0; prev = &key, key = next) ++n;
@@ -102,7 +102,7 @@ TEST_CASE("prefill writes every CPU's slot of per-CPU maps", "[runtime][setup][p
       INFO((filled ? "" : filled.error().message));
       REQUIRE(filled);
       CHECK(first_difference(m.fd, c.value_size, n, true) == "");
-      if (c.type != BPF_MAP_TYPE_PERCPU_ARRAY) CHECK(count_keys(m.fd) == n);
+      if (c.type != BPF_MAP_TYPE_PERCPU_ARRAY) CHECK(count_u32_keys(m.fd) == n);
     }
 }
 
@@ -114,9 +114,9 @@ TEST_CASE("prefill refuses more keys than the key size can tell apart", "[runtim
   Result<> filled = prefill_map(m.fd, 300);
   REQUIRE_FALSE(filled);
   CHECK(filled.error().message == "300 keys do not fit a 1-byte key");
-  CHECK(count_keys(m.fd) == 0);  // refused before writing any
+  CHECK(count_u32_keys(m.fd) == 0);  // refused before writing any
   CHECK(prefill_map(m.fd, 256));
-  CHECK(count_keys(m.fd) == 256);
+  CHECK(count_u32_keys(m.fd) == 256);
 }
 
 TEST_CASE("the prefill self-check reads every key and CPU slot back", "[runtime][setup][prefill]") {

@@ -3,6 +3,7 @@
 // or the network these tests warn and return; under CI they fail instead.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -16,6 +17,8 @@
 #include "vm/guest_run.hpp"
 #include "vm/kernel_cache.hpp"
 #include "vm/labels.hpp"
+#include "vm/work_dir.hpp"
+#include "compiler/process_owner.hpp"
 
 using namespace bpfbench;
 using namespace bpfbench::vm;
@@ -359,4 +362,111 @@ TEST_CASE("ab --a-kernel 6.1 --b-kernel 6.12 runs its turns in the two guests, A
     CHECK(p["verdict"] == "not comparable");
     CHECK(p["note"] == kEmulatedNote);
   }
+}
+
+namespace {
+
+// The child of `parent` whose comm starts with `comm`, or 0.
+pid_t child_named(pid_t parent, const std::string &comm) {
+  for (const auto &e : fs::directory_iterator("/proc")) {
+    std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat = test::read_text(e.path() / "stat");
+    size_t close = stat.rfind(')'), open = stat.find('(');
+    if (close == std::string::npos || open == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    std::string state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent && stat.compare(open + 1, comm.size(), comm) == 0) return std::stoi(name);
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("bpfbench killed while its guest boots takes qemu with it and the next run removes its work folder", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  pid_t run = spawn_process({kBin, "run", kBdsl, "--kernel", "6.12", "-q", "--calibration", "off"}, SpawnOptions{});
+  REQUIRE(run > 0);
+  pid_t qemu = 0;
+  for (int i = 0; i < 1200 && !qemu; ++i) {  // it compiles on the host first
+    qemu = child_named(run, "qemu-system");
+    if (!qemu) usleep(100000);
+  }
+  REQUIRE(qemu > 0);
+  auto start = process_start_ticks(qemu);
+  REQUIRE(start);
+  kill(run, SIGKILL);
+  waitpid(run, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = stamp_owner_ended({qemu, *start});
+    if (!gone) usleep(50000);
+  }
+  if (!gone) kill(qemu, SIGKILL);  // before the fix it ran on, reparented to init
+  CHECK(gone);
+  // Its work folder (/tmp/bpfbench-vm-<pid>-<start>-XXXXXX) stayed; the next run's sweep
+  // removes it.
+  const std::string prefix = std::string(kWorkDirPrefix) + std::to_string(run) + "-";
+  auto left = [&] {
+    size_t n = 0;
+    for (const auto &e : fs::directory_iterator("/tmp")) n += e.path().filename().string().rfind(prefix, 0) == 0;
+    return n;
+  };
+  CHECK(left() == 1);
+  remove_ended_work_dirs("/tmp");
+  CHECK(left() == 0);
+}
+
+TEST_CASE("htab_mem on cgroup v2 makes its cgroup under the caller's or says why it cannot", "[vm]") {
+  BB_REQUIRE_VM("6.12");
+  std::string err;
+  auto k = KernelCache(default_cache_root()).resolve("6.12", false, &err);
+  REQUIRE(k);
+  test::TempDir t;
+  const std::string bdsl = std::string(BPFBENCH_SOURCE_DIR) + "/tests/vm/htab_mem_matrix.bdsl";
+  // In the guest every process starts in the root cgroup: the script makes `own`, gives it
+  // the memory controller and runs bpfbench alone in it; then under a 16 MiB limit on
+  // `own`; then beside a sleep.
+  const std::string run = "sh -c 'echo $$ > /sys/fs/cgroup/own/cgroup.procs; exec \"$0\" \"$@\"' " + shell_quote(kBin) +
+                          " run " + shell_quote(bdsl) + " -q --calibration off";
+  const std::string script = "cg=/sys/fs/cgroup; echo +memory > $cg/cgroup.subtree_control; mkdir $cg/own\n" + run +
+                             " --json \"$2\"; echo \"exit=$?\"\n"
+                             "echo \"left=$(ls $cg/own | grep -c '^bpfbench-')\"\n"
+                             "echo \"control=[$(cat $cg/own/cgroup.subtree_control)]\"\n"
+                             "echo 16M > $cg/own/memory.max\n" +
+                             run +
+                             "; echo \"exit3=$?\"; echo max > $cg/own/memory.max\n"
+                             "sleep 1000 & echo $! > $cg/own/cgroup.procs\n" +
+                             run + "; echo \"exit2=$?\"; kill $!\n";
+  GuestRequest req;
+  req.kernel = *k;
+  req.accel = choose_accel(Accel::Auto);
+  req.cwd = t.path.string();
+  req.job_timeout_s = 240;
+  req.argv = {"/bin/sh", "-c", script, "sh", "--json", "a.json"};
+  std::string out;
+  req.on_stdout = [&](const std::string &s) { out += s; };
+  GuestResult r = run_in_guest(req);
+  INFO(r.error << "\n" << r.console_tail << "\nstdout:\n" << out << "\nstderr:\n" << r.job_stderr);
+  REQUIRE(r.ok);
+  CHECK(out.find("exit=0\n") != std::string::npos);
+  CHECK(out.find("left=0\n") != std::string::npos);      // removed after the point
+  CHECK(out.find("control=[]\n") != std::string::npos);  // and the controller turned off again
+  auto j = nlohmann::json::parse(test::read_text((t.path / "a.json").string()), nullptr, false);
+  REQUIRE(j.is_object());
+  const auto &p = j["points"].at(0);
+  REQUIRE(p["status"] == "ok");
+  for (const auto &s : p["samples"]) CHECK(s["deltas"].value("memory", uint64_t{0}) >= (uint64_t{32} << 20));
+  // The caller's limits apply to the point's cgroup: under 16 MiB the 32 MiB map fails to load.
+  CHECK(out.find("exit3=2\n") != std::string::npos);
+  CHECK(r.job_stderr.find("error: bench 'prealloc-4k' failed: load: cannot create map 'htab'") != std::string::npos);
+  CHECK(r.job_stderr.find("Cannot allocate memory (ENOMEM)") != std::string::npos);
+  // Beside another process its cgroup cannot give a child the controller: a skip says so.
+  CHECK(out.find("skipped: a memory cgroup of its own is not available here: cgroup v2 gives a cgroup's children "
+                 "a memory controller only when the cgroup holds no process, and this process's cgroup "
+                 "/sys/fs/cgroup/own holds others too (pid ") != std::string::npos);
+  CHECK(out.find("(sleep)); run bpfbench in a cgroup of its own") != std::string::npos);
+  CHECK(out.find("exit2=0\n") != std::string::npos);
 }

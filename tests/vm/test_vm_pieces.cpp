@@ -2,7 +2,15 @@
 // job hand-off, labels. No qemu, no network.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compiler/process_owner.hpp"
 
 #include "tests/vm/vm_test_support.hpp"
 #include "vm/cpio.hpp"
@@ -12,6 +20,7 @@
 #include "vm/kmod.hpp"
 #include "vm/labels.hpp"
 #include "vm/qemu.hpp"
+#include "vm/work_dir.hpp"
 
 using namespace bpfbench;
 using namespace bpfbench::vm;
@@ -299,4 +308,92 @@ TEST_CASE("a missing qemu is reported at once, not waited for", "[vm-unit]") {
   VmOutcome o = run_vm(c, VmWatch{});
   CHECK(o.kind == VmOutcome::Kind::QemuMissing);
   CHECK(o.message.find("install the qemu-system-x86 package") != std::string::npos);
+}
+
+TEST_CASE("a spawned child dies with the thread that spawned it even by SIGKILL", "[vm-unit]") {
+  // The orphan is reparented here (a subreaper), so its end can be seen and reaped.
+  int previous = 0;
+  prctl(PR_GET_CHILD_SUBREAPER, &previous);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  pid_t middle = fork();
+  if (middle == 0) {  // bpfbench's part: spawns a long sleep, tells its pid, dies outright
+    close(fds[0]);
+    pid_t sleeper = spawn_process({"sleep", "60"}, SpawnOptions{});
+    (void)!write(fds[1], &sleeper, sizeof sleeper);
+    raise(SIGKILL);
+  }
+  close(fds[1]);
+  pid_t sleeper = -1;
+  REQUIRE(read(fds[0], &sleeper, sizeof sleeper) == sizeof sleeper);
+  close(fds[0]);
+  waitpid(middle, nullptr, 0);
+  REQUIRE(sleeper > 0);
+  int status = 0;
+  pid_t got = 0;
+  for (int i = 0; i < 500 && (got = waitpid(sleeper, &status, WNOHANG)) == 0; ++i) usleep(10000);
+  if (got == 0) {  // still running after 5 s: the bug; do not leave it behind
+    kill(sleeper, SIGKILL);
+    waitpid(sleeper, &status, 0);
+  }
+  prctl(PR_SET_CHILD_SUBREAPER, previous);
+  CHECK(got == sleeper);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGKILL);
+}
+
+TEST_CASE("work folders: the sweep removes those of ended runs and never a live or foreign one", "[vm-unit]") {
+  TempDir t;
+  const std::string parent = t.path.string();
+  // A run killed outright: its folder stays, named with its stamp, its lock free.
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  pid_t killed = fork();
+  if (killed == 0) {
+    std::string err;
+    auto dir = WorkDir::create(parent, &err);
+    char ok = dir ? 1 : 0;
+    (void)!write(fds[1], &ok, 1);
+    raise(SIGKILL);
+  }
+  close(fds[1]);
+  char ok = 0;
+  REQUIRE(read(fds[0], &ok, 1) == 1);
+  close(fds[0]);
+  REQUIRE(ok == 1);
+  waitpid(killed, nullptr, 0);
+  std::string err;
+  auto live = WorkDir::create(parent, &err);  // this process's, alive
+  INFO(err);
+  REQUIRE(live);
+  CHECK(std::filesystem::path(live->path()).filename().string().rfind("bpfbench-vm-" + own_stamp() + "-", 0) == 0);
+  CHECK((std::filesystem::status(live->path()).permissions() & std::filesystem::perms::all) ==
+        std::filesystem::perms::owner_all);
+  // Named like an ended run's but: locked by someone (a run in another pid namespace),
+  // open to others, a symlink, or with no stamp.
+  const std::string dead = std::to_string(getpid()) + "-1";  // our pid, another start time: ended
+  for (const char *suffix : {"-locked", "-open", "-nostamp"})
+    std::filesystem::create_directory(parent + "/bpfbench-vm-" + dead + suffix);
+  std::filesystem::rename(parent + "/bpfbench-vm-" + dead + "-nostamp", parent + "/bpfbench-vm-XXXXXX");
+  std::filesystem::permissions(parent + "/bpfbench-vm-" + dead + "-open", std::filesystem::perms::all);
+  std::filesystem::permissions(parent + "/bpfbench-vm-" + dead + "-locked", std::filesystem::perms::owner_all);
+  int lock = open((parent + "/bpfbench-vm-" + dead + "-locked/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  REQUIRE(lock >= 0);
+  REQUIRE(flock(lock, LOCK_EX) == 0);
+  std::filesystem::create_directory(parent + "/elsewhere");
+  std::filesystem::permissions(parent + "/elsewhere", std::filesystem::perms::owner_all);
+  std::filesystem::create_directory_symlink(parent + "/elsewhere", parent + "/bpfbench-vm-" + dead + "-link");
+
+  std::vector<std::string> removed = remove_ended_work_dirs(parent);
+  close(lock);
+  REQUIRE(removed.size() == 1);
+  CHECK(removed[0].rfind(parent + "/bpfbench-vm-" + std::to_string(killed) + "-", 0) == 0);
+  size_t left = 0;
+  for (const auto &e : std::filesystem::directory_iterator(parent)) left += e.path().filename() != "elsewhere";
+  CHECK(left == 5);  // live, locked, open, no stamp, the symlink
+  CHECK(std::filesystem::exists(live->path() + "/lock"));
+  const std::string live_path = live->path();
+  live.reset();  // a run that ends removes its own
+  CHECK_FALSE(std::filesystem::exists(live_path));
 }
