@@ -49,7 +49,10 @@ bool contains(const Names &v, const std::string &s) { return std::find(v.begin()
 
 class ManifestReader : public ManifestFields {
  public:
-  using ManifestFields::ManifestFields;
+  // `folder`: the canonical template folder the family's files are read inside.
+  ManifestReader(std::string path, uint32_t file, Diagnostics &diags, std::string folder)
+      : ManifestFields(std::move(path), file, diags),
+        folder_(std::move(folder)) {}
 
   std::optional<FamilyManifest> read(const std::string &text) {
     json parsed;
@@ -201,14 +204,20 @@ class ManifestReader : public ManifestFields {
     v.push_back(std::move(x));
   }
 
+  // The template, inside the family's folder: the name as written is relative and has no
+  // `..`; a symlink may lead to another file of the template folder, never out of it.
   void read_template(const fs::path &dir, const std::string &tpl, const json &node, FamilyManifest &f) {
     if (tpl.empty()) {
       error(at(node), "", "'template' must name the BPF C template file");
       return;
     }
+    if (std::string why = inside_name_problem(tpl); !why.empty()) {
+      error(at(node), "", "'template' must name a file inside the family's folder: '" + tpl + "' " + why);
+      return;
+    }
     fs::path p = (dir / tpl).lexically_normal();
     std::string err;
-    auto in = read_input_file(p.string(), kMaxTextInputBytes, err);
+    auto in = read_input_file_in(folder_, dir.filename().string() + "/" + tpl, kMaxTextInputBytes, err);
     if (!in) {
       error(at(node), "", "cannot read template '" + p.string() + "': " + err);
       return;
@@ -672,17 +681,21 @@ class ManifestReader : public ManifestFields {
 
   // Where the entries are, for checks that run after all of them are read.
   std::map<std::string, const json *> metric_nodes_, program_nodes_;
+  std::string folder_;
 };
 
 }  // namespace
 
 std::optional<FamilyManifest> parse_manifest(const std::string &path, const std::string &text, SourceManager &sources,
-                                             Diagnostics &diags) {
+                                             Diagnostics &diags, const std::string &folder) {
   const size_t before = diags.all().size();
   const uint32_t file = static_cast<uint32_t>(sources.size());
   std::optional<FamilyManifest> f;
+  std::string root = folder, err;
+  if (root.empty())  // <template folder>/<family>/family.json
+    root = canonical_folder(fs::absolute(path).lexically_normal().parent_path().parent_path(), err).value_or("");
   try {
-    f = ManifestReader(path, file, diags).read(text);
+    f = ManifestReader(path, file, diags, root).read(text);
   } catch (const std::exception &e) {
     // Belt and braces: a json accessor we did not guard must not take the tool down.
     diags.error(SourceRange{}, path + ": cannot read manifest: " + e.what());
