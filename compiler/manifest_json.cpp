@@ -15,6 +15,7 @@
 #include "compiler/code_hooks.hpp"
 #include "compiler/constraints.hpp"
 #include "compiler/input_file.hpp"
+#include "compiler/json_locations.hpp"
 #include "compiler/manifest_fields.hpp"
 #include "compiler/enum_choices.hpp"
 #include "compiler/resolve_value.hpp"
@@ -59,8 +60,8 @@ class ManifestReader : public ManifestFields {
     try {
       // Comments are allowed: a manifest is documentation as much as data.
       parsed = json::parse(text, nullptr, true, true);
-    } catch (const json::parse_error &e) {
-      bad_json(text, e);
+    } catch (const json::exception &) {  // a parse_error, or out_of_range for 1e400
+      bad_json(text);
       return std::nullopt;
     }
     const json &root = parsed;  // const: a lookup must never insert
@@ -178,20 +179,9 @@ class ManifestReader : public ManifestFields {
     report(where, errs);
   }
 
-  void bad_json(const std::string &text, const json::parse_error &e) {
-    // e.byte is the 1-based index of the last byte read: the offending one.
-    size_t off = e.byte == 0 ? 0 : std::min<size_t>(e.byte - 1, text.size());
-    size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + off, '\n'));
-    size_t nl = text.rfind('\n', off == 0 ? std::string::npos : off - 1);
-    size_t col = (off == 0 || nl == std::string::npos) ? off + 1 : off - nl;
-    std::string what = e.what();
-    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-    size_t cut = what.find("parse error");
-    if (cut != std::string::npos) cut = what.find(": ", cut);
-    std::string reason = cut == std::string::npos ? what : what.substr(cut + 2);
-    SourceRange r{file(), static_cast<uint32_t>(line), static_cast<uint32_t>(col), static_cast<uint32_t>(line),
-                  static_cast<uint32_t>(col)};
-    error(r, "", "invalid JSON: " + reason);
+  void bad_json(const std::string &text) {
+    JsonSyntaxError e = json_syntax_error(text).value_or(JsonSyntaxError{0, "not a JSON document"});
+    error(json_offset_range(text, e.offset, file()), "", "invalid JSON: " + e.reason);
   }
 
   template <typename T>
