@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "cli/ab.hpp"
 #include "cli/options.hpp"
@@ -10,6 +11,14 @@ namespace {
 
 constexpr int64_t kMaxPairs = 10000;
 constexpr int64_t kMaxTimeNs = 7 * 24 * 3600 * int64_t{1'000'000'000};
+
+// One folder, however it is spelled (`DIR` and `DIR/.`, a symlink to it): by identity.
+bool same_folder(const std::string &a, const std::string &b) {
+  if (a == b) return true;
+  struct stat sa {
+  }, sb{};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
 
 }  // namespace
 
@@ -107,7 +116,7 @@ std::string ab_usage_error(const AbArgs &a) {
   bool templates = !a.a_templates.empty() || !a.b_templates.empty();
   if (std::string why = kernels_usage_error(a, sets, templates); !why.empty()) return why;
   if (a.control && templates) return "--control runs A against itself: --a-templates/--b-templates have no place in it";
-  if (templates && a.a_templates == a.b_templates)
+  if (templates && same_folder(a.a_templates, a.b_templates))
     return "--a-templates and --b-templates name the same folder: A and B would be the same programs";
   if (a.files.size() == 2 && sets) return "--a/--b set the two variants of one file: give one file with them";
   if (a.files.size() == 2 && a.control) return "--control runs one file against itself: give one file";
