@@ -17,6 +17,7 @@
 
 #include "cli/front.hpp"
 #include "compiler/escape.hpp"
+#include "compiler/manifest.hpp"
 #include "results/ab_report.hpp"
 #include "results/progress.hpp"
 #include "runtime/ab/ab_runner.hpp"
@@ -60,12 +61,10 @@ bool load_variant(const AbArgs &a, const std::string &file, const std::vector<st
   in.file = file;
   if (!templates.empty()) {
     // The side's families compile against its own include/ (the shipped one is not searched).
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(std::filesystem::path(templates) / "include/bpfbench_shared.h", ec)) {
-      fmt::print(stderr,
-                 "bpfbench: error: {}-templates {}: no include/bpfbench_shared.h in it (copy bpf_templates/include "
-                 "there with the families)\n",
-                 opt, printable_text(templates));
+    if (std::string why = shared_header_problem(templates); !why.empty()) {
+      bool missing = why.starts_with("no include/");
+      fmt::print(stderr, "bpfbench: error: {}-templates {}: {}{}\n", opt, printable_text(templates),
+                 printable_text(why), missing ? " (copy bpf_templates/include there with the families)" : "");
       return false;
     }
     in.only_template_dirs = {templates};

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <map>
 
@@ -16,6 +17,14 @@ constexpr int64_t kMaxPairs = 10000;
 constexpr int64_t kMaxTimeNs = 7 * 24 * 3600 * int64_t{1'000'000'000};
 constexpr int64_t kMaxCopies = 64;
 constexpr int64_t kMinSliceNs = 5'000'000;  // the settle after a switch is 2 ms
+
+// One folder, however it is spelled (`DIR` and `DIR/.`, a symlink to it): by identity.
+bool same_folder(const std::string &a, const std::string &b) {
+  if (a == b) return true;
+  struct stat sa {
+  }, sb{};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
 
 }  // namespace
 
@@ -144,7 +153,7 @@ std::string ab_usage_error(const AbArgs &a) {
   bool templates = !a.a_templates.empty() || !a.b_templates.empty();
   if (std::string why = kernels_usage_error(a, sets, templates); !why.empty()) return why;
   if (a.control && templates) return "--control runs A against itself: --a-templates/--b-templates have no place in it";
-  if (templates && a.a_templates == a.b_templates)
+  if (templates && same_folder(a.a_templates, a.b_templates))
     return "--a-templates and --b-templates name the same folder: A and B would be the same programs";
   for (auto [list, opt] : {std::pair{&a.a_sets, "--a"}, std::pair{&a.b_sets, "--b"}})
     if (std::string why = repeated_setting(*list, opt); !why.empty()) return why;

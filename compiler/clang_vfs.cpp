@@ -17,18 +17,6 @@ namespace {
 
 bool is_header_name(const std::string &p) { return p.size() > 2 && p.ends_with(".h") && p[p.size() - 3] != '/'; }
 
-// "" when clang may open `path`, else why not.
-std::string header_problem(const std::string &path) {
-  if (!is_header_name(path)) return "'" + path + "' is not a .h file";
-  if (std::string why = input_file_problem(path); !why.empty()) return "'" + path + "' " + why;
-  std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
-  if (real && !is_header_name(real.get())) return "'" + path + "' resolves to '" + real.get() + "', not a .h file";
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && static_cast<uint64_t>(st.st_size) > kMaxHeaderBytes)
-    return "'" + path + "' is larger than the " + format_byte_limit(kMaxHeaderBytes) + " limit";
-  return "";
-}
-
 class CheckedHeaderFs final : public llvm::vfs::ProxyFileSystem {
  public:
   CheckedHeaderFs(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::vector<std::string> &refusals)
@@ -53,6 +41,17 @@ class CheckedHeaderFs final : public llvm::vfs::ProxyFileSystem {
 };
 
 }  // namespace
+
+std::string header_problem(const std::string &path) {
+  if (!is_header_name(path)) return "'" + path + "' is not a .h file";
+  if (std::string why = input_file_problem(path); !why.empty()) return "'" + path + "' " + why;
+  std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
+  if (real && !is_header_name(real.get())) return "'" + path + "' resolves to '" + real.get() + "', not a .h file";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && static_cast<uint64_t>(st.st_size) > kMaxHeaderBytes)
+    return "'" + path + "' is larger than the " + format_byte_limit(kMaxHeaderBytes) + " limit";
+  return "";
+}
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> checked_header_fs(std::vector<std::string> &refusals) {
   return llvm::makeIntrusiveRefCnt<CheckedHeaderFs>(llvm::vfs::getRealFileSystem(), refusals);

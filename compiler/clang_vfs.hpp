@@ -20,6 +20,9 @@ inline constexpr uint64_t kMaxHeaderBytes = uint64_t{64} << 20;  // vmlinux.h is
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> checked_header_fs(std::vector<std::string> &refusals);
 
+// "" when that file system would open `path`, else why not (the text of a refusal).
+std::string header_problem(const std::string &path);
+
 // A file clang reads from memory, not from disk (the generated vmlinux.h and its PCH).
 struct InMemoryFile {
   std::string path;         // absolute

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/clang_vfs.hpp"
 #include "compiler/code_hooks.hpp"
 #include "compiler/input_file.hpp"
 
@@ -28,11 +29,14 @@ bool is_template_file(const FamilyRegistry &families, const std::string &path) {
   return template_of(families, path) || (path.size() > 2 && path.ends_with(".h"));
 }
 
-// Adds such a file to `sm` (its id; -1 when it cannot be read). A template is the text the
-// program was rendered from; a header is read again through the checked path (clang read
-// it through the same checks a moment ago).
+// Adds such a file to `sm` (its id; -1 when it cannot be read). A template and the shared
+// header are the texts the program was made from (read inside their template folder);
+// another header is read again only when clang's file system would open it (a `#line 1
+// "x.h"` in a template can name any path, and x.h may link to /etc/shadow).
 int add_template_file(SourceManager &sm, const FamilyRegistry &families, const std::string &path) {
   if (const FamilyManifest *f = template_of(families, path)) return static_cast<int>(sm.add(path, f->template_text));
+  if (path == families.shared_header_path()) return static_cast<int>(sm.add(path, families.shared_header_text()));
+  if (!header_problem(path).empty()) return -1;
   std::string err;
   auto in = read_input_file(path, kMaxTextInputBytes, err);
   return in ? static_cast<int>(sm.add(path, std::move(in->data))) : -1;

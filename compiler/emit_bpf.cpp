@@ -11,7 +11,6 @@
 
 #include "compiler/code_hooks.hpp"
 #include "compiler/escape.hpp"
-#include "compiler/input_file.hpp"
 #include "compiler/template_render.hpp"
 
 namespace bpfbench {
@@ -175,13 +174,11 @@ std::optional<RenderedC> render_c(const PlanPoint &p, const FamilyManifest &f, c
     diags.error(p.bench_range, "family '" + f.name + "' has no template");
     return std::nullopt;
   }
-  std::string header_path = families.include_dir() + "/bpfbench_shared.h", err;
-  std::optional<InputFile> header;
-  if (!families.include_dir().empty()) header = read_input_file(header_path, kMaxTextInputBytes, err);
-  if (!header) {
+  // Read when the families were loaded, inside its template folder (FamilyRegistry::load).
+  std::string header_path = families.shared_header_path();
+  if (header_path.empty()) {
     diags.error(p.bench_range, "cannot read bpfbench_shared.h (looked for include/bpfbench_shared.h "
-                               "in the template dirs)" +
-                                   (err.empty() ? "" : ": " + header_path + ": " + err));
+                               "in the template dirs)");
     return std::nullopt;
   }
   std::vector<TemplateKey> keys = template_keys(p, f);
@@ -202,7 +199,7 @@ std::optional<RenderedC> render_c(const PlanPoint &p, const FamilyManifest &f, c
   else out.add("#include <linux/bpf.h>");
   out.add("#include <bpf/bpf_helpers.h>");
   out.map_to(header_path, 1);
-  out.add(header->data);
+  out.add(families.shared_header_text());
   out.unmap();
   // Manifest defaults, not this point's values: the C (and so the cached object) is the
   // same for every point; the runtime writes the real values into .rodata before load.

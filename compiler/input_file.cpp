@@ -5,7 +5,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <memory>
+#include <utility>
 
 namespace bpfbench {
 
@@ -20,12 +25,170 @@ std::string refusal(mode_t mode) {
   return "is " + describe_file_type(mode) + ", not a regular file";
 }
 
-// Closes the fd on every path out of read_input_file.
+// Owns a descriptor: closed on every path out.
 struct Fd {
-  int fd;
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  Fd(Fd &&o) noexcept : fd(o.fd) { o.fd = -1; }
+  Fd &operator=(Fd &&o) noexcept {
+    std::swap(fd, o.fd);
+    return *this;
+  }
+  Fd(const Fd &) = delete;
+  Fd &operator=(const Fd &) = delete;
   ~Fd() {
     if (fd >= 0) ::close(fd);
   }
+};
+
+// Reads the open regular file `fd` (`st` its fstat) up to `max_bytes`.
+std::optional<InputFile> read_open_file(int fd, const struct stat &st, uint64_t max_bytes, std::string &error) {
+  auto too_large = [&] {
+    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
+    return std::nullopt;
+  };
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large();
+  InputFile in;
+  in.dev = st.st_dev;
+  in.ino = st.st_ino;
+  in.data.reserve(static_cast<size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = errno_text(errno);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    // A file growing while read (or a /proc file of "size 0") stops at the limit.
+    if (in.data.size() + static_cast<size_t>(n) > max_bytes) return too_large();
+    in.data.append(buf, static_cast<size_t>(n));
+  }
+  return in;
+}
+
+// Symlinks a walk follows at most: the kernel's own limit (ELOOP past it). Folders it
+// holds open at once at most (each an fd): deeper is "File name too long".
+constexpr int kMaxLinks = 40;
+constexpr size_t kMaxDepth = 256;
+
+// Text from the folder's author (a link target) as a message shows it: control characters
+// become '?', at most 200 bytes.
+std::string shown(const std::string &s) {
+  std::string out = s.substr(0, 200);
+  for (char &c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return s.size() > out.size() ? out + "..." : out;
+}
+
+std::string join_path(const std::vector<std::string> &parts, const std::string &last) {
+  std::string out;
+  for (const auto &p : parts) out += p + "/";
+  return out + last;
+}
+
+// Opens the canonical folder `root` from "/" without following a symlink anywhere.
+std::optional<Fd> open_folder(const std::string &root, std::string &error) {
+  if (root.empty() || root[0] != '/') {
+    error = "the folder '" + shown(root) + "' is not an absolute path";
+    return std::nullopt;
+  }
+  Fd cur{::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)};
+  for (const auto &c : path_components(root)) {
+    Fd next{c == ".." ? -1 : ::openat(cur.fd, c.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)};
+    if (next.fd < 0) {
+      int e = c == ".." ? EINVAL : errno;
+      error = e == ENOTDIR || e == ELOOP || e == EINVAL
+                  ? "the folder '" + shown(root) +
+                        "' is no longer a folder without symbolic links (it changed after it was read)"
+                  : "the folder '" + shown(root) + "': " + errno_text(e);
+      return std::nullopt;
+    }
+    cur = std::move(next);
+  }
+  return cur;
+}
+
+// The target of the symlink open as `link` (O_PATH | O_NOFOLLOW).
+std::optional<std::string> link_target(const Fd &link, std::string &error) {
+  char buf[PATH_MAX];
+  ssize_t n = ::readlinkat(link.fd, "", buf, sizeof buf);
+  if (n < 0 || static_cast<size_t>(n) >= sizeof buf) {
+    error = errno_text(n < 0 ? errno : ENAMETOOLONG);
+    return std::nullopt;
+  }
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+// Walks `name` below the open folder `root_fd`: each component opened O_NOFOLLOW from the
+// folder reached so far, symlinks expanded in place while they stay inside. On success
+// `dirs.back()` holds the file's folder and `file` its name there.
+class FolderWalk {
+ public:
+  FolderWalk(Fd root_fd, const std::string &root) : root_(root) { dirs_.push_back(std::move(root_fd)); }
+
+  // The O_PATH descriptor of the file `name` names (and its stat), or nullopt with `error`.
+  std::optional<Fd> walk(const std::string &name, struct stat &st, std::string &error) {
+    std::vector<std::string> first = path_components(name);
+    std::deque<std::string> rest(first.begin(), first.end());
+    int links = 0;
+    while (!rest.empty()) {
+      std::string c = std::move(rest.front());
+      rest.pop_front();
+      if (c == "..") {  // from a link's target: back over a folder this walk opened
+        if (dirs_.size() == 1) {
+          error = last_link_ + ", which leads out of the folder '" + shown(root_) + "'";
+          return std::nullopt;
+        }
+        dirs_.pop_back();
+        names_.pop_back();
+        continue;
+      }
+      Fd fd{::openat(dirs_.back().fd, c.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC)};
+      if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0) {
+        error = errno_text(errno);
+        return std::nullopt;
+      }
+      if (S_ISLNK(st.st_mode)) {
+        auto target = link_target(fd, error);
+        if (!target) return std::nullopt;
+        last_link_ = "'" + shown(join_path(names_, c)) + "' is a symbolic link to '" + shown(*target) + "'";
+        if (++links > kMaxLinks) {
+          error = errno_text(ELOOP);
+          return std::nullopt;
+        }
+        if (target->empty() || (*target)[0] == '/') {
+          error = last_link_ + "; only relative links that stay inside the folder '" + shown(root_) + "' are followed";
+          return std::nullopt;
+        }
+        std::vector<std::string> more = path_components(*target);
+        rest.insert(rest.begin(), more.begin(), more.end());
+        continue;
+      }
+      if (rest.empty()) {
+        file_ = c;
+        return fd;
+      }
+      if (!S_ISDIR(st.st_mode) || dirs_.size() >= kMaxDepth) {
+        error = errno_text(S_ISDIR(st.st_mode) ? ENAMETOOLONG : ENOTDIR);
+        return std::nullopt;
+      }
+      dirs_.push_back(std::move(fd));
+      names_.push_back(c);
+    }
+    error = "is a directory";  // the name (or a link's target) ends at a folder
+    return std::nullopt;
+  }
+
+  const Fd &dir() const { return dirs_.back(); }
+  const std::string &file() const { return file_; }
+
+ private:
+  std::string root_;
+  std::vector<Fd> dirs_;            // the folders opened, the root first
+  std::vector<std::string> names_;  // their names below the root, for messages
+  std::string last_link_, file_;
 };
 
 }  // namespace
@@ -55,11 +218,75 @@ std::string input_file_problem(const std::string &path) {
   return refusal(st.st_mode);
 }
 
-std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error) {
-  auto too_large = [&] {
+std::vector<std::string> path_components(const std::string &path) {
+  std::vector<std::string> out;
+  for (size_t start = 0; start <= path.size();) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    std::string c = path.substr(start, slash - start);
+    if (!c.empty() && c != ".") out.push_back(std::move(c));
+    start = slash + 1;
+  }
+  return out;
+}
+
+std::string inside_name_problem(const std::string &name) {
+  if (name.empty()) return "is empty";
+  if (name[0] == '/') return "is an absolute path";
+  for (const auto &c : path_components(name))
+    if (c == "..") return "names '..'";
+  return "";
+}
+
+std::optional<std::string> canonical_folder(const std::string &path, std::string &error) {
+  struct stat st {};
+  if (path.empty()) error = "empty file name";
+  else if (::stat(path.c_str(), &st) != 0) error = errno_text(errno);
+  else if (!S_ISDIR(st.st_mode)) error = "is not a directory (it is " + describe_file_type(st.st_mode) + ")";
+  if (!error.empty()) return std::nullopt;
+  std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
+  if (!real) {
+    error = errno_text(errno);
+    return std::nullopt;
+  }
+  return std::string(real.get());
+}
+
+std::optional<InputFile> read_input_file_in(const std::string &folder, const std::string &name, uint64_t max_bytes,
+                                            std::string &error) {
+  if (std::string why = inside_name_problem(name); !why.empty()) {
+    error = name.empty() ? "empty file name" : why;
+    return std::nullopt;
+  }
+  auto root = open_folder(folder, error);
+  if (!root) return std::nullopt;
+  FolderWalk w(std::move(*root), folder);
+  struct stat st {};
+  auto path_fd = w.walk(name, st, error);
+  if (!path_fd) return std::nullopt;
+  // Looked at through the O_PATH descriptor: a device is refused without an open.
+  if (std::string why = refusal(st.st_mode); !why.empty()) {
+    error = why;
+    return std::nullopt;
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
     error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
     return std::nullopt;
-  };
+  }
+  Fd f{::openat(w.dir().fd, w.file().c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY)};
+  struct stat now {};
+  if (f.fd < 0 || ::fstat(f.fd, &now) != 0) {
+    error = errno_text(errno);
+    return std::nullopt;
+  }
+  if (now.st_dev != st.st_dev || now.st_ino != st.st_ino || !S_ISREG(now.st_mode)) {  // swapped since
+    error = "changed while it was opened";
+    return std::nullopt;
+  }
+  return read_open_file(f.fd, now, max_bytes, error);
+}
+
+std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error) {
   if (path.empty()) {
     error = "empty file name";
     return std::nullopt;
@@ -73,7 +300,10 @@ std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_b
     error = why;
     return std::nullopt;
   }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large();
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
+    return std::nullopt;
+  }
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
   if (f.fd < 0) {
     error = errno_text(errno);
@@ -83,10 +313,6 @@ std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_b
 }
 
 std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &error) {
-  auto too_large = [&] {
-    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
-    return std::nullopt;
-  };
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     error = errno_text(errno);
@@ -96,25 +322,7 @@ std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &
     error = why;
     return std::nullopt;
   }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large();
-  InputFile in;
-  in.dev = st.st_dev;
-  in.ino = st.st_ino;
-  in.data.reserve(static_cast<size_t>(st.st_size));
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      error = errno_text(errno);
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    // A file growing while read (or a /proc file of "size 0") stops at the limit.
-    if (in.data.size() + static_cast<size_t>(n) > max_bytes) return too_large();
-    in.data.append(buf, static_cast<size_t>(n));
-  }
-  return in;
+  return read_open_file(fd, st, max_bytes, error);
 }
 
 }  // namespace bpfbench

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bpfbench {
 
@@ -48,6 +49,35 @@ std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &
 // The stat() half of read_input_file, for callers that read in their own way (or later):
 // "" when `path` is a regular file, else the reason, as read_input_file words it.
 std::string input_file_problem(const std::string &path);
+
+// A file of a folder someone else wrote (a template folder: family.json, the template, the
+// shared header), read as read_input_file reads a path, but resolved inside `folder` only.
+// `folder` is canonical and absolute (canonical_folder(), resolved once by the caller and
+// passed again for each of its files): it is opened from "/" one component at a time
+// without following a symlink, so a folder swapped for a link after it was resolved is
+// refused, not followed. `name` is relative to it and has no `..` component. Each
+// component is opened from the folder already reached with O_NOFOLLOW; a symlink on the
+// way is followed only when its target is relative and stays inside `folder` (its `..`
+// steps back over folders this walk opened, never above `folder`), at most 40 of them.
+// The file itself is looked at through an O_PATH descriptor first, so a device or a FIFO
+// is refused without being opened. Reasons, in `error` (without the path): those of
+// read_input_file, and "is an absolute path", "names '..'", "'fam/family.json' is a
+// symbolic link to '/proc/self/environ'; only relative links that stay inside the folder
+// '/t' are followed", "'fam/prog.bpf.c' is a symbolic link to '../../x', which leads out of
+// the folder '/t'".
+std::optional<InputFile> read_input_file_in(const std::string &folder, const std::string &name, uint64_t max_bytes,
+                                            std::string &error);
+
+// "" when `name` can name a file inside a folder, else why not: "is empty", "is an
+// absolute path", "names '..'" (read_input_file_in refuses such names).
+std::string inside_name_problem(const std::string &name);
+
+// realpath() of `path` when it is a directory, else nullopt with the reason in `error`
+// ("No such file or directory", "is not a directory (it is a FIFO)").
+std::optional<std::string> canonical_folder(const std::string &path, std::string &error);
+
+// "a/./b//c" -> {"a", "b", "c"}: the components of a path ("" and "." left out).
+std::vector<std::string> path_components(const std::string &path);
 
 // "16 MiB", "256 MiB", "1 GiB": limits as the messages print them.
 std::string format_byte_limit(uint64_t bytes);

@@ -175,7 +175,59 @@ class LineIndex {
   std::vector<size_t> starts_;
 };
 
+// Accepts everything, remembers the first error: where it is and nlohmann's message.
+class ErrorCatcher {
+ public:
+  explicit ErrorCatcher(const std::string &text) : text_(text) {}
+  std::optional<JsonSyntaxError> error;
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(json::number_integer_t) { return true; }
+  bool number_unsigned(json::number_unsigned_t) { return true; }
+  bool number_float(json::number_float_t, const json::string_t &) { return true; }
+  bool string(json::string_t &) { return true; }
+  bool binary(json::binary_t &) { return true; }
+  bool start_object(size_t) { return true; }
+  bool start_array(size_t) { return true; }
+  bool end_object() { return true; }
+  bool end_array() { return true; }
+  bool key(json::string_t &) { return true; }
+  bool parse_error(size_t position, const std::string &last_token, const json::exception &e) {
+    std::string what = e.what();
+    size_t tag = what.find("] ");  // "[json.exception.parse_error.101] "
+    if (tag != std::string::npos) what.erase(0, tag + 2);
+    if (what.starts_with("parse error")) {  // "parse error at line 1, column 2: "
+      size_t colon = what.find(": ");
+      what.erase(0, colon == std::string::npos ? what.size() : colon + 2);
+    }
+    if (size_t last = what.find("; last read: "); last != std::string::npos) what.resize(last);
+    if (what.size() > 200) what = what.substr(0, 200) + "...";  // a 1 MB number's overflow
+    // position: the 1-based index of the last byte read, the offending one; a number that
+    // overflows (out_of_range.406) is read whole first: its place is where it starts.
+    size_t offset = position == 0 ? 0 : position - 1;
+    if (e.id == 406 && !last_token.empty())
+      if (size_t start = text_.rfind(last_token, offset); start != std::string::npos) offset = start;
+    error = JsonSyntaxError{offset, what};
+    return false;
+  }
+
+ private:
+  const std::string &text_;
+};
+
 }  // namespace
+
+std::optional<JsonSyntaxError> json_syntax_error(const std::string &text) {
+  ErrorCatcher c(text);
+  if (json::sax_parse(text, &c, json::input_format_t::json, true, true)) return std::nullopt;
+  if (!c.error) return JsonSyntaxError{0, "not a JSON document"};
+  c.error->offset = std::min(c.error->offset, text.size());
+  return c.error;
+}
+
+SourceRange json_offset_range(const std::string &text, size_t offset, uint32_t file) {
+  return LineIndex(text).range(file, offset, offset);
+}
 
 JsonLocations JsonLocations::build(const std::string &text, const json &root, uint32_t file) {
   JsonLocations out;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -31,5 +32,20 @@ class JsonLocations {
   };
   std::unordered_map<const nlohmann::json *, Where> at_;
 };
+
+// Why `text` is not JSON (comments allowed, as the manifest reader parses it): the byte
+// offset where nlohmann's parser stopped and its reason without the exception's tag, its
+// "parse error at line L, column C: " and its "; last read: '…'" (an echo of the text:
+// the offset already says where). Number overflows ("number overflow parsing '1e400'",
+// an out_of_range exception with no position of its own in a DOM parse) get their place
+// here too. nullopt when the text parses.
+struct JsonSyntaxError {
+  size_t offset = 0;
+  std::string reason;
+};
+std::optional<JsonSyntaxError> json_syntax_error(const std::string &text);
+
+// The byte at `offset` of `text` as a one-column range of file `file`.
+SourceRange json_offset_range(const std::string &text, size_t offset, uint32_t file);
 
 }  // namespace bpfbench

@@ -64,6 +64,23 @@ bool is_throughput(const MetricSpec &m) { return m.throughput.value_or(m.name ==
 
 bool counts_in_total_ops(const MetricSpec &m) { return m.in_total_ops.value_or(m.name == "hits" || m.name == "drops"); }
 
+// The shared header of template folder `d` (canonical `root`), when it has one: read
+// inside the folder, like the families' files. A header that is there but cannot be
+// read so (a FIFO, a symlink leading out) is an error, not a header skipped in silence.
+void FamilyRegistry::read_shared_header(const std::string &d, const std::string &root, Diagnostics &diags) {
+  fs::path path = fs::path(d) / "include" / "bpfbench_shared.h";
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(path, ec))) return;
+  std::string err;
+  auto in = read_input_file_in(root, "include/bpfbench_shared.h", kMaxTextInputBytes, err);
+  if (!in) {
+    diags.error(SourceRange{}, path.string() + ": cannot read the shared header: " + err);
+    return;
+  }
+  include_dir_ = (fs::absolute(fs::path(d)) / "include").lexically_normal().string();
+  shared_header_text_ = std::move(in->data);
+}
+
 FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, SourceManager &sources, Diagnostics &diags) {
   FamilyRegistry reg;
   std::vector<std::string> manifest_paths;  // parallel to families_: for duplicate messages
@@ -79,17 +96,23 @@ FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Source
                     "template dir '" + d + "' is not a directory (it is " + describe_file_type(st.st_mode) + ")");
       continue;
     }
-    if (reg.include_dir_.empty() && fs::is_regular_file(fs::path(d) / "include" / "bpfbench_shared.h", ec))
-      reg.include_dir_ = (fs::absolute(fs::path(d)) / "include").lexically_normal().string();
+    // Resolved once: every file of the folder is read inside this path (read_input_file_in).
+    std::string err;
+    auto root = canonical_folder(d, err);
+    if (!root) {
+      diags.error(SourceRange{}, "template dir '" + d + "': " + err);
+      continue;
+    }
+    if (reg.include_dir_.empty()) reg.read_shared_header(d, *root, diags);
     for (const auto &folder : family_folders(d)) {
-      std::string path = (fs::path(d) / folder.filename() / "family.json").string();
-      std::string err;
-      auto in = read_input_file(path, kMaxTextInputBytes, err);
+      std::string name = folder.filename().string();
+      std::string path = (fs::path(d) / name / "family.json").string();
+      auto in = read_input_file_in(*root, name + "/family.json", kMaxTextInputBytes, err);
       if (!in) {
         diags.error(SourceRange{}, path + ": cannot read the manifest: " + err);
         continue;
       }
-      auto f = parse_manifest(path, in->data, sources, diags);
+      auto f = parse_manifest(path, in->data, sources, diags, *root);
       if (!f) continue;
       auto it = std::find_if(reg.families_.begin(), reg.families_.end(),
                              [&](const FamilyManifest &g) { return g.name == f->name; });
@@ -103,6 +126,18 @@ FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Source
     }
   }
   return reg;
+}
+
+std::string shared_header_problem(const std::string &dir) {
+  std::string err;
+  auto root = canonical_folder(dir, err);
+  if (!root) return err;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(fs::path(dir) / "include" / "bpfbench_shared.h", ec)))
+    return "no include/bpfbench_shared.h in it";
+  if (!read_input_file_in(*root, "include/bpfbench_shared.h", kMaxTextInputBytes, err))
+    return "cannot read include/bpfbench_shared.h: " + err;
+  return "";
 }
 
 const FamilyManifest *FamilyRegistry::find(const std::string &name) const { return find_named(families_, name); }

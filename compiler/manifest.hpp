@@ -190,7 +190,7 @@ struct FamilyManifest {
   std::vector<ConstraintSpec> constraints;
   std::vector<SetupActionSpec> setup;  // every program's setup actions, in order
   PerCpuSpec per_cpu;
-  std::vector<HookSpec> hooks;         // `hooks`: where inline C may go
+  std::vector<HookSpec> hooks;  // `hooks`: where inline C may go
   std::vector<SelfCheckSpec> self_checks;
   std::vector<ObjectRef> object_refs;  // every counter and map name the manifest mentions
   std::string manifest_path;           // the family.json read, and its text: diagnostics
@@ -219,19 +219,34 @@ class FamilyRegistry {
  public:
   // Reads every <dir>/<family>/family.json below each dir. Problems become diagnostics
   // located in the manifest; a manifest with diagnostics is added to `sources` (and only
-  // then, so the files of a clean load are not there) for the renderer.
+  // then, so the files of a clean load are not there) for the renderer. Each dir is
+  // resolved once and every file of it (family.json, the template, the shared header) is
+  // read inside it (read_input_file_in): a symlink out of it is an error, never followed.
   static FamilyRegistry load(const std::vector<std::string> &dirs, SourceManager &sources, Diagnostics &diags);
 
   const FamilyManifest *find(const std::string &name) const;
   std::vector<std::string> names() const;
   const std::vector<FamilyManifest> &all() const { return families_; }
-  // The folder holding the shared header (include/bpfbench_shared.h).
+  // The folder holding the shared header (include/bpfbench_shared.h of the first template
+  // dir that has one; "" when none has), and the header's path and text, read at load
+  // inside its template dir: the emitter inlines this text, diagnostics show its lines.
   const std::string &include_dir() const { return include_dir_; }
+  std::string shared_header_path() const { return include_dir_.empty() ? "" : include_dir_ + "/bpfbench_shared.h"; }
+  const std::string &shared_header_text() const { return shared_header_text_; }
 
  private:
+  void read_shared_header(const std::string &dir, const std::string &root, Diagnostics &diags);
+
   std::vector<FamilyManifest> families_;
   std::string include_dir_;
+  std::string shared_header_text_;
 };
+
+// "" when `dir` is a template folder holding include/bpfbench_shared.h that can be read
+// inside it, else why not: "is not a directory (it is a FIFO)", "no
+// include/bpfbench_shared.h in it", "cannot read include/bpfbench_shared.h: 'include' is a
+// symbolic link to '/etc'; only relative links that stay inside the folder '/t' are followed".
+std::string shared_header_problem(const std::string &dir);
 
 // The shipped template folder (source tree or install prefix) followed by the folders of
 // $BPFBENCH_TEMPLATE_PATH (colon-separated); compiler/template_path.hpp adds the rest.

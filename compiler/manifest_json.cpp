@@ -15,6 +15,7 @@
 #include "compiler/code_hooks.hpp"
 #include "compiler/constraints.hpp"
 #include "compiler/input_file.hpp"
+#include "compiler/json_locations.hpp"
 #include "compiler/manifest_fields.hpp"
 #include "compiler/enum_choices.hpp"
 #include "compiler/resolve_value.hpp"
@@ -49,15 +50,18 @@ bool contains(const Names &v, const std::string &s) { return std::find(v.begin()
 
 class ManifestReader : public ManifestFields {
  public:
-  using ManifestFields::ManifestFields;
+  // `folder`: the canonical template folder the family's files are read inside.
+  ManifestReader(std::string path, uint32_t file, Diagnostics &diags, std::string folder)
+      : ManifestFields(std::move(path), file, diags),
+        folder_(std::move(folder)) {}
 
   std::optional<FamilyManifest> read(const std::string &text) {
     json parsed;
     try {
       // Comments are allowed: a manifest is documentation as much as data.
       parsed = json::parse(text, nullptr, true, true);
-    } catch (const json::parse_error &e) {
-      bad_json(text, e);
+    } catch (const json::exception &) {  // a parse_error, or out_of_range for 1e400
+      bad_json(text);
       return std::nullopt;
     }
     const json &root = parsed;  // const: a lookup must never insert
@@ -175,20 +179,9 @@ class ManifestReader : public ManifestFields {
     report(where, errs);
   }
 
-  void bad_json(const std::string &text, const json::parse_error &e) {
-    // e.byte is the 1-based index of the last byte read: the offending one.
-    size_t off = e.byte == 0 ? 0 : std::min<size_t>(e.byte - 1, text.size());
-    size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + off, '\n'));
-    size_t nl = text.rfind('\n', off == 0 ? std::string::npos : off - 1);
-    size_t col = (off == 0 || nl == std::string::npos) ? off + 1 : off - nl;
-    std::string what = e.what();
-    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-    size_t cut = what.find("parse error");
-    if (cut != std::string::npos) cut = what.find(": ", cut);
-    std::string reason = cut == std::string::npos ? what : what.substr(cut + 2);
-    SourceRange r{file(), static_cast<uint32_t>(line), static_cast<uint32_t>(col), static_cast<uint32_t>(line),
-                  static_cast<uint32_t>(col)};
-    error(r, "", "invalid JSON: " + reason);
+  void bad_json(const std::string &text) {
+    JsonSyntaxError e = json_syntax_error(text).value_or(JsonSyntaxError{0, "not a JSON document"});
+    error(json_offset_range(text, e.offset, file()), "", "invalid JSON: " + e.reason);
   }
 
   template <typename T>
@@ -201,14 +194,20 @@ class ManifestReader : public ManifestFields {
     v.push_back(std::move(x));
   }
 
+  // The template, inside the family's folder: the name as written is relative and has no
+  // `..`; a symlink may lead to another file of the template folder, never out of it.
   void read_template(const fs::path &dir, const std::string &tpl, const json &node, FamilyManifest &f) {
     if (tpl.empty()) {
       error(at(node), "", "'template' must name the BPF C template file");
       return;
     }
+    if (std::string why = inside_name_problem(tpl); !why.empty()) {
+      error(at(node), "", "'template' must name a file inside the family's folder: '" + tpl + "' " + why);
+      return;
+    }
     fs::path p = (dir / tpl).lexically_normal();
     std::string err;
-    auto in = read_input_file(p.string(), kMaxTextInputBytes, err);
+    auto in = read_input_file_in(folder_, dir.filename().string() + "/" + tpl, kMaxTextInputBytes, err);
     if (!in) {
       error(at(node), "", "cannot read template '" + p.string() + "': " + err);
       return;
@@ -672,17 +671,21 @@ class ManifestReader : public ManifestFields {
 
   // Where the entries are, for checks that run after all of them are read.
   std::map<std::string, const json *> metric_nodes_, program_nodes_;
+  std::string folder_;
 };
 
 }  // namespace
 
 std::optional<FamilyManifest> parse_manifest(const std::string &path, const std::string &text, SourceManager &sources,
-                                             Diagnostics &diags) {
+                                             Diagnostics &diags, const std::string &folder) {
   const size_t before = diags.all().size();
   const uint32_t file = static_cast<uint32_t>(sources.size());
   std::optional<FamilyManifest> f;
+  std::string root = folder, err;
+  if (root.empty())  // <template folder>/<family>/family.json
+    root = canonical_folder(fs::absolute(path).lexically_normal().parent_path().parent_path(), err).value_or("");
   try {
-    f = ManifestReader(path, file, diags).read(text);
+    f = ManifestReader(path, file, diags, root).read(text);
   } catch (const std::exception &e) {
     // Belt and braces: a json accessor we did not guard must not take the tool down.
     diags.error(SourceRange{}, path + ": cannot read manifest: " + e.what());

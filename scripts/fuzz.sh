@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds the two libFuzzer targets with clang-19 (build-asan/, the tree the sanitizer run
+# Builds the libFuzzer targets with clang-19 (build-asan/, the tree the sanitizer run
 # shares: scripts/sanitize-tree.sh) and fuzzes them for SECONDS
 # (default 60) in all, each on a copy of its seed corpus: the front end (.bdsl text) two
-# thirds of the time, the results-file reader with compare/plot (JSON) one third.
+# thirds of the time, the results-file reader with compare/plot (JSON) one third; the
+# family.json reader (fuzz_manifest) when named in FUZZ_TARGETS or FUZZ_RUNS.
 # Exits non-zero on any crash, leak, timeout or out-of-memory, printing the reproducer;
 # otherwise prints each run's stats.
 #   scripts/fuzz.sh [SECONDS]
 #   FUZZ_TARGETS=fuzz_results scripts/fuzz.sh 600   # one target, all the time
+#   FUZZ_TARGETS=fuzz_manifest scripts/fuzz.sh 600  # the family.json reader
 #   FUZZ_CORPUS=dir scripts/fuzz.sh 600   # grow a corpus that outlives the run (one target)
 #   build-asan/tests/fuzz/fuzz_frontend CRASH_FILE   # replay a reproducer
 #   FUZZ_RUNS="fuzz_frontend:48000 fuzz_results:100000" scripts/fuzz.sh 300
@@ -27,9 +29,11 @@ bash scripts/sanitize-tree.sh
 # FUZZ_CORPUS alone keeps its old meaning: the front end's corpus.
 default_targets="fuzz_frontend fuzz_results"
 [ -n "${FUZZ_CORPUS:-}" ] && default_targets=fuzz_frontend
+# FUZZ_RUNS names its targets: those run (fuzz_manifest among them).
+[ -n "${FUZZ_RUNS:-}" ] && [ -z "${FUZZ_TARGETS:-}" ] && default_targets=$(printf '%s\n' ${FUZZ_RUNS} | sed 's/:.*//' | tr '\n' ' ')
 targets=(${FUZZ_TARGETS:-$default_targets})
 if [ -n "${FUZZ_CORPUS:-}" ] && [ "${#targets[@]}" -ne 1 ]; then
-  echo "fuzz.sh: FUZZ_CORPUS needs one target (FUZZ_TARGETS=fuzz_frontend or fuzz_results)" >&2
+  echo "fuzz.sh: FUZZ_CORPUS needs one target (FUZZ_TARGETS=fuzz_frontend, fuzz_results or fuzz_manifest)" >&2
   exit 2
 fi
 # Only the fuzz targets and what they link: the rest of the tree is not fuzzed.
@@ -37,8 +41,8 @@ fi
 # FUZZ_RUNS: "target:N ..." (each target listed, N > 0).
 declare -A runs=()
 for tr in ${FUZZ_RUNS:-}; do
-  if ! [[ "$tr" =~ ^(fuzz_frontend|fuzz_results):([1-9][0-9]*)$ ]]; then
-    echo "fuzz.sh: FUZZ_RUNS entry '$tr' is not TARGET:N (fuzz_frontend or fuzz_results, N > 0)" >&2
+  if ! [[ "$tr" =~ ^(fuzz_frontend|fuzz_results|fuzz_manifest):([1-9][0-9]*)$ ]]; then
+    echo "fuzz.sh: FUZZ_RUNS entry '$tr' is not TARGET:N (fuzz_frontend, fuzz_results or fuzz_manifest, N > 0)" >&2
     exit 2
   fi
   runs[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
@@ -62,7 +66,7 @@ fuzz() {
   echo "fuzz.sh: fuzzing $target $what (corpus $corpus, log $log)"
   local t0=$SECONDS
   set +e
-  "$build/tests/fuzz/$target" \
+  TMPDIR="$work" "$build/tests/fuzz/$target" \
     -max_total_time="$t" -runs="$n" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -dict="$dict" -artifact_prefix="$work/artifacts-$target/" -print_final_stats=1 \
     "$corpus" >"$log" 2>&1
@@ -74,7 +78,7 @@ fuzz() {
   bytes=$(du -sb "$corpus" | cut -f1)
   if [ "$rc" -ne 0 ]; then
     # libFuzzer's report: the sanitizer's stack and "Test unit written to <file>".
-    grep -E 'ERROR|SUMMARY|==[0-9]+==|#[0-9]+ 0x|Test unit written|timeout|out-of-memory|fuzz_results:' "$log" | head -60
+    grep -E 'ERROR|SUMMARY|==[0-9]+==|#[0-9]+ 0x|Test unit written|timeout|out-of-memory|fuzz_results:|fuzz_manifest:' "$log" | head -60
     for a in "$work/artifacts-$target"/*; do
       [ -e "$a" ] || continue
       echo "fuzz.sh: reproducer: $a (replay: $build/tests/fuzz/$target $a)"
@@ -113,6 +117,22 @@ cp tests/fuzz/bdsl.dict "$dict_frontend"
   true
 } | sort -u | grep -E '^[A-Za-z0-9_-]+$' | sed 's/.*/"&"/' >>"$dict_frontend"
 
+# The family.json reader. Seeds: the shipped manifests and the test fixtures' (good and
+# bad). Dictionary: its own words plus every key and string of the shipped manifests.
+seed_manifest() {
+  local corpus=$1 f
+  for f in bpf_templates/*/family.json tests/fixtures/families/*/family.json tests/fixtures/manifests/*/family.json; do
+    cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$(dirname "$(dirname "$f")")").json"
+  done
+}
+dict_manifest="$work/manifest.dict"
+cp tests/fuzz/manifest.dict "$dict_manifest"
+{
+  set +o pipefail
+  grep -ohE '"[A-Za-z0-9_:?/.-]{1,40}"' bpf_templates/*/family.json
+  true
+} | sort -u | sed 's/"/\\"/g; s/.*/"&"/' >>"$dict_manifest"
+
 # The split keeps the step's fuzzing time: two thirds front end, one third results files.
 # With FUZZ_RUNS there is no split: each target runs to its count, SECONDS its cap.
 # The targets run side by side, each a single process (one CPU each on the 2-CPU CI
@@ -128,6 +148,7 @@ for target in "${targets[@]}"; do
     fuzz_frontend) seed_frontend "$corpus"; fuzz fuzz_frontend "$t" "$corpus" "$dict_frontend" >"$work/$target.out" 2>&1 & ;;
     # Seeds: small results files of real runs (tests/fuzz/corpus_results/README.md).
     fuzz_results) cp tests/fuzz/corpus_results/*.json "$corpus/"; fuzz fuzz_results "$t" "$corpus" tests/fuzz/results.dict >"$work/$target.out" 2>&1 & ;;
+    fuzz_manifest) seed_manifest "$corpus"; fuzz fuzz_manifest "$t" "$corpus" "$dict_manifest" >"$work/$target.out" 2>&1 & ;;
     *) echo "fuzz.sh: unknown target $target" >&2; exit 2 ;;
   esac
   pids+=($!)
