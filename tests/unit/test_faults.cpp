@@ -338,7 +338,8 @@ TEST_CASE("a read-only cache directory: a warning, the run compiles without cach
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(count_of(r.out, "Summary: hits") == 1);
-  CHECK(count_of(r.err, "warning:") == 1);
+  // Once, however many programs; the machine may add warnings of its own (busy CPUs).
+  CHECK(count_of(r.err, "compiled BPF objects are not cached") == 1);
   CHECK(r.err.find("warning: compiled BPF objects are not cached (cannot create " + (dir.path / "cache").string() +
                    "/bpfbench: Read-only file system); every run compiles again") != std::string::npos);
   CHECK(count_of(r.err, "error:") == 0);
