@@ -158,7 +158,8 @@ AbStop interleaved_stop_state(const InterleavedStats &s, bool higher_is_better, 
     // its edge may still leave it with more units.
     const double band = std::log1p(std::max(floor, 0.0) / 100);
     const bool inside = band == 0 || std::fabs(s.ratio.mean_log) + s.ratio.half_log <= band;
-    if (inside && s.ratio.half_width_pct <= rule.precision_pct) return AbStop::Reached;
+    const bool settled = s.time_blocks || s.units.size() >= rule.min_units_no_change;
+    if (inside && settled && s.ratio.half_width_pct <= rule.precision_pct) return AbStop::Reached;
   }
   if (elapsed_s >= rule.max_time_s) return AbStop::MaxTime;
   return AbStop::Continue;

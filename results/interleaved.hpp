@@ -63,11 +63,15 @@ InterleavedStats interleaved_stats(const std::vector<AbSlicePair> &pairs,
 double interleaved_floor_pct(const InterleavedStats &s, double user_floor_pct);
 
 // When an interleaved point has measured enough: at least `min_units` units (or time
-// blocks) and `min_time_s`, then a CI outside the floor (Decided), or one inside it with a
-// half-width under the precision (Reached); or the time limit.
+// blocks) and `min_time_s`, then a CI outside the floor (Decided), or, from
+// `min_units_no_change` units on, one inside it with a half-width under the precision
+// (Reached); or the time limit.
 struct InterleavedRule {
   double precision_pct = 0.5;
   size_t min_units = 4;
+  // "No change" is an answer from this many units on: the floor of the first block's four
+  // comparisons (t with 3 degrees of freedom) is too wide to say a change is inside it.
+  size_t min_units_no_change = 8;
   double min_time_s = 1.0;
   double max_time_s = 12.0;
 };

@@ -60,10 +60,18 @@ one() {  # NAME ARGS...
   t1=$(date +%s.%N)
   echo "$name $tag $i $(echo "$t1 - $t0" | bc) s $(uptime | sed 's/.*load average: //')" | tee -a "$out/times.txt"
 }
+# CONFIGS: which of them (default all), in this order each run.
+configs=${CONFIGS:-aa yard copies1 strncmp double}
 for i in $(seq 1 "$runs"); do
-  one aa "$yard/k200.bdsl" "$yard/k200.bdsl"
-  one yard "$yard/k200.bdsl" "$yard/k206.bdsl"
-  one copies1 "$yard/k200.bdsl" "$yard/k206.bdsl" --copies 1 --block 0
-  one strncmp "$yard/strncmp.bdsl" --a cmp_str_len=512 --b cmp_str_len=528
-  one double "$yard/k200.bdsl" "$yard/k400.bdsl"
+  for c in $configs; do
+    case $c in
+    aa) one aa "$yard/k200.bdsl" "$yard/k200.bdsl" ;;
+    yard) one yard "$yard/k200.bdsl" "$yard/k206.bdsl" ;;
+    copies1) one copies1 "$yard/k200.bdsl" "$yard/k206.bdsl" --copies 1 --block 0 ;;
+    copies1aa) one copies1aa "$yard/k200.bdsl" "$yard/k200.bdsl" --copies 1 --block 0 ;;
+    strncmp) one strncmp "$yard/strncmp.bdsl" --a cmp_str_len=512 --b cmp_str_len=528 ;;
+    double) one double "$yard/k200.bdsl" "$yard/k400.bdsl" ;;
+    *) echo "unknown config $c" >&2; exit 2 ;;
+    esac
+  done
 done

@@ -117,11 +117,15 @@ TEST_CASE("ab interleaved: the stop rule", "[ab][interleaved]") {
   // The same point within a floor of 150 %: no verdict, and the CI is not yet precise.
   CHECK(interleaved_stop_state(slower, true, 150, rule, 1.5) == AbStop::Continue);
   CHECK(interleaved_stop_state(slower, true, 150, rule, 12) == AbStop::MaxTime);
-  // A/A, tight: the precision is reached without a verdict.
-  InterleavedStats same = interleaved_stats(constant_units({1.001, 0.999, 1.0, 1.0005}, 4), {});
+  // A/A, tight: the precision is reached without a verdict, once there are 8 units (with
+  // the first block's 4, a floor of 4 comparisons is too uncertain to say "no change").
+  InterleavedStats same4 = interleaved_stats(constant_units({1.001, 0.999, 1.0, 1.0005}, 4), {});
+  CHECK(interleaved_stop_state(same4, true, 0.5, rule, 2) == AbStop::Continue);
+  InterleavedStats same = interleaved_stats(constant_units({1.001, 0.999, 1.0, 1.0005, 1.0, 0.9995, 1.0, 1.001}, 4), {});
   CHECK(interleaved_stop_state(same, true, 0.5, rule, 2) == AbStop::Reached);
   // Precise, but the CI crosses the floor's edge: no answer yet, so it goes on.
-  InterleavedStats edge = interleaved_stats(constant_units({0.975, 0.978, 0.976, 0.977}, 4), {});
+  InterleavedStats edge =
+      interleaved_stats(constant_units({0.975, 0.978, 0.976, 0.977, 0.975, 0.978, 0.976, 0.977}, 4), {});
   REQUIRE(edge.ratio.half_width_pct < 1);
   REQUIRE(edge.ratio.ci_low < 1 / 1.024);
   REQUIRE(edge.ratio.ci_high > 1 / 1.024);
