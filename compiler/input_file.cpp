@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace bpfbench {
 
@@ -20,13 +21,7 @@ std::string refusal(mode_t mode) {
   return "is " + describe_file_type(mode) + ", not a regular file";
 }
 
-// Closes the fd on every path out of read_input_file.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
+std::string too_large(uint64_t max_bytes) { return "is larger than the " + format_byte_limit(max_bytes) + " limit"; }
 
 }  // namespace
 
@@ -55,11 +50,8 @@ std::string input_file_problem(const std::string &path) {
   return refusal(st.st_mode);
 }
 
-std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error) {
-  auto too_large = [&] {
-    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
-    return std::nullopt;
-  };
+std::optional<InputStream> open_input_stream(const std::string &path, uint64_t max_bytes, std::string &error,
+                                             const std::atomic<bool> *stop) {
   if (path.empty()) {
     error = "empty file name";
     return std::nullopt;
@@ -73,13 +65,12 @@ std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_b
     error = why;
     return std::nullopt;
   }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large();
-  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
-  if (f.fd < 0) {
-    error = errno_text(errno);
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    error = too_large(max_bytes);
     return std::nullopt;
   }
-  if (::fstat(f.fd, &st) != 0) {
+  InputStream in(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), max_bytes, stop);
+  if (in.fd_ < 0 || ::fstat(in.fd_, &st) != 0) {
     error = errno_text(errno);
     return std::nullopt;
   }
@@ -87,22 +78,78 @@ std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_b
     error = why;
     return std::nullopt;
   }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large();
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    error = too_large(max_bytes);
+    return std::nullopt;
+  }
+  in.dev_ = st.st_dev;
+  in.ino_ = st.st_ino;
+  in.size_ = static_cast<uint64_t>(st.st_size);
+  return in;
+}
+
+InputStream::InputStream(InputStream &&o) noexcept
+    : fd_(std::exchange(o.fd_, -1)),
+      max_(o.max_),
+      read_(o.read_),
+      stop_(o.stop_),
+      dev_(o.dev_),
+      ino_(o.ino_),
+      size_(o.size_),
+      error_(std::move(o.error_)) {}
+
+InputStream::~InputStream() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+ssize_t InputStream::read(char *buf, size_t n) {
+  if (!error_.empty()) return -1;
+  if (stop_ && stop_->load()) {
+    error_ = "interrupted";
+    return -1;
+  }
+  for (;;) {
+    ssize_t got = ::read(fd_, buf, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      error_ = errno_text(errno);
+      return -1;
+    }
+    // A file growing while read (or a /proc file of "size 0") stops at the limit.
+    read_ += static_cast<uint64_t>(got);
+    if (read_ > max_) {
+      error_ = too_large(max_);
+      return -1;
+    }
+    return got;
+  }
+}
+
+bool InputStream::seek(uint64_t offset) {
+  if (!error_.empty()) return false;
+  if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
+    error_ = errno_text(errno);
+    return false;
+  }
+  read_ = offset;
+  return true;
+}
+
+std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error) {
+  auto stream = open_input_stream(path, max_bytes, error);
+  if (!stream) return std::nullopt;
   InputFile in;
-  in.dev = st.st_dev;
-  in.ino = st.st_ino;
-  in.data.reserve(static_cast<size_t>(st.st_size));
+  in.dev = stream->dev();
+  in.ino = stream->ino();
+  in.data.reserve(static_cast<size_t>(stream->size()));
   char buf[65536];
   for (;;) {
-    ssize_t n = ::read(f.fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
+    ssize_t n = stream->read(buf, sizeof buf);
     if (n < 0) {
-      error = errno_text(errno);
+      error = stream->error();
       return std::nullopt;
     }
     if (n == 0) break;
-    // A file growing while read (or a /proc file of "size 0") stops at the limit.
-    if (in.data.size() + static_cast<size_t>(n) > max_bytes) return too_large();
     in.data.append(buf, static_cast<size_t>(n));
   }
   return in;
