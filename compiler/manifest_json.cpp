@@ -15,6 +15,7 @@
 #include "compiler/code_hooks.hpp"
 #include "compiler/constraints.hpp"
 #include "compiler/input_file.hpp"
+#include "compiler/json_input.hpp"
 #include "compiler/manifest_fields.hpp"
 #include "compiler/enum_choices.hpp"
 #include "compiler/resolve_value.hpp"
@@ -52,15 +53,15 @@ class ManifestReader : public ManifestFields {
   using ManifestFields::ManifestFields;
 
   std::optional<FamilyManifest> read(const std::string &text) {
-    json parsed;
-    try {
-      // Comments are allowed: a manifest is documentation as much as data.
-      parsed = json::parse(text, nullptr, true, true);
-    } catch (const json::parse_error &e) {
-      bad_json(text, e);
+    // Comments are allowed: a manifest is documentation as much as data. Bounded: a family
+    // folder may come from anyone (compiler/json_input.hpp).
+    JsonError bad;
+    std::optional<json> parsed = parse_json(text, bad, true);
+    if (!parsed) {
+      bad_json(bad);
       return std::nullopt;
     }
-    const json &root = parsed;  // const: a lookup must never insert
+    const json &root = *parsed;  // const: a lookup must never insert
     locate(text, root);
     FamilyManifest f;
     f.manifest_path = path();
@@ -175,20 +176,12 @@ class ManifestReader : public ManifestFields {
     report(where, errs);
   }
 
-  void bad_json(const std::string &text, const json::parse_error &e) {
-    // e.byte is the 1-based index of the last byte read: the offending one.
-    size_t off = e.byte == 0 ? 0 : std::min<size_t>(e.byte - 1, text.size());
-    size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + off, '\n'));
-    size_t nl = text.rfind('\n', off == 0 ? std::string::npos : off - 1);
-    size_t col = (off == 0 || nl == std::string::npos) ? off + 1 : off - nl;
-    std::string what = e.what();
-    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-    size_t cut = what.find("parse error");
-    if (cut != std::string::npos) cut = what.find(": ", cut);
-    std::string reason = cut == std::string::npos ? what : what.substr(cut + 2);
-    SourceRange r{file(), static_cast<uint32_t>(line), static_cast<uint32_t>(col), static_cast<uint32_t>(line),
-                  static_cast<uint32_t>(col)};
-    error(r, "", "invalid JSON: " + reason);
+  // "invalid JSON: syntax error …" at its line:col; a number too large (1e999) has none.
+  void bad_json(const JsonError &e) {
+    auto line = static_cast<uint32_t>(std::max<size_t>(e.line, 1)),
+         col = static_cast<uint32_t>(std::max<size_t>(e.col, 1));
+    error(SourceRange{file(), line, col, line, col}, "",
+          e.kind == JsonError::Kind::Syntax ? "invalid JSON: " + e.reason : e.reason);
   }
 
   template <typename T>
