@@ -48,7 +48,9 @@ JsonSource::Place JsonSource::place(size_t index) const {
 }
 
 nlohmann::json *JsonBuilder::place(nlohmann::json &&v) {
-  ++values_;
+  bytes_ += 16;
+  if (v.is_string()) bytes_ += 48 + v.get_ref<const std::string &>().size();
+  else if (v.is_structured()) bytes_ += 64;
   if (stack_.empty()) {
     root_ = std::move(v);
     return &root_;
@@ -65,7 +67,7 @@ nlohmann::json *JsonBuilder::place(nlohmann::json &&v) {
 nlohmann::json JsonBuilder::take() {
   stack_.clear();
   slot_ = nullptr;
-  values_ = 0;
+  bytes_ = 0;
   return std::exchange(root_, nlohmann::json());
 }
 
@@ -108,10 +110,16 @@ std::string JsonReader::element_path() const {
   return path + "[" + std::to_string(frames_[element_depth_ - 1].count) + "]";
 }
 
-bool JsonReader::counted_value(JsonBuilder &b) {
-  if (b.values() <= max_values_) return true;
-  std::string what = in_element_ ? element_path() + " holds" : "the document holds";
-  return fail(JsonError::Kind::Refused, what + " more than " + std::to_string(max_values_) + " values");
+bool JsonReader::within_limits() {
+  auto too_much = [&](const std::string &what, uint64_t limit) {
+    return fail(JsonError::Kind::Refused,
+                what + " would take more than " + format_byte_limit(limit) + " of memory to hold");
+  };
+  if (builder().bytes() > limits_.max_held)
+    return too_much(in_element_ ? element_path() : "the document", limits_.max_held);
+  if (handed_over_ + doc_.bytes() + elem_.bytes() > limits_.max_total)
+    return too_much("the document", limits_.max_total);
+  return true;
 }
 
 bool JsonReader::scalar(nlohmann::json &&v) {
@@ -124,11 +132,14 @@ bool JsonReader::scalar(nlohmann::json &&v) {
   switch (f.role) {
   case Role::Skip: return true;
   case Role::Count: ++f.count; return true;
-  case Role::Stream: element(std::move(v), f.count++); return !failed_;
+  case Role::Stream:
+    handed_over_ += 16;
+    element(std::move(v), f.count++);
+    return !failed_;
   case Role::Keep: break;
   }
   builder().put(std::move(v));
-  return counted_value(builder());
+  return within_limits();
 }
 
 bool JsonReader::key(string_t &k) {
@@ -136,13 +147,13 @@ bool JsonReader::key(string_t &k) {
   if (frames_.back().role != Role::Keep) return true;
   key_ = k;
   builder().key(std::move(k));
-  return true;
+  return within_limits();
 }
 
 bool JsonReader::open(bool is_array) {
   if (failed_) return false;
-  if (frames_.size() >= max_depth_)
-    return fail(JsonError::Kind::Refused, "nested deeper than " + std::to_string(max_depth_) + " levels");
+  if (frames_.size() >= limits_.max_depth)
+    return fail(JsonError::Kind::Refused, "nested deeper than " + std::to_string(limits_.max_depth) + " levels");
   Frame *parent = frames_.empty() ? nullptr : &frames_.back();
   Role r = Role::Keep;
   if (parent && (parent->role == Role::Skip || parent->role == Role::Count)) {
@@ -157,7 +168,7 @@ bool JsonReader::open(bool is_array) {
     if (r == Role::Stream && in_element_) r = Role::Keep;  // no stream inside a streamed element
     if (r == Role::Keep) builder().open(is_array);
     else builder().put(is_array ? nlohmann::json::array() : nlohmann::json::object());  // the place stays
-    if (!counted_value(builder())) return false;
+    if (!within_limits()) return false;
   }
   std::string k = frames_.size() < 4 && parent && !parent->is_array ? key_ : std::string();
   frames_.push_back({r, is_array, 0, std::move(k)});
@@ -173,6 +184,7 @@ bool JsonReader::close() {
   builder().close();
   if (in_element_ && frames_.size() == element_depth_) {
     in_element_ = false;
+    handed_over_ += elem_.bytes();
     element(elem_.take(), frames_.back().count++);
   }
   return !failed_;
@@ -195,16 +207,16 @@ bool JsonReader::parse_error(std::size_t position, const std::string &, const nl
   return false;
 }
 
-std::optional<nlohmann::json> parse_json(std::string_view text, JsonError &err, bool comments, size_t max_values) {
+std::optional<nlohmann::json> parse_json(std::string_view text, JsonError &err, bool comments, JsonLimits limits) {
   JsonSource src(text);
-  JsonReader r(kMaxJsonDepth, max_values);
+  JsonReader r(limits);
   if (r.read(src, comments)) return r.take();
   err = r.error();
   return std::nullopt;
 }
 
 std::optional<nlohmann::json> read_json_file(const std::string &path, uint64_t max_bytes, JsonError &err,
-                                             size_t max_values) {
+                                             JsonLimits limits) {
   std::string why;
   auto in = open_input_stream(path, max_bytes, why);
   if (!in) {
@@ -212,7 +224,7 @@ std::optional<nlohmann::json> read_json_file(const std::string &path, uint64_t m
     return std::nullopt;
   }
   JsonSource src(*in);
-  JsonReader r(kMaxJsonDepth, max_values);
+  JsonReader r(limits);
   if (r.read(src)) return r.take();
   err = r.error();
   return std::nullopt;

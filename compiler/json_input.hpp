@@ -1,6 +1,6 @@
 // JSON from files bpfbench did not write: read through nlohmann's SAX interface, from
-// memory or in pieces from an InputStream, with a bound on nesting and on the values
-// held; errors as a place (line:col) and a reason, never exception text.
+// memory or in pieces from an InputStream, with a bound on nesting and on the memory
+// the values held take; errors as a place (line:col) and a reason, never exception text.
 //
 // Why SAX: nlohmann's own parse builds the whole document (a 100 MB file took ~0.9 GB),
 // and its copy, dump and == recurse, so a document nested 300,000 deep crashed the first
@@ -27,10 +27,17 @@ namespace bpfbench {
 // Arrays and objects inside each other. bpfbench's own files nest at most 7 deep (a
 // results file: points[i].stats.hits.values[j]); copies and dumps of 64 levels are cheap.
 inline constexpr size_t kMaxJsonDepth = 64;
-// Values (numbers, strings, arrays, objects...) one document holds, not counting what a
-// reader skips or takes element by element; each such element has the same bound.
-// ~4M values is ~200 MB of nlohmann objects at most.
-inline constexpr size_t kMaxJsonValues = size_t{1} << 22;
+// The memory a document's values may take as nlohmann objects, estimated as they are
+// built: 16 bytes a value, 48 more (and its length) a string, 64 more an array or object,
+// 96 more (and the key's length) an object member. Those objects take up to 40 times the
+// text they come from (a 12 MB array of 4 million "" took 0.5 GB), so the bound is on them.
+inline constexpr uint64_t kMaxJsonHeldBytes = uint64_t{64} << 20;
+
+struct JsonLimits {
+  size_t max_depth = kMaxJsonDepth;
+  uint64_t max_held = kMaxJsonHeldBytes;   // the document, and each streamed element alone
+  uint64_t max_total = kMaxJsonHeldBytes;  // the document and every element handed over
+};
 
 struct JsonError {
   enum class Kind { Syntax, Refused, Read };
@@ -108,22 +115,25 @@ class JsonBuilder {
  public:
   void put(nlohmann::json &&v) { place(std::move(v)); }
   void open(bool is_array) { stack_.push_back(place(is_array ? nlohmann::json::array() : nlohmann::json::object())); }
-  void key(std::string &&k) { slot_ = &(*stack_.back())[std::move(k)]; }
+  void key(std::string &&k) {
+    bytes_ += 96 + k.size();
+    slot_ = &(*stack_.back())[std::move(k)];
+  }
   void close() { stack_.pop_back(); }
-  size_t values() const { return values_; }
-  nlohmann::json take();  // the document, and a fresh start
+  uint64_t bytes() const { return bytes_; }  // estimated: see kMaxJsonHeldBytes
+  nlohmann::json take();                     // the document, and a fresh start
 
  private:
   nlohmann::json *place(nlohmann::json &&v);
   nlohmann::json root_;
   std::vector<nlohmann::json *> stack_;
   nlohmann::json *slot_ = nullptr;
-  size_t values_ = 0;
+  uint64_t bytes_ = 0;
 };
 
-// Reads one JSON document, bounded: at most `max_depth` levels, at most `max_values` values
-// held (per document and per streamed element). A derived reader says per array or object
-// what happens to it (role()); by default everything is kept.
+// Reads one JSON document within `limits`: its depth, and the memory of what it holds. A
+// derived reader says per array or object what happens to it (role()); by default
+// everything is kept.
 class JsonReader : public nlohmann::json_sax<nlohmann::json> {
  public:
   enum class Role : uint8_t {
@@ -133,9 +143,7 @@ class JsonReader : public nlohmann::json_sax<nlohmann::json> {
     Stream,  // each element built alone and handed to element(), then dropped (the document
              // holds an empty one); only outside other streamed elements
   };
-  explicit JsonReader(size_t max_depth = kMaxJsonDepth, size_t max_values = kMaxJsonValues)
-      : max_depth_(max_depth),
-        max_values_(max_values) {}
+  explicit JsonReader(JsonLimits limits = {}) : limits_(limits) {}
   JsonReader(const JsonReader &) = delete;
   JsonReader &operator=(const JsonReader &) = delete;
 
@@ -191,12 +199,13 @@ class JsonReader : public nlohmann::json_sax<nlohmann::json> {
   bool scalar(nlohmann::json &&v);
   bool open(bool is_array);
   bool close();
-  bool counted_value(JsonBuilder &b);
+  bool within_limits();
   bool fail(JsonError::Kind kind, std::string reason);
   std::string element_path() const;
   JsonBuilder &builder() { return in_element_ ? elem_ : doc_; }
 
-  size_t max_depth_, max_values_;
+  JsonLimits limits_;
+  uint64_t handed_over_ = 0;  // estimated bytes of the elements handed to element()
   JsonSource *src_ = nullptr;
   std::vector<Frame> frames_;
   std::string key_;  // the last key read in a kept object
@@ -210,8 +219,8 @@ class JsonReader : public nlohmann::json_sax<nlohmann::json> {
 // A whole document from `text` or from the file at `path` (read through the checked
 // opener, streamed: regular files of at most `max_bytes`), bounded as above.
 std::optional<nlohmann::json> parse_json(std::string_view text, JsonError &err, bool comments = false,
-                                         size_t max_values = kMaxJsonValues);
+                                         JsonLimits limits = {});
 std::optional<nlohmann::json> read_json_file(const std::string &path, uint64_t max_bytes, JsonError &err,
-                                             size_t max_values = kMaxJsonValues);
+                                             JsonLimits limits = {});
 
 }  // namespace bpfbench

@@ -12,8 +12,14 @@ namespace bpfbench {
 
 namespace {
 
+// What the points of one file may take in memory together, estimated as they are built
+// (compiler/json_input.hpp): each point alone at most kMaxJsonHeldBytes. Sweeps of real
+// runs' shape come to 0.46 times their size (docs/security.md); a hostile file up to 40.
+constexpr uint64_t kMaxResultsHeldBytes = uint64_t{1} << 30;
+
 class ResultsReader final : public JsonReader {
  public:
+  ResultsReader() : JsonReader(JsonLimits{kMaxJsonDepth, kMaxJsonHeldBytes, kMaxResultsHeldBytes}) {}
   StreamedPoints parts;
 
  protected:

@@ -66,9 +66,10 @@ std::string TextLabeler::flush() {
 }
 
 std::optional<std::string> label_json_text(const std::string &text, const nlohmann::json &info) {
-  // Bounded in depth (the dump below recurses); the file's size bounds the values.
+  // Bounded in depth (the dump below recurses); the file's size (our guest's own run) bounds the rest.
   JsonError bad;
-  std::optional<nlohmann::json> parsed = parse_json(text, bad, false, SIZE_MAX);
+  std::optional<nlohmann::json> parsed =
+      parse_json(text, bad, false, JsonLimits{kMaxJsonDepth, UINT64_MAX, UINT64_MAX});
   if (!parsed || !parsed->is_object()) return std::nullopt;
   nlohmann::json &j = *parsed;
   j["vm"] = info;

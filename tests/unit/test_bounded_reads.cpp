@@ -45,12 +45,13 @@ std::string read_pieces(const std::string &path, uint64_t limit, const std::atom
 
 std::string nested(size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 
-// "[0,0,…]" of `n` zeros.
-std::string zeros(size_t n) {
+// "[x,x,…]": `n` times `item`.
+std::string list(size_t n, const std::string &item) {
   std::string out = "[";
-  for (size_t i = 0; i < n; ++i) out += i ? ",0" : "0";
+  for (size_t i = 0; i < n; ++i) out += (i ? "," : "") + item;
   return out + "]";
 }
+std::string zeros(size_t n) { return list(n, "0"); }
 
 // A results file of `points` points with `samples` raw samples each (hits and latency).
 std::string results_text(size_t points, size_t samples) {
@@ -106,7 +107,7 @@ TEST_CASE("open_input_stream: read_input_file's refusals, then pieces bounded wh
   CHECK(read_pieces(file, 100, &stop) == "failed: interrupted");
 }
 
-TEST_CASE("bounded JSON: depth and values are bounded, errors have a place and no exception text", "[json]") {
+TEST_CASE("bounded JSON: depth and memory are bounded, errors have a place and no exception text", "[json]") {
   JsonError e;
   CHECK(parse_json(nested(64), e));
   CHECK_FALSE(parse_json(nested(65), e));
@@ -115,9 +116,18 @@ TEST_CASE("bounded JSON: depth and values are bounded, errors have a place and n
   CHECK_FALSE(parse_json("{\"a\":\n  " + nested(300'000) + "}", e));  // nlohmann's copy of it recursed
   CHECK(e.text("b.json") == "b.json:2:66: nested deeper than 64 levels");
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
-  CHECK(parse_json("[1, 2, [3]]", e, false, 5));  // arrays and objects are values too
-  CHECK_FALSE(parse_json("[1, 2, [3, 4]]", e, false, 5));
-  CHECK(e.text("b.json") == "b.json:1:13: the document holds more than 5 values");
+  // 1 KiB: 50 numbers take 16 bytes each (+80 for the array), 100 do not fit; nor do 20
+  // strings (64 bytes each) or 10 members (112 bytes each).
+  const JsonLimits kib{kMaxJsonDepth, 1024, 1024};
+  CHECK(parse_json(zeros(50), e, false, kib));
+  CHECK_FALSE(parse_json(zeros(100), e, false, kib));
+  CHECK(e.text("b.json") == "b.json:1:121: the document would take more than 1 KiB of memory to hold");
+  CHECK(parse_json(list(10, "\"\""), e, false, kib));
+  CHECK_FALSE(parse_json(list(20, "\"\""), e, false, kib));
+  CHECK(parse_json(list(1, "{\"a\":1,\"b\":1,\"c\":1,\"d\":1}"), e, false, kib));
+  CHECK_FALSE(parse_json(list(1, "{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":1,\"g\":1,\"h\":1,\"i\":1}"), e, false, kib));
+  // The default: 64 MiB of values, whatever the text's size.
+  CHECK(format_byte_limit(kMaxJsonHeldBytes) == "64 MiB");
 
   CHECK_FALSE(parse_json("{\"schema\": \n  nope}", e));
   CHECK(e.text("b.json") == "b.json:2:4: not valid JSON: syntax error while parsing value - invalid literal");
@@ -162,10 +172,11 @@ class RolesReader final : public JsonReader {
 }  // namespace
 
 TEST_CASE("bounded JSON: what a reader skips, counts or streams is never held whole", "[json]") {
-  // 5 values of budget: the 1000 skipped and counted ones and the streamed elements (each
-  // alone within it) do not count.
+  // 1 KiB: the 1000 skipped and counted numbers (16 KB held) and the streamed elements
+  // (each alone within it) do not count.
   std::string many = zeros(1000);
-  RolesReader r(kMaxJsonDepth, 5);
+  const JsonLimits kib{kMaxJsonDepth, 1024, 1024 * 1024};
+  RolesReader r(kib);
   const std::string text =
       "{\"skip\": {\"a\": " + many + "}, \"count\": " + many + ", \"items\": [{\"x\": [1, 2]}, 7, [3]], \"k\": 1}";
   JsonSource src(text);
@@ -179,10 +190,18 @@ TEST_CASE("bounded JSON: what a reader skips, counts or streams is never held wh
   CHECK(r.items[0] == nlohmann::json::parse(R"({"x": [1, 2]})"));
   CHECK(r.items[1] == 7);
   // An element over the budget is named by its path.
-  RolesReader big(kMaxJsonDepth, 5);
-  JsonSource src2("{\"items\": [1, [1, 2, 3, 4, 5]]}");
+  RolesReader big(kib);
+  const std::string text2 = "{\"items\": [1, " + zeros(100) + "]}";
+  JsonSource src2(text2);
   CHECK_FALSE(big.read(src2));
-  CHECK(big.error().text("b.json") == "b.json:1:29: items[1] holds more than 5 values");
+  CHECK(big.error().text("b.json") == "b.json:1:135: items[1] would take more than 1 KiB of memory to hold");
+  // Elements handed over count toward the total (the reader keeps them in some form).
+  RolesReader total(JsonLimits{kMaxJsonDepth, 1024, 4096});
+  const std::string text3 = "{\"items\": " + list(10, zeros(40)) + "}";
+  JsonSource src3(text3);
+  CHECK_FALSE(total.read(src3));
+  CHECK(total.error().text("b.json").find(": the document would take more than 4 KiB of memory to hold") !=
+        std::string::npos);
 }
 
 // --- results files ----------------------------------------------------------------------
@@ -220,15 +239,20 @@ TEST_CASE("results files past 16 MiB read in pieces: samples counted, never held
   CHECK(r.exit_code == 0);
   CHECK(nlohmann::json::parse(r.out)["points"].size() == 6);
 
-  // More samples than a document may hold values: read, because they are only counted; the
-  // same count where the values are kept is refused, named by the point.
+  // More samples than a point may hold in memory: read, because they are only counted; the
+  // same numbers where the values are kept are refused, named by the point.
   std::string one = results_text(1, 4);
-  std::string many = zeros(kMaxJsonValues + 1);
+  const size_t n = kMaxJsonHeldBytes / 16 + 1;
+  std::string many = zeros(n);
   rs = results_from_text(with_value(one, "samples", many), "b.json", err);
   REQUIRE(rs);
-  CHECK(rs->points[0].nsamples == kMaxJsonValues + 1);
+  CHECK(rs->points[0].nsamples == n);
   CHECK_FALSE(results_from_text(with_value(one, "values", many), "b.json", err));
-  CHECK(err.find(": points[0] holds more than 4194304 values") != std::string::npos);
+  CHECK(err.find(": points[0] would take more than 64 MiB of memory to hold") != std::string::npos);
+  // 4 million empty strings in a point's report: 12 MB of text, ~0.5 GB as nlohmann objects
+  // (peak RSS of compare before the memory bound); refused now.
+  CHECK_FALSE(results_from_text(with_value(one, "report", list(4'000'000, "\"\"")), "b.json", err));
+  CHECK(err.find(": points[0] would take more than 64 MiB of memory to hold") != std::string::npos);
 
   // The bound is 1 GiB now (sparse files: nothing is written).
   std::string past = d.write("past.json", "");
@@ -253,7 +277,7 @@ TEST_CASE("floor files: only the floors are kept, each a number >= 0", "[ab][jso
   REQUIRE(floors);
   CHECK(*floors == FloorMap{{"", 2.5}, {"S / t", 1.5}});
   // A control run's points are read past, not held: more values than a document may hold.
-  std::string many = zeros(kMaxJsonValues + 1);
+  std::string many = zeros(kMaxJsonHeldBytes / 16 + 1);
   CHECK(floors_from_text(R"({"bpfbench_ab": 1, "control": true, "noise_floor_pct": 1, "points": )" + many + "}",
                          "c.json"));
   auto error = [](const std::string &text) {
