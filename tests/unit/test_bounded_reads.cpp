@@ -125,7 +125,8 @@ TEST_CASE("bounded JSON: depth and memory are bounded, errors have a place and n
   CHECK(parse_json(list(10, "\"\""), e, false, kib));
   CHECK_FALSE(parse_json(list(20, "\"\""), e, false, kib));
   CHECK(parse_json(list(1, "{\"a\":1,\"b\":1,\"c\":1,\"d\":1}"), e, false, kib));
-  CHECK_FALSE(parse_json(list(1, "{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":1,\"g\":1,\"h\":1,\"i\":1}"), e, false, kib));
+  CHECK_FALSE(
+      parse_json(list(1, "{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":1,\"g\":1,\"h\":1,\"i\":1}"), e, false, kib));
   // The default: 64 MiB of values, whatever the text's size.
   CHECK(format_byte_limit(kMaxJsonHeldBytes) == "64 MiB");
 
