@@ -291,6 +291,10 @@ TEST_CASE("floor files: only the floors are kept, each a number >= 0", "[ab][jso
   CHECK(error(head + R"("floors": {"S / t": "1"}})") ==
         "c.json: floors[\"S / t\"]: expected a number >= 0, got a string");
   CHECK(error(head + R"("floors": [1]})") == "c.json: floors: expected an object, got an array");
+  // The key names the entry, as printable text (no terminal escape reaches stderr).
+  CHECK(error(head + "\"floors\": {\"\\u001b\": -1}}").find('\x1b') == std::string::npos);
+  CHECK(error(head + "\"floors\": {\"S /\\u001b[31m\": {}}}") ==
+        "c.json: floors[\"S /" + printable_text("\x1b") + "[31m\"]: expected a number >= 0, got an object");
   CHECK(error(R"({"bpfbench_ab": 1, "control": "yes", "noise_floor_pct": 1})") ==
         "c.json: control: expected true or false, got a string");
   CHECK(error(R"({"bpfbench_ab": 1, "control": false, "noise_floor_pct": 1})") ==
