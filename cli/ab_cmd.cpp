@@ -145,14 +145,11 @@ AbRunOptions run_options(const AbArgs &a, FeatureProber &prober) {
   return o;
 }
 
+// The checked, bounded reader (results/floor_file.hpp): never waits on a FIFO.
 std::optional<std::map<std::string, double>> read_floors(const std::string &path) {
-  std::ifstream f(path);
-  nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
-  std::string err = !f ? "cannot be read" : j.is_discarded() ? "is not JSON" : "";
-  std::optional<std::map<std::string, double>> floors;
-  if (err.empty()) floors = floors_from_control_json(j, err);
-  if (!floors) fmt::print(stderr, "bpfbench: error: {}: {}\n", path, err);
-  return floors;
+  Result<FloorMap> floors = read_floor_file(path);
+  if (!floors) fmt::print(stderr, "bpfbench: error: {}\n", floors.error().message);
+  return floors ? std::optional(*floors) : std::nullopt;
 }
 
 void print_report(const AbReport &rep, const std::string &format) {

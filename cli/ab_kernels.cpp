@@ -105,7 +105,7 @@ std::optional<ResultSet> guest_turn(const AbArgs &a, const Side &side, const vm:
     return std::nullopt;
   }
   std::string err;
-  std::optional<ResultSet> rs = load_results(json, err);
+  std::optional<ResultSet> rs = load_results(json, err, &stop.flag());
   if (!rs) {
     say(fmt::format("error: {}: the guest's run (exit {}) left no results: {}", side.name, g.job_exit, err));
     if (!g.job_stderr.empty()) fmt::print(stderr, "{}", g.job_stderr);

@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "cli/front.hpp"
 #include "cli/values.hpp"
+#include "compiler/json_input.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/stop.hpp"
@@ -65,24 +66,30 @@ void print_failure(const vm::GuestResult &r) {
   if (!r.job_stderr.empty()) fmt::print(stderr, "{}", r.job_stderr);
 }
 
+// A string member of a probe row, "" when absent or not a string (value() would throw).
+std::string row_text(const nlohmann::json &row, const char *key) {
+  auto it = row.find(key);
+  return it != row.end() && it->is_string() ? printable_text(it->get<std::string>()) : "";
+}
+
 // `attach:` rows of a probe: "9/10 (no: kprobe.multi: EOPNOTSUPP)".
 std::string attach_summary(const nlohmann::json &rows) {
   int yes = 0, all = 0;
   std::string missing;
   for (const auto &r : rows) {
-    if (r.value("kind", "") != "attach") continue;
+    if (!r.is_object() || row_text(r, "kind") != "attach") continue;
     ++all;
-    if (r.value("available", false)) ++yes;
-    else missing += (missing.empty() ? "" : ", ") + r.value("name", "?");
+    if (auto a = r.find("available"); a != r.end() && *a == true) ++yes;
+    else missing += (missing.empty() ? "" : ", ") + (row_text(r, "name").empty() ? "?" : row_text(r, "name"));
   }
   if (all == 0) return "-";
   return fmt::format("attach {}/{}{}", yes, all, missing.empty() ? "" : " (missing: " + missing + ")");
 }
 
 nlohmann::json read_probe(const std::string &dir) {
-  std::ifstream in(dir + "/probe.json");
-  auto j = nlohmann::json::parse(in, nullptr, false);
-  return j.is_array() ? j : nlohmann::json();
+  JsonError bad;
+  auto j = read_json_file(dir + "/probe.json", kMaxTextInputBytes, bad);
+  return j && j->is_array() ? *j : nlohmann::json();
 }
 
 }  // namespace
@@ -212,7 +219,8 @@ int cmd_kernels(const KernelsArgs &a) {
       req.on_stdout = [&](const std::string &s) { captured += s; };
       progress("probing " + k->label() + " in qemu");
       vm::GuestResult r = vm::run_in_guest(req);
-      auto probe = nlohmann::json::parse(captured, nullptr, false);
+      JsonError bad;
+      auto probe = parse_json(captured, bad).value_or(nlohmann::json());
       if (!r.ok || r.job_exit != 0 || !probe.is_array()) {
         if (r.ok) r.error = "probe in the guest failed (exit " + std::to_string(r.job_exit) + ")";
         print_failure(r);

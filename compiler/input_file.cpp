@@ -286,6 +286,91 @@ std::optional<InputFile> read_input_file_in(const std::string &folder, const std
   return read_open_file(f.fd, now, max_bytes, error);
 }
 
+std::optional<InputStream> open_input_stream(const std::string &path, uint64_t max_bytes, std::string &error,
+                                             const std::atomic<bool> *stop) {
+  if (path.empty()) {
+    error = "empty file name";
+    return std::nullopt;
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    error = errno_text(errno);
+    return std::nullopt;
+  }
+  if (std::string why = refusal(st.st_mode); !why.empty()) {
+    error = why;
+    return std::nullopt;
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    error = ("is larger than the " + format_byte_limit(max_bytes) + " limit");
+    return std::nullopt;
+  }
+  InputStream in(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), max_bytes, stop);
+  if (in.fd_ < 0 || ::fstat(in.fd_, &st) != 0) {
+    error = errno_text(errno);
+    return std::nullopt;
+  }
+  if (std::string why = refusal(st.st_mode); !why.empty()) {  // swapped since the stat
+    error = why;
+    return std::nullopt;
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    error = ("is larger than the " + format_byte_limit(max_bytes) + " limit");
+    return std::nullopt;
+  }
+  in.dev_ = st.st_dev;
+  in.ino_ = st.st_ino;
+  in.size_ = static_cast<uint64_t>(st.st_size);
+  return in;
+}
+
+InputStream::InputStream(InputStream &&o) noexcept
+    : fd_(std::exchange(o.fd_, -1)),
+      max_(o.max_),
+      read_(o.read_),
+      stop_(o.stop_),
+      dev_(o.dev_),
+      ino_(o.ino_),
+      size_(o.size_),
+      error_(std::move(o.error_)) {}
+
+InputStream::~InputStream() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+ssize_t InputStream::read(char *buf, size_t n) {
+  if (!error_.empty()) return -1;
+  if (stop_ && stop_->load()) {
+    error_ = "interrupted";
+    return -1;
+  }
+  for (;;) {
+    ssize_t got = ::read(fd_, buf, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      error_ = errno_text(errno);
+      return -1;
+    }
+    // A file growing while read (or a /proc file of "size 0") stops at the limit.
+    read_ += static_cast<uint64_t>(got);
+    if (read_ > max_) {
+      error_ = ("is larger than the " + format_byte_limit(max_) + " limit");
+      return -1;
+    }
+    return got;
+  }
+}
+
+bool InputStream::seek(uint64_t offset) {
+  if (!error_.empty()) return false;
+  if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
+    error_ = errno_text(errno);
+    return false;
+  }
+  read_ = offset;
+  return true;
+}
+
 std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error) {
   if (path.empty()) {
     error = "empty file name";

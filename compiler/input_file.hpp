@@ -3,6 +3,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,9 @@ namespace bpfbench {
 inline constexpr uint64_t kMaxTextInputBytes = uint64_t{16} << 20;
 inline constexpr uint64_t kMaxObjectInputBytes = uint64_t{256} << 20;
 inline constexpr uint64_t kMaxKernelImageBytes = uint64_t{1} << 30;
+// Results files are read in pieces (results/results_stream.cpp): a big sweep with raw
+// samples passes 16 MiB, and memory stays far below the file's size.
+inline constexpr uint64_t kMaxResultsInputBytes = uint64_t{1} << 30;
 
 // What a path names, for messages: "a directory", "a FIFO", "a character device", ...
 // (by lstat-free stat: symlinks are followed, like an open would).
@@ -45,6 +49,45 @@ std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_b
 // O_NOFOLLOW, compiler/safe_dir.hpp): refused unless fstat says it is a regular file of at
 // most `max_bytes`; read to its end, and refused when it grows past the limit meanwhile.
 std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &error);
+
+// An input too big to hold whole, opened with read_input_file's checks (the same
+// refusals, word for word) and read in pieces. Not copyable; closes on destruction.
+class InputStream {
+ public:
+  InputStream(InputStream &&o) noexcept;
+  InputStream &operator=(InputStream &&) = delete;
+  ~InputStream();
+
+  // Up to `n` bytes into `buf`; 0 at the end. -1 when the read failed, the file grew past
+  // the limit, or `stop` was set; error() then says which ("is larger than the 1 GiB
+  // limit", "interrupted", the errno text).
+  ssize_t read(char *buf, size_t n);
+  // Reads on from byte `offset` (of a file another process appends to); the bytes before
+  // count toward the limit. false with error() set when the file cannot seek.
+  bool seek(uint64_t offset);
+  const std::string &error() const { return error_; }
+  dev_t dev() const { return dev_; }
+  ino_t ino() const { return ino_; }
+  uint64_t size() const { return size_; }  // at the open (0 for /proc files)
+
+ private:
+  friend std::optional<InputStream> open_input_stream(const std::string &, uint64_t, std::string &,
+                                                      const std::atomic<bool> *);
+  InputStream(int fd, uint64_t max_bytes, const std::atomic<bool> *stop) : fd_(fd), max_(max_bytes), stop_(stop) {}
+  int fd_ = -1;
+  uint64_t max_ = 0, read_ = 0;
+  const std::atomic<bool> *stop_ = nullptr;
+  dev_t dev_ = 0;
+  ino_t ino_ = 0;
+  uint64_t size_ = 0;
+  std::string error_;
+};
+
+// Opens `path` as read_input_file would read it (regular files of at most `max_bytes`,
+// never a FIFO or a device: refused before the open). `stop`, when given, is polled
+// before each piece, so a stop signal ends a long read.
+std::optional<InputStream> open_input_stream(const std::string &path, uint64_t max_bytes, std::string &error,
+                                             const std::atomic<bool> *stop = nullptr);
 
 // The stat() half of read_input_file, for callers that read in their own way (or later):
 // "" when `path` is a regular file, else the reason, as read_input_file words it.

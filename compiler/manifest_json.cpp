@@ -16,6 +16,7 @@
 #include "compiler/constraints.hpp"
 #include "compiler/input_file.hpp"
 #include "compiler/json_locations.hpp"
+#include "compiler/json_input.hpp"
 #include "compiler/manifest_fields.hpp"
 #include "compiler/enum_choices.hpp"
 #include "compiler/resolve_value.hpp"
@@ -56,15 +57,15 @@ class ManifestReader : public ManifestFields {
         folder_(std::move(folder)) {}
 
   std::optional<FamilyManifest> read(const std::string &text) {
-    json parsed;
-    try {
-      // Comments are allowed: a manifest is documentation as much as data.
-      parsed = json::parse(text, nullptr, true, true);
-    } catch (const json::exception &) {  // a parse_error, or out_of_range for 1e400
-      bad_json(text);
+    // Comments are allowed: a manifest is documentation as much as data. Bounded: a family
+    // folder may come from anyone (compiler/json_input.hpp).
+    JsonError bad;
+    std::optional<json> parsed = parse_json(text, bad, true);
+    if (!parsed) {
+      bad_json(text, bad);
       return std::nullopt;
     }
-    const json &root = parsed;  // const: a lookup must never insert
+    const json &root = *parsed;  // const: a lookup must never insert
     locate(text, root);
     FamilyManifest f;
     f.manifest_path = path();
@@ -179,9 +180,19 @@ class ManifestReader : public ManifestFields {
     report(where, errs);
   }
 
-  void bad_json(const std::string &text) {
-    JsonSyntaxError e = json_syntax_error(text).value_or(JsonSyntaxError{0, "not a JSON document"});
-    error(json_offset_range(text, e.offset, file()), "", "invalid JSON: " + e.reason);
+  // "invalid JSON: syntax error …" at its line:col, without the parser's echo of the file's
+  // bytes (json_syntax_error); what the bounded reader refuses (too deep, too much) at its
+  // place.
+  void bad_json(const std::string &text, const JsonError &e) {
+    if (e.kind == JsonError::Kind::Syntax || e.line == 0)
+      if (auto se = json_syntax_error(text)) {
+        error(json_offset_range(text, se->offset, file()), "", "invalid JSON: " + se->reason);
+        return;
+      }
+    auto line = static_cast<uint32_t>(std::max<size_t>(e.line, 1)),
+         col = static_cast<uint32_t>(std::max<size_t>(e.col, 1));
+    error(SourceRange{file(), line, col, line, col}, "",
+          e.kind == JsonError::Kind::Syntax ? "invalid JSON: " + e.reason : e.reason);
   }
 
   template <typename T>

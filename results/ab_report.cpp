@@ -319,23 +319,6 @@ nlohmann::json ab_to_json(const AbReport &r) {
   return j;
 }
 
-std::optional<std::map<std::string, double>> floors_from_control_json(const nlohmann::json &j, std::string &err) {
-  if (!j.is_object() || !j.contains("bpfbench_ab") || !j.value("control", false)) {
-    err = "not the JSON of a control run (bpfbench ab --control --format json)";
-    return std::nullopt;
-  }
-  std::map<std::string, double> out;
-  if (j.contains("noise_floor_pct") && j["noise_floor_pct"].is_number()) out[""] = j["noise_floor_pct"].get<double>();
-  if (j.contains("floors") && j["floors"].is_object())
-    for (const auto &[k, v] : j["floors"].items())
-      if (v.is_number()) out[k] = v.get<double>();
-  if (out.empty()) {
-    err = "the control run holds no noise floor (no point of it has a ratio)";
-    return std::nullopt;
-  }
-  return out;
-}
-
 double floor_for(const std::map<std::string, double> &floors, const AbPointKey &k) {
   if (auto it = floors.find(point_name(k)); it != floors.end()) return it->second;
   if (auto it = floors.find(""); it != floors.end()) return it->second;

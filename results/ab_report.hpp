@@ -13,6 +13,7 @@
 
 #include "results/ab_interleaved.hpp"
 #include "results/interference.hpp"
+#include "results/floor_file.hpp"  // floors_from_control_json (--floor-from)
 #include "results/paired.hpp"
 #include "results/stats.hpp"
 
@@ -114,9 +115,6 @@ std::string ab_to_text(const AbReport &r);
 std::string ab_to_markdown(const AbReport &r);
 nlohmann::json ab_to_json(const AbReport &r);
 
-// The floors a control run's JSON (ab --control --format json) holds: per "suite / label"
-// and the overall one (key ""). nullopt + `err` when it is not such a file.
-std::optional<std::map<std::string, double>> floors_from_control_json(const nlohmann::json &j, std::string &err);
 // The floor of one point: its own, else the control's overall one, else 0.
 double floor_for(const std::map<std::string, double> &floors, const AbPointKey &k);
 

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "compiler/input_file.hpp"
 #include "compiler/plan_dump.hpp"
 #include "results/expectations.hpp"
 
@@ -131,15 +130,6 @@ nlohmann::json ResultsDoc::to_json() const {
   if (!doctor.is_null()) j["doctor"] = doctor;
   if (calibration) j["calibration"] = calibration_to_json(*calibration);
   return j;
-}
-
-std::optional<ResultSet> load_results(const std::string &path, std::string &err) {
-  auto in = read_input_file(path, kMaxTextInputBytes, err);
-  if (!in) {
-    err = "cannot read " + path + ": " + err;
-    return std::nullopt;
-  }
-  return results_from_text(in->data, path, err);
 }
 
 std::string utc_timestamp() {

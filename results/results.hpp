@@ -1,6 +1,7 @@
 // Run results as data: the "bpfbench-results/1" JSON document, written and read back.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,7 +69,6 @@ struct ResultPoint {
 struct ResultSet {
   std::string path, file, file_sha256;
   Environment env;
-  nlohmann::json plan;
   std::vector<ResultPoint> points;
   bool complete = false;
   std::optional<Calibration> calibration;  // absent: --calibration off, or an older file
@@ -79,8 +79,13 @@ struct ResultSet {
 // "points[3].stats.hits.mean: expected a number, got a string". results_from_text and
 // load_results prefix the file name ("b.json: …", "b.json:4:17: not valid JSON …").
 std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err);
+// Text and files are read in pieces (results/results_stream.cpp): each point is checked
+// as it completes and its JSON dropped; its raw samples are counted, never held. Files up
+// to kMaxResultsInputBytes (1 GiB), nested at most kMaxJsonDepth deep. `stop`, when given,
+// ends a long read ("cannot read b.json: interrupted").
 std::optional<ResultSet> results_from_text(std::string_view text, const std::string &name, std::string &err);
-std::optional<ResultSet> load_results(const std::string &path, std::string &err);
+std::optional<ResultSet> load_results(const std::string &path, std::string &err,
+                                      const std::atomic<bool> *stop = nullptr);
 
 // "2024-05-01T12:00:00Z".
 std::string utc_timestamp();

@@ -9,6 +9,7 @@
 #include "compiler/escape.hpp"
 #include "compiler/kinds.hpp"
 #include "results/results.hpp"
+#include "results/results_read.hpp"
 
 namespace bpfbench {
 
@@ -311,20 +312,15 @@ void check_environment(const Obj &top) {
 }
 
 // Files written before points said `is_baseline` have it in their plan only.
-void mark_baselines_from_plan(ResultSet &rs) {
-  if (!rs.plan.is_object()) return;
-  auto pp = rs.plan.find("points");
-  if (pp == rs.plan.end() || !pp->is_array()) return;
-  std::set<size_t> baselines;
-  for (const auto &x : *pp) {
-    if (!x.is_object()) continue;
-    auto b = x.find("is_baseline"), i = x.find("index");
-    if (b != x.end() && *b == true && i != x.end() && i->is_number_unsigned()) baselines.insert(i->get<size_t>());
-  }
-  for (auto &p : rs.points) p.is_baseline = p.is_baseline || baselines.count(p.index) > 0;
+void note_baseline(const nlohmann::json &x, std::set<size_t> &baselines) {
+  if (!x.is_object()) return;
+  auto b = x.find("is_baseline"), i = x.find("index");
+  if (b != x.end() && *b == true && i != x.end() && i->is_number_unsigned()) baselines.insert(i->get<size_t>());
 }
 
-ResultSet read_set(const nlohmann::json &j) {
+// `streamed`: the points and the plan's baselines were read already, one by one as the file
+// was read (results/results_stream.cpp); `j` holds an empty "points" (and plan "points").
+ResultSet read_set(const nlohmann::json &j, StreamedPoints *streamed) {
   Obj top(j, "");
   const nlohmann::json *schema = top.find("schema", false);
   if (!schema || !schema->is_string() || schema->get<std::string>() != kResultsSchema)
@@ -335,26 +331,34 @@ ResultSet read_set(const nlohmann::json &j) {
   rs.complete = top.boolean("complete");
   check_environment(top);
   rs.env = environment_from_json(j.value("environment", nlohmann::json::object()));
+  std::set<size_t> baselines;
   if (const nlohmann::json *plan = top.find("plan", false); plan && !plan->is_null()) {
     Obj(*plan, "plan");
-    rs.plan = *plan;
+    auto pp = plan->find("points");
+    if (!streamed && pp != plan->end() && pp->is_array())
+      for (const auto &x : *pp) note_baseline(x, baselines);
   }
   const nlohmann::json *pts = array_of(top, "points", true);
-  for (size_t i = 0; i < pts->size(); ++i) rs.points.push_back(read_point(Obj((*pts)[i], index_path("points", i))));
-  mark_baselines_from_plan(rs);
+  if (streamed) {
+    if (!streamed->error_path.empty()) bad(streamed->error_path, streamed->error_message);
+    rs.points = std::move(streamed->points);
+    baselines = std::move(streamed->baselines);
+  } else {
+    for (size_t i = 0; i < pts->size(); ++i) rs.points.push_back(read_point(Obj((*pts)[i], index_path("points", i))));
+  }
+  for (auto &p : rs.points) p.is_baseline = p.is_baseline || baselines.count(p.index) > 0;
   if (const nlohmann::json *c = top.find("calibration", false); c && !c->is_null())
     rs.calibration = read_calibration(Obj(*c, "calibration"));
   return rs;
 }
 
-// "line:col" of a byte offset, for a JSON syntax error.
-std::string position_of(std::string_view text, size_t byte) {
-  size_t line = 1, col = 1;
-  for (size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') ++line, col = 1;
-    else ++col;
+std::optional<ResultSet> checked_set(const nlohmann::json &j, StreamedPoints *streamed, std::string &err) {
+  try {
+    return read_set(j, streamed);
+  } catch (const BadValue &b) {
+    err = b.path == "schema" ? b.message : b.path + ": " + b.message;
+    return std::nullopt;
   }
-  return fmt::format("{}:{}", line, col);
 }
 
 }  // namespace
@@ -368,42 +372,24 @@ const MetricSummary *ResultPoint::metric(const std::string &name) const {
 std::string ResultPoint::key() const { return suite + "\x1f" + label + "\x1f" + json_text(params); }
 
 std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err) {
+  return checked_set(j, nullptr, err);
+}
+
+void StreamedPoints::add_point(const nlohmann::json &j, size_t i, std::optional<size_t> nsamples) {
+  if (!error_path.empty()) return;  // the first bad point is the one named
   try {
-    return read_set(j);
+    points.push_back(read_point(Obj(j, index_path("points", i))));
+    if (nsamples) points.back().nsamples = *nsamples;
   } catch (const BadValue &b) {
-    err = b.path == "schema" ? b.message : b.path + ": " + b.message;
-    return std::nullopt;
+    error_path = b.path;
+    error_message = b.message;
   }
 }
 
-std::optional<ResultSet> results_from_text(std::string_view text, const std::string &name, std::string &err) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error &e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 2: syntax
-    // error while parsing value - invalid literal; last read: 'x'": keep only the why.
-    std::string what = e.what();
-    size_t col = what.find(", column ");
-    size_t why = col == std::string::npos ? std::string::npos : what.find(": ", col);
-    std::string detail = why == std::string::npos ? "" : what.substr(why + 2);
-    // "last read: '…'" echoes the file's bytes; line:col already says where.
-    if (size_t last = detail.find("; last read: "); last != std::string::npos) detail.resize(last);
-    if (!detail.empty()) detail = ": " + printable_text(detail.substr(0, 200));
-    err = fmt::format("{}:{}: not valid JSON{}", name, position_of(text, e.byte > 0 ? e.byte - 1 : 0), detail);
-    return std::nullopt;
-  } catch (const nlohmann::json::exception &e) {
-    // out_of_range.406, "number overflow parsing '1e999'": no position to give.
-    std::string what = e.what();
-    size_t tag = what.find("] ");
-    err = name +
-          ": not valid JSON: " + printable_text(what.substr(tag == std::string::npos ? 0 : tag + 2).substr(0, 200));
-    return std::nullopt;
-  }
-  auto rs = results_from_json(j, err);
-  if (!rs) err = name + ": " + err;
-  else rs->path = name;
-  return rs;
+void StreamedPoints::add_plan_point(const nlohmann::json &j) { note_baseline(j, baselines); }
+
+std::optional<ResultSet> results_from_parts(const nlohmann::json &top, StreamedPoints &&points, std::string &err) {
+  return checked_set(top, &points, err);
 }
 
 }  // namespace bpfbench

@@ -2,8 +2,9 @@
 # Builds the libFuzzer targets with clang-19 (build-asan/, the tree the sanitizer run
 # shares: scripts/sanitize-tree.sh) and fuzzes them for SECONDS
 # (default 60) in all, each on a copy of its seed corpus: the front end (.bdsl text) two
-# thirds of the time, the results-file reader with compare/plot (JSON) one third; the
-# family.json reader (fuzz_manifest) when named in FUZZ_TARGETS or FUZZ_RUNS.
+# thirds of the time, the results-file reader with compare/plot (JSON) one third, and
+# beside it the `ab --floor-from` reader (a control run's JSON) one third; the family.json
+# reader (fuzz_manifest) when named in FUZZ_TARGETS or FUZZ_RUNS.
 # Exits non-zero on any crash, leak, timeout or out-of-memory, printing the reproducer;
 # otherwise prints each run's stats.
 #   scripts/fuzz.sh [SECONDS]
@@ -27,13 +28,13 @@ fi
 build=build-asan
 bash scripts/sanitize-tree.sh
 # FUZZ_CORPUS alone keeps its old meaning: the front end's corpus.
-default_targets="fuzz_frontend fuzz_results"
+default_targets="fuzz_frontend fuzz_results fuzz_floors"
 [ -n "${FUZZ_CORPUS:-}" ] && default_targets=fuzz_frontend
 # FUZZ_RUNS names its targets: those run (fuzz_manifest among them).
 [ -n "${FUZZ_RUNS:-}" ] && [ -z "${FUZZ_TARGETS:-}" ] && default_targets=$(printf '%s\n' ${FUZZ_RUNS} | sed 's/:.*//' | tr '\n' ' ')
 targets=(${FUZZ_TARGETS:-$default_targets})
 if [ -n "${FUZZ_CORPUS:-}" ] && [ "${#targets[@]}" -ne 1 ]; then
-  echo "fuzz.sh: FUZZ_CORPUS needs one target (FUZZ_TARGETS=fuzz_frontend, fuzz_results or fuzz_manifest)" >&2
+  echo "fuzz.sh: FUZZ_CORPUS needs one target (FUZZ_TARGETS=fuzz_frontend, fuzz_results, fuzz_floors or fuzz_manifest)" >&2
   exit 2
 fi
 # Only the fuzz targets and what they link: the rest of the tree is not fuzzed.
@@ -41,8 +42,8 @@ fi
 # FUZZ_RUNS: "target:N ..." (each target listed, N > 0).
 declare -A runs=()
 for tr in ${FUZZ_RUNS:-}; do
-  if ! [[ "$tr" =~ ^(fuzz_frontend|fuzz_results|fuzz_manifest):([1-9][0-9]*)$ ]]; then
-    echo "fuzz.sh: FUZZ_RUNS entry '$tr' is not TARGET:N (fuzz_frontend, fuzz_results or fuzz_manifest, N > 0)" >&2
+  if ! [[ "$tr" =~ ^(fuzz_frontend|fuzz_results|fuzz_floors|fuzz_manifest):([1-9][0-9]*)$ ]]; then
+    echo "fuzz.sh: FUZZ_RUNS entry '$tr' is not TARGET:N (fuzz_frontend, fuzz_results, fuzz_floors or fuzz_manifest, N > 0)" >&2
     exit 2
   fi
   runs[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
@@ -78,7 +79,7 @@ fuzz() {
   bytes=$(du -sb "$corpus" | cut -f1)
   if [ "$rc" -ne 0 ]; then
     # libFuzzer's report: the sanitizer's stack and "Test unit written to <file>".
-    grep -E 'ERROR|SUMMARY|==[0-9]+==|#[0-9]+ 0x|Test unit written|timeout|out-of-memory|fuzz_results:|fuzz_manifest:' "$log" | head -60
+    grep -E 'ERROR|SUMMARY|==[0-9]+==|#[0-9]+ 0x|Test unit written|timeout|out-of-memory|fuzz_(results|floors|manifest):' "$log" | head -60
     for a in "$work/artifacts-$target"/*; do
       [ -e "$a" ] || continue
       echo "fuzz.sh: reproducer: $a (replay: $build/tests/fuzz/$target $a)"
@@ -133,10 +134,11 @@ cp tests/fuzz/manifest.dict "$dict_manifest"
   true
 } | sort -u | sed 's/"/\\"/g; s/.*/"&"/' >>"$dict_manifest"
 
-# The split keeps the step's fuzzing time: two thirds front end, one third results files.
-# With FUZZ_RUNS there is no split: each target runs to its count, SECONDS its cap.
-# The targets run side by side, each a single process (one CPU each on the 2-CPU CI
-# machine), so the step takes the front end's share of wall clock, not the sum.
+# The split keeps the step's fuzzing time: two thirds front end, one third each JSON
+# reader (results files, floor files). With FUZZ_RUNS there is no split: each target runs
+# to its count, SECONDS its cap. The targets run side by side, each a single process, so
+# the step takes the front end's share of wall clock, not the sum (the floor reader's
+# count in CI is a few seconds' worth).
 pids=()
 for target in "${targets[@]}"; do
   if [ "${#targets[@]}" -eq 1 ] || [ -n "${FUZZ_RUNS:-}" ]; then t=$secs
@@ -149,6 +151,8 @@ for target in "${targets[@]}"; do
     # Seeds: small results files of real runs (tests/fuzz/corpus_results/README.md).
     fuzz_results) cp tests/fuzz/corpus_results/*.json "$corpus/"; fuzz fuzz_results "$t" "$corpus" tests/fuzz/results.dict >"$work/$target.out" 2>&1 & ;;
     fuzz_manifest) seed_manifest "$corpus"; fuzz fuzz_manifest "$t" "$corpus" "$dict_manifest" >"$work/$target.out" 2>&1 & ;;
+    # Seeds: a real control run's JSON (tests/fuzz/corpus_floors/README.md).
+    fuzz_floors) cp tests/fuzz/corpus_floors/*.json "$corpus/"; fuzz fuzz_floors "$t" "$corpus" tests/fuzz/floors.dict >"$work/$target.out" 2>&1 & ;;
     *) echo "fuzz.sh: unknown target $target" >&2; exit 2 ;;
   esac
   pids+=($!)

@@ -7,5 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$SECONDS
 bash scripts/sanitize-tree.sh
-ninja -C build-asan bpfbench bpfbench_unit_tests fuzz_frontend fuzz_results fuzz_manifest
+ninja -C build-asan bpfbench bpfbench_unit_tests fuzz_frontend fuzz_results fuzz_floors fuzz_manifest
 echo "sanitize-build: built in $((SECONDS - t0)) s"

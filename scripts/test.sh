@@ -98,9 +98,10 @@ else
   # clock, and a task at SCHED_IDLE can wait that long while two producer threads run.
   # Only when the background build succeeded (its targets are there: fuzz.sh runs no ninja
   # of its own beside the sanitizer step's); otherwise after it, as before.
+  # fuzz_floors (the --floor-from reader): ~4 s of executions at its rate here (7400/s).
   # fuzz_manifest (the family.json reader): 6000 executions, 5-10 s here (1132/s alone, 750/s
   # at nice 19 beside four other builds).
-  export FUZZ_RUNS="fuzz_frontend:${BPFBENCH_FUZZ_RUNS_FRONTEND:-48000} fuzz_results:${BPFBENCH_FUZZ_RUNS_RESULTS:-105000} fuzz_manifest:${BPFBENCH_FUZZ_RUNS_MANIFEST:-6000}"
+  export FUZZ_RUNS="fuzz_frontend:${BPFBENCH_FUZZ_RUNS_FRONTEND:-48000} fuzz_results:${BPFBENCH_FUZZ_RUNS_RESULTS:-105000} fuzz_floors:${BPFBENCH_FUZZ_RUNS_FLOORS:-30000} fuzz_manifest:${BPFBENCH_FUZZ_RUNS_MANIFEST:-6000}"
   fuzz_cap=400
   fuzz_pid=
   # The qemu boots of label vm-guest run beside the sanitizer step too, at nice 19, one at

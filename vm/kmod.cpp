@@ -7,7 +7,9 @@
 #include <fstream>
 #include <functional>
 #include <set>
+#include <sstream>
 
+#include "compiler/input_file.hpp"
 #include "vm/kernel_image.hpp"
 
 namespace bpfbench::vm {
@@ -35,8 +37,10 @@ std::map<std::string, std::string> index_modules(const std::string &dir) {
 
 std::set<std::string> read_builtin(const std::string &dir) {
   std::set<std::string> names;
-  std::ifstream in(dir + "/modules.builtin");
-  for (std::string line; std::getline(in, line);) {
+  std::string err;  // none (no file, or not a regular one): no module is built in
+  auto in = read_input_file(dir + "/modules.builtin", kMaxTextInputBytes, err);
+  std::istringstream text(in ? std::move(in->data) : std::string());
+  for (std::string line; std::getline(text, line);) {
     size_t slash = line.rfind('/');
     std::string file = line.substr(slash == std::string::npos ? 0 : slash + 1);
     if (size_t ko = file.find(".ko"); ko != std::string::npos) names.insert(normalize_module_name(file.substr(0, ko)));

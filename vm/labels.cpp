@@ -1,10 +1,12 @@
 #include "vm/labels.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 
 #include "compiler/atomic_file.hpp"
 #include "compiler/escape.hpp"
 #include "compiler/input_file.hpp"
+#include "compiler/json_input.hpp"
 
 namespace bpfbench::vm {
 
@@ -64,8 +66,12 @@ std::string TextLabeler::flush() {
 }
 
 std::optional<std::string> label_json_text(const std::string &text, const nlohmann::json &info) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (!j.is_object()) return std::nullopt;
+  // Bounded in depth (the dump below recurses); the file's size (our guest's own run) bounds the rest.
+  JsonError bad;
+  std::optional<nlohmann::json> parsed =
+      parse_json(text, bad, false, JsonLimits{kMaxJsonDepth, UINT64_MAX, UINT64_MAX});
+  if (!parsed || !parsed->is_object()) return std::nullopt;
+  nlohmann::json &j = *parsed;
   j["vm"] = info;
   if (j.contains("environment") && j["environment"].is_object()) j["environment"]["vm"] = info;
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -28,12 +28,15 @@ std::string read_text(const std::string &path) {
   return in ? std::move(in->data) : std::string();
 }
 
-// Bytes of `path` from `offset` on (the guest appends to it over 9p while we read).
+// Bytes of `path` from `offset` on (the guest appends to it over 9p while we read), through
+// the checked opener: a regular file only, and no more than the object-size bound in all.
 std::string read_from(const std::string &path, size_t offset) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  in.seekg(static_cast<std::streamoff>(offset));
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  std::string err, out;
+  auto in = open_input_stream(path, kMaxObjectInputBytes, err);
+  if (!in || !in->seek(offset)) return "";
+  char buf[65536];
+  for (ssize_t n; (n = in->read(buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  return out;
 }
 
 // Kills (the group) and reaps qemu unless release()d: it has been reaped already.

@@ -169,6 +169,13 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
           "expected '[', '{', or a literal");
   }
   SECTION("not an object") { CHECK(load_error("[1, 2]") == "the manifest must be a JSON object, got array"); }
+  SECTION("nested too deep, or a number JSON cannot hold: located, no exception text") {
+    CHECK(load_error("{\"family\": \"fam\", \"description\": " + std::string(300'000, '[') + "}", nullptr, nullptr, 1,
+                     97) == "nested deeper than 64 levels");
+    // Was "cannot read manifest: [json.exception.out_of_range.406] number overflow …".
+    CHECK(load_error("{\"family\": \"fam\", \"x\": 1e999}", nullptr, nullptr, 1, 1) ==
+          "invalid JSON: number overflow parsing '1e999'");
+  }
   SECTION("missing required key") {
     CHECK(load_error(R"({ "family": "fam", "description": "d", "programs": [] })") ==
           "missing required key 'template'");

@@ -12,6 +12,8 @@
 
 #include "compiler/process_owner.hpp"
 
+#include <chrono>
+
 #include "tests/vm/vm_test_support.hpp"
 #include "vm/cpio.hpp"
 #include "vm/guest_run.hpp"
@@ -396,4 +398,28 @@ TEST_CASE("work folders: the sweep removes those of ended runs and never a live 
   const std::string live_path = live->path();
   live.reset();  // a run that ends removes its own
   CHECK_FALSE(std::filesystem::exists(live_path));
+
+TEST_CASE("kernel files are read bounded: a FIFO, a deep or odd JSON is nothing, never waited on", "[vm-unit]") {
+  TempDir t;
+  const std::string deep = std::string(300'000, '[') + std::string(300'000, ']');
+  // The cache: a FIFO as a kernel's bpfbench-kernel.json (an ifstream waited for a writer),
+  // one nested 300,000 deep, one whose release is not a string (value() threw).
+  std::filesystem::create_directories(t.path / "cache/a");
+  REQUIRE(::mkfifo((t.path / "cache/a/bpfbench-kernel.json").c_str(), 0600) == 0);
+  t.write("cache/b/bpfbench-kernel.json", "{\"release\": " + deep + "}");
+  t.write("cache/c/bpfbench-kernel.json", "{\"release\": 5, \"image\": \"/etc/passwd\"}");
+  auto start = std::chrono::steady_clock::now();
+  CHECK(KernelCache((t.path / "cache").string()).cached().empty());
+  // modules.builtin a FIFO: none built in, no wait.
+  t.write("mods/kernel/net/9p/9pnet.ko", test::fake_module("9pnet", ""));
+  REQUIRE(::mkfifo((t.path / "mods/modules.builtin").c_str(), 0600) == 0);
+  std::string err;
+  auto plan = plan_modules((t.path / "mods").string(), {"9pnet"}, &err);
+  INFO(err);
+  REQUIRE(plan);
+  CHECK(plan->builtin.empty());
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+  // A results file nested too deep is not labelled (the dump of it recursed).
+  KernelSpec k;
+  CHECK_FALSE(label_json_file(t.write("deep.json", "{\"a\": " + deep + "}"), vm_info(k, Accel::Tcg), &err));
 }

@@ -1,0 +1,98 @@
+#include "results/floor_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "compiler/escape.hpp"
+#include "compiler/json_input.hpp"
+
+namespace bpfbench {
+
+namespace {
+
+// Keeps the document's fields but its arrays and objects other than "floors": a control
+// run's points are most of it and say nothing about the floors.
+class FloorReader final : public JsonReader {
+ protected:
+  Role role(bool is_array) override {
+    if (depth() == 0) return is_array ? Role::Skip : Role::Keep;
+    return depth() == 1 && key() != "floors" ? Role::Skip : Role::Keep;
+  }
+};
+
+std::string described(const nlohmann::json &v) {
+  if (v.is_number()) return fmt::format("{}", v.get<double>());
+  const std::string t = v.type_name();
+  return (t == "array" || t == "object" ? "an " : "a ") + t;
+}
+
+// A floor: a finite number >= 0, or null (none). "" when it is one.
+std::string floor_problem(const nlohmann::json &v) {
+  if (v.is_null() || (v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0)) return "";
+  return "expected a number >= 0, got " + described(v);
+}
+
+Result<FloorMap> floors_of(JsonSource &src, const std::string &name) {
+  FloorReader r;
+  if (!r.read(src)) return Error(r.error().text(name));
+  std::string err;
+  auto floors = floors_from_control_json(r.take(), err);
+  if (!floors) return Error(name + ": " + err);
+  return *floors;
+}
+
+}  // namespace
+
+std::optional<FloorMap> floors_from_control_json(const nlohmann::json &j, std::string &err) {
+  const char *not_control = "not the JSON of a control run (bpfbench ab --control --format json)";
+  if (!j.is_object() || !j.contains("bpfbench_ab") || !j.contains("control")) {
+    err = not_control;
+    return std::nullopt;
+  }
+  if (const auto &c = j["control"]; !c.is_boolean() || !c.get<bool>()) {
+    err = c.is_boolean() ? not_control : "control: expected true or false, got " + described(c);
+    return std::nullopt;
+  }
+  FloorMap out;
+  if (auto it = j.find("noise_floor_pct"); it != j.end()) {
+    if (std::string why = floor_problem(*it); !why.empty()) {
+      err = "noise_floor_pct: " + why;
+      return std::nullopt;
+    }
+    if (!it->is_null()) out[""] = it->get<double>();
+  }
+  if (auto it = j.find("floors"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) {
+      err = "floors: expected an object, got " + described(*it);
+      return std::nullopt;
+    }
+    for (const auto &[k, v] : it->items()) {
+      if (std::string why = floor_problem(v); !why.empty()) {
+        err = fmt::format("floors[\"{}\"]: {}", printable_text(k), why);
+        return std::nullopt;
+      }
+      if (!v.is_null()) out[k] = v.get<double>();
+    }
+  }
+  if (out.empty()) {
+    err = "the control run holds no noise floor (no point of it has a ratio)";
+    return std::nullopt;
+  }
+  return out;
+}
+
+Result<FloorMap> read_floor_file(const std::string &path) {
+  std::string why;
+  auto in = open_input_stream(path, kMaxTextInputBytes, why);
+  if (!in) return Error("cannot read " + path + ": " + why);
+  JsonSource src(*in);
+  return floors_of(src, path);
+}
+
+Result<FloorMap> floors_from_text(std::string_view text, const std::string &name) {
+  JsonSource src(text);
+  return floors_of(src, name);
+}
+
+}  // namespace bpfbench
