@@ -26,12 +26,34 @@ bool same_folder(const std::string &a, const std::string &b) {
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+// How points are compared: the method, and the interleaved points' loads and slices.
+void add_interleave_options(CLI::App *cmd, AbArgs &a) {
+  cmd->add_option_function<std::string>(
+         "--method",
+         [&a](const std::string &v) { a.method = v == "turns" ? AbMethodChoice::Turns : AbMethodChoice::Auto; },
+         "auto (default): interleave A and B in one process where the point allows it, whole turns elsewhere; "
+         "turns: whole point runs in ABBA turns for every point")
+      ->check(CLI::IsMember({"auto", "turns"}));
+  add_value<int64_t>(
+      cmd, "--copies", integer_in(1, kMaxCopies), [&a](int64_t n) { a.interleave.copies = size_t(n); },
+      "Interleaved: loads of each side at once, each a unit of the CI (default 4)", "K");
+  add_value<int64_t>(
+      cmd, "--slice", duration_in(kMinSliceNs, 1'000'000'000), [&a](int64_t ns) { a.interleave.slice_ns = ns; },
+      "Interleaved: how long one load is active before the next (default 20ms)", "DURATION");
+  add_value<int64_t>(
+      cmd, "--block", duration_in(0, kMaxTimeNs), [&a](int64_t ns) { a.interleave.block_ns = ns; },
+      "Interleaved: fresh loads after this long (default 2s; 0 keeps the first loads throughout)", "DURATION");
+  cmd->add_flag("--prog-stats", a.interleave.prog_stats,
+                "Interleaved: also the in-kernel ns per run of A and B from the same slices (BPF run-time stats)");
+}
+
 }  // namespace
 
 void add_ab_command(CLI::App &app, AbCommand &ab) {
   AbArgs &a = ab.args;
   ab.cmd = app.add_subcommand(
-      "ab", "Run two variants of the same points alternately (ABBA) and report paired B/A ratios with a 95% CI");
+      "ab", "Is B faster than A? Each point's two variants interleaved in one process (whole ABBA turns where they "
+            "cannot share one), B/A ratios with a 95% CI over loads and a verdict");
   ab.cmd->add_option("FILES", a.files, "before.bdsl after.bdsl, or one file with --a/--b or --control")
       ->required()
       ->expected(1, 2)
@@ -91,23 +113,7 @@ void add_ab_command(CLI::App &app, AbCommand &ab) {
           "direction, which a slow spell of the machine moves only when it covers most of the turn; mean = the mean "
           "of its intervals at the point's own interval")
       ->check(CLI::IsMember({"fast", "mean"}));
-  ab.cmd
-      ->add_option_function<std::string>(
-          "--method", [&a](const std::string &v) { a.method = v == "turns" ? AbMethodChoice::Turns : AbMethodChoice::Auto; },
-          "auto (default): interleave A and B in one process where the point allows it, whole turns elsewhere; "
-          "turns: whole point runs in ABBA turns for every point")
-      ->check(CLI::IsMember({"auto", "turns"}));
-  add_value<int64_t>(
-      ab.cmd, "--copies", integer_in(1, kMaxCopies), [&a](int64_t n) { a.interleave.copies = size_t(n); },
-      "Interleaved: loads of each side at once, each a unit of the CI (default 4)", "K");
-  add_value<int64_t>(
-      ab.cmd, "--slice", duration_in(kMinSliceNs, 1'000'000'000), [&a](int64_t ns) { a.interleave.slice_ns = ns; },
-      "Interleaved: how long one load is active before the next (default 20ms)", "DURATION");
-  add_value<int64_t>(
-      ab.cmd, "--block", duration_in(0, kMaxTimeNs), [&a](int64_t ns) { a.interleave.block_ns = ns; },
-      "Interleaved: fresh loads after this long (default 2s; 0 keeps the first loads throughout)", "DURATION");
-  ab.cmd->add_flag("--prog-stats", a.interleave.prog_stats,
-                   "Interleaved: also the in-kernel ns per run of A and B from the same slices (BPF run-time stats)");
+  add_interleave_options(ab.cmd, a);
   ab.cmd->add_option("--only", a.only, "Only the points with this label (of A), or matching this glob")
       ->check(checked(non_empty("some text of a label"), "TEXT"));
   ab.cmd->add_flag("-v,--verbose", a.verbose, "Also print libbpf/verifier details");

@@ -279,4 +279,14 @@ SourceRange JsonLocations::key(const json &obj, const std::string &k) const {
   return value(obj);
 }
 
+LocatedJsonError locate_json_error(const std::string &text, const JsonError &e, uint32_t file) {
+  if (e.kind == JsonError::Kind::Syntax || e.line == 0)
+    if (auto se = json_syntax_error(text))
+      return {json_offset_range(text, se->offset, file), "invalid JSON: " + se->reason};
+  auto line = static_cast<uint32_t>(std::max<size_t>(e.line, 1)),
+       col = static_cast<uint32_t>(std::max<size_t>(e.col, 1));
+  return {SourceRange{file, line, col, line, col},
+          e.kind == JsonError::Kind::Syntax ? "invalid JSON: " + e.reason : e.reason};
+}
+
 }  // namespace bpfbench

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/json_input.hpp"
 #include "compiler/source.hpp"
 
 namespace bpfbench {
@@ -47,5 +48,14 @@ std::optional<JsonSyntaxError> json_syntax_error(const std::string &text);
 
 // The byte at `offset` of `text` as a one-column range of file `file`.
 SourceRange json_offset_range(const std::string &text, size_t offset, uint32_t file);
+
+// Where and what a JSON read error of `text` (file `file`) is, as a diagnostic says it:
+// "invalid JSON: syntax error …" at its byte, without the parser's echo of the file's bytes
+// (json_syntax_error); what the bounded reader refuses (too deep, too much) at its place.
+struct LocatedJsonError {
+  SourceRange range;
+  std::string message;
+};
+LocatedJsonError locate_json_error(const std::string &text, const JsonError &e, uint32_t file);
 
 }  // namespace bpfbench

@@ -180,19 +180,9 @@ class ManifestReader : public ManifestFields {
     report(where, errs);
   }
 
-  // "invalid JSON: syntax error …" at its line:col, without the parser's echo of the file's
-  // bytes (json_syntax_error); what the bounded reader refuses (too deep, too much) at its
-  // place.
   void bad_json(const std::string &text, const JsonError &e) {
-    if (e.kind == JsonError::Kind::Syntax || e.line == 0)
-      if (auto se = json_syntax_error(text)) {
-        error(json_offset_range(text, se->offset, file()), "", "invalid JSON: " + se->reason);
-        return;
-      }
-    auto line = static_cast<uint32_t>(std::max<size_t>(e.line, 1)),
-         col = static_cast<uint32_t>(std::max<size_t>(e.col, 1));
-    error(SourceRange{file(), line, col, line, col}, "",
-          e.kind == JsonError::Kind::Syntax ? "invalid JSON: " + e.reason : e.reason);
+    LocatedJsonError at = locate_json_error(text, e, file());
+    error(at.range, "", at.message);
   }
 
   template <typename T>

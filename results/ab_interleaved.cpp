@@ -31,8 +31,8 @@ std::string interleaved_text(const AbInterleaved &x, double floor_pct) {
   std::string out = fmt::format(
       "  interleaved: {} load{} a side × {} block{} ({} unit{}), {:g} ms slices, {} slice pairs{}; {}\n", x.copies,
       x.copies == 1 ? "" : "s", x.blocks, x.blocks == 1 ? "" : "s", s.units.size(), s.units.size() == 1 ? "" : "s",
-      x.slice_ms, s.ratio.pairs, x.dropped_pairs ? fmt::format(" ({} dropped: producers hardly ran)", x.dropped_pairs) : "",
-      x.dispatch);
+      x.slice_ms, s.ratio.pairs,
+      x.dropped_pairs ? fmt::format(" ({} dropped: producers hardly ran)", x.dropped_pairs) : "", x.dispatch);
   if (s.time_blocks)
     out += "  one load a side: the CI is over blocks of consecutive slices, the JIT's placement is not sampled\n";
   else if (std::isfinite(s.control_floor_pct))
@@ -54,8 +54,9 @@ std::string interleaved_text(const AbInterleaved &x, double floor_pct) {
         b_ns += *u.b_prog_ns;
         ++n;
       }
-    if (n) out += fmt::format("; in-kernel A {:.1f} ns/run, B {:.1f} (B/A {:.4f})", a_ns / double(n), b_ns / double(n),
-                              *s.prog_ns_ratio);
+    if (n)
+      out += fmt::format("; in-kernel A {:.1f} ns/run, B {:.1f} (B/A {:.4f})", a_ns / double(n), b_ns / double(n),
+                         *s.prog_ns_ratio);
   } else if (!x.prog_stats_note.empty()) {
     out += "; in-kernel ns/run: " + x.prog_stats_note;
   }

@@ -86,9 +86,10 @@ void control(InterleavedStats &st, double confidence) {
 
 }  // namespace
 
-InterleavedStats interleaved_stats(const std::vector<AbSlicePair> &pairs,
-                                   const std::vector<std::pair<std::optional<uint32_t>, std::optional<uint32_t>>> &jit64,
-                                   double confidence) {
+InterleavedStats
+interleaved_stats(const std::vector<AbSlicePair> &pairs,
+                  const std::vector<std::pair<std::optional<uint32_t>, std::optional<uint32_t>>> &jit64,
+                  double confidence) {
   InterleavedStats st;
   st.ratio.pairs = pairs.size();
   std::map<uint32_t, UnitSlices> by_unit;

@@ -29,7 +29,7 @@ struct AbSlicePair {
 struct AbUnitStats {
   uint32_t unit = 0;
   size_t pairs = 0;
-  double mean_log = 0;                // mean of ln(b/a) over the unit's pairs
+  double mean_log = 0;                  // mean of ln(b/a) over the unit's pairs
   double a_geomean = 0, b_geomean = 0;  // of the slice values
   std::optional<uint32_t> a_jit64, b_jit64;
   std::optional<double> a_prog_ns, b_prog_ns;  // mean in-kernel ns per run, when measured
@@ -54,9 +54,10 @@ struct InterleavedStats {
 };
 
 // `jit64` gives each unit's (A, B) residues by unit index (may be shorter than the units).
-InterleavedStats interleaved_stats(const std::vector<AbSlicePair> &pairs,
-                                   const std::vector<std::pair<std::optional<uint32_t>, std::optional<uint32_t>>> &jit64,
-                                   double confidence = 0.95);
+InterleavedStats
+interleaved_stats(const std::vector<AbSlicePair> &pairs,
+                  const std::vector<std::pair<std::optional<uint32_t>, std::optional<uint32_t>>> &jit64,
+                  double confidence = 0.95);
 
 // The floor a point is judged by (ab_verdict): the user's (`--threshold`, `--floor-from`)
 // or the built-in control's, whichever is larger.

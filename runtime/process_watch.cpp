@@ -278,12 +278,17 @@ ProcessShares process_shares(const ProcSnapshot &before, const ProcSnapshot &aft
     out.bpfbench.push_back({pid, p ? p->comm : "bpfbench", std::numeric_limits<double>::quiet_NaN()});
   }
   // A CPU's other share: its busy ticks (/proc/stat) less ours and kernel threads'; where
-  // /proc/stat has no such CPU, the other processes' ticks placed there.
+  // /proc/stat has no such CPU, the other processes' ticks placed there. Never more than
+  // every other process used in all: a thread's ticks are placed on the CPU it ran on last,
+  // so an unpinned thread of ours that moved left ticks that look like someone else's (a
+  // ringbuf point's consumer read as "26 % of CPU 1" on an idle machine).
+  double all_others = 0;
+  for (const auto &[cpu, t] : named) all_others += t;
   for (int cpu : cpus) {
     double other = named[cpu];
     auto b = before.cpu_busy.find(cpu), a = after.cpu_busy.find(cpu);
     if (b != before.cpu_busy.end() && a != after.cpu_busy.end() && a->second >= b->second)
-      other = double(a->second - b->second) - ours[cpu] - kthreads[cpu];
+      other = std::min(double(a->second - b->second) - ours[cpu] - kthreads[cpu], all_others);
     const double pct = std::clamp(100 * other / wall, 0.0, 100.0);
     if (pct <= kBusyCpuPct) continue;
     std::vector<OtherProcess> &procs = on_cpu[cpu];

@@ -62,7 +62,8 @@ void run_turns(const AbSideInput &a, const AbSideInput &b, const AbRunOptions &o
     rep.stop = ab_stop_state(rep.stats, o.turns, elapsed);
     const size_t done = rep.a.size();
     const size_t left = o.turns.max_pairs > done ? o.turns.max_pairs - done : 0;
-    if (o.progress) o.progress(status(rep, i, n, elapsed, elapsed / double(done) * double(left), fmt::format("pairs {}", done)));
+    if (o.progress)
+      o.progress(status(rep, i, n, elapsed, elapsed / double(done) * double(left), fmt::format("pairs {}", done)));
     if (rep.stop != AbStop::Continue) break;
   }
 }
@@ -113,7 +114,8 @@ void run_interleaved_point(const AbSideInput &a, const AbSideInput &b, const Int
   rep.stats = x.stats.ratio;
   rep.stop = ran->stop;
   rep.interleaved = std::move(x);
-  if (ran->interference.found()) rep.interference.push_back("while interleaved: " + interference_note(ran->interference));
+  if (ran->interference.found())
+    rep.interference.push_back("while interleaved: " + interference_note(ran->interference));
   if (ran->interrupted) rep.note = "interrupted";
   else if (!rep.stats.ok) rep.note = "no ratio of " + rep.metric + ": " + rep.stats.why;
 }

@@ -57,7 +57,9 @@ bool per_load_setup(SetupActionKind k) {
   return k == SetupActionKind::Prefill || k == SetupActionKind::InnerMaps || k == SetupActionKind::RunProgram;
 }
 
-std::string strip_optional(const std::string &section) { return section.rfind('?', 0) == 0 ? section.substr(1) : section; }
+std::string strip_optional(const std::string &section) {
+  return section.rfind('?', 0) == 0 ? section.substr(1) : section;
+}
 
 // The metric a slice counts, or why the point has none.
 std::string slice_metric(const AbSideInput &s, const ProgramSpec &prog, SliceMetric &out) {
@@ -107,8 +109,7 @@ std::string side_rules(const AbSideInput &s, const ProgramSpec &prog, AbDispatch
   if (prog.batch_timing) return "it times batches in BPF (batch_timing)";
   if (!attached_extra_programs(*s.family, prog).empty()) return "it attaches other programs beside the measured one";
   for (const auto &a : setup_actions_for(*s.family, prog))
-    if (!per_load_setup(a.action))
-      return std::string("its setup action '") + kind_name(a.action) + "' is not per load";
+    if (!per_load_setup(a.action)) return std::string("its setup action '") + kind_name(a.action) + "' is not per load";
   if (prog.attach == AttachKind::TestRun) {
     dispatch = AbDispatch::TestRunCalls;
     return "";

@@ -21,8 +21,7 @@ namespace {
 
 void sleep_to(int64_t deadline) {
   timespec ts{static_cast<time_t>(deadline / 1'000'000'000), static_cast<long>(deadline % 1'000'000'000)};
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {}
 }
 
 // One slice's reading of the active load.
@@ -37,7 +36,11 @@ class InterleaveRunner {
  public:
   InterleaveRunner(const AbSideInput &a, const AbSideInput &b, const InterleavePlan &plan, const InterleaveOptions &o,
                    StopSource &stop)
-      : a_(a), b_(b), plan_(plan), o_(o), stop_(stop) {}
+      : a_(a),
+        b_(b),
+        plan_(plan),
+        o_(o),
+        stop_(stop) {}
 
   Result<InterleaveRun> run() {
     t0_ = monotonic_ns();

@@ -19,14 +19,14 @@
 namespace bpfbench {
 
 struct InterleaveOptions {
-  size_t copies = 4;                   // loads of each side at once (a unit is copy k of A and of B)
-  int64_t slice_ns = 20'000'000;       // one load active this long
-  int64_t settle_ns = 2'000'000;       // of it, not counted after a switch
-  int64_t block_ns = 2'000'000'000;    // fresh loads after this long; 0: the first loads throughout
+  size_t copies = 4;                 // loads of each side at once (a unit is copy k of A and of B)
+  int64_t slice_ns = 20'000'000;     // one load active this long
+  int64_t settle_ns = 2'000'000;     // of it, not counted after a switch
+  int64_t block_ns = 2'000'000'000;  // fresh loads after this long; 0: the first loads throughout
   InterleavedRule rule;
-  double user_floor_pct = 0;           // --threshold / --floor-from
-  bool prog_stats = false;             // in-kernel ns per run of the entry program, per slice
-  bool verbose = false;                // libbpf's messages
+  double user_floor_pct = 0;  // --threshold / --floor-from
+  bool prog_stats = false;    // in-kernel ns per run of the entry program, per slice
+  bool verbose = false;       // libbpf's messages
   std::string uprobe_binary = "/proc/self/exe";
   // After every round of slices (on this thread): progress.
   std::function<void(const InterleavedStats &, double elapsed_s)> on_round;

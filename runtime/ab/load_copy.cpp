@@ -17,7 +17,8 @@ Result<> LoadedCopy::load(const AbSideInput &side, const SliceMetric &metric, bo
   if (auto prepared = prepare_setup_actions(actions, obj_, setup_); !prepared)
     return Error("setup: " + prepared.error().message);
   BB_TRY(obj_.load(verbose));
-  if (Result<> ran = run_setup_actions(actions, obj_, p, stop, setup_); !ran) return Error("setup: " + ran.error().message);
+  if (Result<> ran = run_setup_actions(actions, obj_, p, stop, setup_); !ran)
+    return Error("setup: " + ran.error().message);
   measured_fd_ = obj_.program_fd(prog->function);
   const std::string driver = test_run_driver(f, *prog);
   driver_fd_ = driver.empty() ? -1 : obj_.program_fd(driver);

@@ -19,7 +19,10 @@ def too_long(path, lines):
     out, i = [], 0
     while i < len(lines):
         m = HEAD.match(lines[i])
-        if m and not CONTROL.match(lines[i]) and not lines[i].rstrip().endswith(";"):
+        # A line after one ending in ',' continues a list (a constructor's initializers, a
+        # call's arguments): never a function's head.
+        prev = next((x.rstrip() for x in reversed(lines[:i]) if x.strip()), "")
+        if m and not CONTROL.match(lines[i]) and not lines[i].rstrip().endswith(";") and not prev.endswith(","):
             ind = len(m.group(1))
             j = i
             while j < min(i + 6, len(lines)) and not lines[j].rstrip().endswith(("{", ";")):

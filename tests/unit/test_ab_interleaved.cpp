@@ -30,8 +30,8 @@ std::vector<AbSlicePair> constant_units(const std::vector<double> &ratios, size_
 // (sd `load_sd`, in logs: JIT placement), the machine's speed wanders as an AR(1) process
 // over slices (shared by the two slices of a pair: both see the moment), each slice has
 // white noise `slice_sd`; B is `ratio` times A.
-std::vector<AbSlicePair> synthetic(std::mt19937 &rng, double ratio, size_t units, size_t pairs_per_unit,
-                                   double load_sd, double slice_sd) {
+std::vector<AbSlicePair> synthetic(std::mt19937 &rng, double ratio, size_t units, size_t pairs_per_unit, double load_sd,
+                                   double slice_sd) {
   std::normal_distribution<double> n01(0, 1);
   std::vector<double> a_off(units), b_off(units);
   for (size_t u = 0; u < units; ++u) {
@@ -121,7 +121,8 @@ TEST_CASE("ab interleaved: the stop rule", "[ab][interleaved]") {
   // the first block's 4, a floor of 4 comparisons is too uncertain to say "no change").
   InterleavedStats same4 = interleaved_stats(constant_units({1.001, 0.999, 1.0, 1.0005}, 4), {});
   CHECK(interleaved_stop_state(same4, true, 0.5, rule, 2) == AbStop::Continue);
-  InterleavedStats same = interleaved_stats(constant_units({1.001, 0.999, 1.0, 1.0005, 1.0, 0.9995, 1.0, 1.001}, 4), {});
+  InterleavedStats same =
+      interleaved_stats(constant_units({1.001, 0.999, 1.0, 1.0005, 1.0, 0.9995, 1.0, 1.001}, 4), {});
   CHECK(interleaved_stop_state(same, true, 0.5, rule, 2) == AbStop::Reached);
   // Precise, but the CI crosses the floor's edge: no answer yet, so it goes on.
   InterleavedStats edge =

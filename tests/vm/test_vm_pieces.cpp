@@ -398,6 +398,7 @@ TEST_CASE("work folders: the sweep removes those of ended runs and never a live 
   const std::string live_path = live->path();
   live.reset();  // a run that ends removes its own
   CHECK_FALSE(std::filesystem::exists(live_path));
+}
 
 TEST_CASE("kernel files are read bounded: a FIFO, a deep or odd JSON is nothing, never waited on", "[vm-unit]") {
   TempDir t;
