@@ -286,25 +286,26 @@ std::optional<InputFile> read_input_file_in(const std::string &folder, const std
   return read_open_file(f.fd, now, max_bytes, error);
 }
 
+namespace {
+
+// What both openers check before an open: a name, a regular file (a FIFO or a device is
+// never opened), at most `max_bytes` (`st`: its stat).
+bool may_open(const std::string &path, uint64_t max_bytes, struct stat &st, std::string &error) {
+  if (path.empty()) error = "empty file name";
+  else if (::stat(path.c_str(), &st) != 0) error = errno_text(errno);
+  else if (std::string why = refusal(st.st_mode); !why.empty()) error = why;
+  else if (static_cast<uint64_t>(st.st_size) > max_bytes)
+    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
+  else return true;
+  return false;
+}
+
+}  // namespace
+
 std::optional<InputStream> open_input_stream(const std::string &path, uint64_t max_bytes, std::string &error,
                                              const std::atomic<bool> *stop) {
-  if (path.empty()) {
-    error = "empty file name";
-    return std::nullopt;
-  }
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    error = errno_text(errno);
-    return std::nullopt;
-  }
-  if (std::string why = refusal(st.st_mode); !why.empty()) {
-    error = why;
-    return std::nullopt;
-  }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-    error = ("is larger than the " + format_byte_limit(max_bytes) + " limit");
-    return std::nullopt;
-  }
+  if (!may_open(path, max_bytes, st, error)) return std::nullopt;
   InputStream in(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), max_bytes, stop);
   if (in.fd_ < 0 || ::fstat(in.fd_, &st) != 0) {
     error = errno_text(errno);
@@ -372,23 +373,8 @@ bool InputStream::seek(uint64_t offset) {
 }
 
 std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error) {
-  if (path.empty()) {
-    error = "empty file name";
-    return std::nullopt;
-  }
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    error = errno_text(errno);
-    return std::nullopt;
-  }
-  if (std::string why = refusal(st.st_mode); !why.empty()) {
-    error = why;
-    return std::nullopt;
-  }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
-    return std::nullopt;
-  }
+  if (!may_open(path, max_bytes, st, error)) return std::nullopt;
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
   if (f.fd < 0) {
     error = errno_text(errno);
