@@ -224,7 +224,7 @@ TEST_CASE("results files: a plan nested 300,000 deep is refused at its place, no
   }
 }
 
-TEST_CASE("results files past 16 MiB read in pieces: samples counted, never held; up to 1 GiB",
+TEST_CASE("results files past 16 MiB read in pieces: samples counted, never held, up to 1 GiB",
           "[results][read][json]") {
   TempDir d;
   // 6 points of 40,000 samples: ~22 MB, refused at 16 MiB before.

@@ -139,7 +139,7 @@ TEST_CASE("interference: other processes' time per measured CPU, our family and 
   CHECK(find_pid(c1.top, 700)->cpu_pct == Approx(2));
 }
 
-TEST_CASE("interference: a CPU's other share is its busy time less ours and kernel threads'; a run's children "
+TEST_CASE("interference: a CPU's other share is its busy time less ours and kernel threads', a run's children "
           "are that run",
           "[interference]") {
   ProcSnapshot before, after;

@@ -98,7 +98,7 @@ TEST_CASE("memory cgroup sweep: only empty point cgroups of ended processes go",
   CHECK(names_in(t.path).size() == 7);
 }
 
-TEST_CASE("a run SIGKILLed in an htab_mem point leaves its cgroup; the next point removes it",
+TEST_CASE("a run SIGKILLed in an htab_mem point leaves its cgroup, the next point removes it",
           "[runtime][htab_mem][leftovers]") {
   BB_REQUIRE_ROOT();
   auto h = find_memory_hierarchy();

@@ -43,7 +43,7 @@ Side side(PointRunner &pr, const std::string &family, const std::string &prog,
 
 }  // namespace
 
-TEST_CASE("runtime ab: a dispatcher on the tracepoint alternates the loads; 128x the bytes compared is called slower",
+TEST_CASE("runtime ab: a dispatcher on the tracepoint alternates the loads, 128x the bytes compared is called slower",
           "[runtime][ab][no-asan]") {
   BB_REQUIRE_ROOT();
   PointRunner pr;
@@ -74,7 +74,7 @@ TEST_CASE("runtime ab: a dispatcher on the tracepoint alternates the loads; 128x
   CHECK(after.links.empty());
 }
 
-TEST_CASE("runtime ab: test_run points alternate the calls; A against itself reads near 1", "[runtime][ab][no-asan]") {
+TEST_CASE("runtime ab: test_run points alternate the calls, A against itself reads near 1", "[runtime][ab][no-asan]") {
   BB_REQUIRE_ROOT();
   PointRunner pr;
   Side a = side(pr, "trigger", "kernel-count");

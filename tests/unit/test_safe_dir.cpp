@@ -183,7 +183,7 @@ TEST_CASE("SafeDir::open_child: the profiles folder is made, and not followed th
   CHECK(SafeDir::open_child(parent, "p4"));
 }
 
-TEST_CASE("SafeDir::make_private: 0700, locked while in use, removed after; a killed run's is removed next time",
+TEST_CASE("SafeDir::make_private: 0700, locked while in use, removed after, a killed run's is removed next time",
           "[profile][io]") {
   BB_REQUIRE_ROOT();
   TempDir t;

@@ -249,7 +249,7 @@ TEST_CASE("a #line in a template names a header: its lines are shown only if cla
   CHECK(r.err.find(kSecret) == std::string::npos);
 }
 
-TEST_CASE("ab --a-templates: a FIFO is named as one; DIR and DIR/. are one folder", "[cli][ab][template-folder]") {
+TEST_CASE("ab --a-templates: a FIFO is named as one, DIR and DIR/. are one folder", "[cli][ab][template-folder]") {
   Folders d;
   std::string bdsl = d.bdsl();
   REQUIRE(::mkfifo((d.path / "fifo").c_str(), 0600) == 0);
