@@ -8,12 +8,12 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
 #include "cli/front.hpp"
 #include "compiler/escape.hpp"
+#include "results/ab_turns.hpp"
 #include "results/results.hpp"
 #include "vm/guest_run.hpp"
 #include "vm/kernel_cache.hpp"
@@ -143,39 +143,28 @@ bool run_kernel_turns(const AbArgs &a, StopSource &stop, std::vector<AbPointRepo
     return false;
   }
   const fs::path dir = tmpl;
-  const auto start = std::chrono::steady_clock::now();
-  bool ok = true;
-  for (size_t turn = 0; ok && !stop.stop_requested(); ++turn) {
-    std::vector<size_t> live;
+  std::vector<AbPointReport *> points;
+  for (auto &r : reps) points.push_back(&r);
+  AbTurnLoop loop;
+  loop.rule = a.rule;
+  loop.stopped = [&stop] { return stop.stop_requested(); };
+  loop.run_turn = [&](size_t, AbSide side, const std::vector<size_t> &live) {
     std::vector<std::string> labels;
-    for (size_t i = 0; i < reps.size(); ++i)
-      if (reps[i].stop == AbStop::Continue && reps[i].note.empty()) {
-        live.push_back(i);
-        labels.push_back(reps[i].label);
-      }
-    if (live.empty()) break;
-    const AbSide side = abba_side(turn);
+    for (size_t i : live) labels.push_back(reps[i].label);
     const Side &s = sides[side == AbSide::A ? 0 : 1];
     std::optional<ResultSet> rs = guest_turn(a, s, accel, labels, (dir / "turn.json").string(), stop);
-    if (!rs) {
-      ok = stop.stop_requested();
-      break;
-    }
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    for (size_t i : live) {
-      std::optional<double> v = guest_value(*rs, reps[i], s.name);
-      if (!v) continue;
-      reps[i].add_turn(side, *v);
-      if (turn % 2 == 1) reps[i].stop = ab_stop_state(reps[i].stats, a.rule, elapsed);
-    }
-    say(fmt::format("turn {} ({}) done: {} point{}, {:.0f} s", turn + 1, s.name, live.size(),
-                    live.size() == 1 ? "" : "s", elapsed));
-  }
+    if (!rs) return stop.stop_requested();  // a failed guest ends every point (said above)
+    for (size_t i : live)
+      if (std::optional<double> v = guest_value(*rs, reps[i], s.name)) reps[i].add_turn(side, *v);
+    return true;
+  };
+  loop.after_turn = [&](size_t turn, AbSide side, const std::vector<size_t> &live, double elapsed) {
+    say(fmt::format("turn {} ({}) done: {} point{}, {:.0f} s", turn + 1, sides[side == AbSide::A ? 0 : 1].name,
+                    live.size(), live.size() == 1 ? "" : "s", elapsed));
+  };
+  const bool ok = run_abba_turns(points, loop);
   std::error_code ec;
   fs::remove_all(dir, ec);
-  if (stop.stop_requested())
-    for (auto &r : reps)
-      if (r.stop == AbStop::Continue && r.note.empty()) r.note = "interrupted";
   if (!timing_note.empty())
     for (auto &r : reps)
       if (r.note.empty()) r.note = vm::kEmulatedNote;  // ratios shown, no verdict

@@ -3,18 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "compiler/escape.hpp"
+#include "results/ab_turns.hpp"
 #include "results/progress.hpp"
 
 namespace bpfbench {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 std::string status(const AbPointReport &rep, size_t i, size_t n, double elapsed, double eta, const std::string &what) {
   std::string ci = rep.stats.ok && rep.stats.n >= 2 ? fmt::format("±{:.2f}%", rep.stats.half_width_pct) : "±n/a";
@@ -33,39 +29,36 @@ std::optional<double> turn_value(const PointResult &r, AbSide side, AbPointRepor
   return rep.turn_value(r.summary.find(rep.metric), to_string(side));
 }
 
-// Whole point runs, A B B A ..., until the turns' stop rule.
+// Whole point runs, A B B A ..., until the turns' stop rule (results/ab_turns.hpp).
 void run_turns(const AbSideInput &a, const AbSideInput &b, const AbRunOptions &o, size_t i, size_t n,
                AbPointReport &rep, StopSource &stop) {
   rep.turn_stat = o.turn_value;
-  const auto start = std::chrono::steady_clock::now();
-  for (size_t turn = 0;; ++turn) {
-    if (stop.stop_requested()) {
-      rep.note = "interrupted";
-      break;
-    }
-    const AbSide side = abba_side(turn);
+  AbTurnLoop loop;
+  loop.rule = o.turns;
+  loop.stopped = [&stop] { return stop.stop_requested(); };
+  loop.run_turn = [&](size_t turn, AbSide side, const std::vector<size_t> &) {
     const AbSideInput &s = side == AbSide::A ? a : b;
     PlanPoint p = *s.point;
     if (o.turn_value == AbTurnValue::Fast) p.interval_ns = std::min(p.interval_ns, kAbFastIntervalNs);
     PointResult r = run_point(p, *s.family, *s.object, o.run, stop);
     if (r.interference) rep.note_interference(turn, side, *r.interference);
-    if (stop.stop_requested()) continue;  // an interrupted turn is no value: noted above
+    if (stop.stop_requested()) return true;  // an interrupted turn is no value
     std::optional<double> value = turn_value(r, side, rep);
-    if (!value) break;
+    if (!value) return true;  // the note says why: the point is no longer live
     rep.add_turn(side, *value, r.prog_facts.empty() ? std::nullopt : r.prog_facts.front().jit_offset64);
     if (const MetricSummary *ms = r.summary.find(rep.metric)) {
       rep.turns.back().intervals = ms->n;
       rep.turns.back().mean = ms->mean;
     }
-    if (turn % 2 == 0) continue;
-    const double elapsed = seconds_since(start);
-    rep.stop = ab_stop_state(rep.stats, o.turns, elapsed);
+    return true;
+  };
+  loop.after_turn = [&](size_t turn, AbSide, const std::vector<size_t> &, double elapsed) {
     const size_t done = rep.a.size();
+    if (turn % 2 == 0 || !o.progress || !rep.note.empty() || done == 0) return;
     const size_t left = o.turns.max_pairs > done ? o.turns.max_pairs - done : 0;
-    if (o.progress)
-      o.progress(status(rep, i, n, elapsed, elapsed / double(done) * double(left), fmt::format("pairs {}", done)));
-    if (rep.stop != AbStop::Continue) break;
-  }
+    o.progress(status(rep, i, n, elapsed, elapsed / double(done) * double(left), fmt::format("pairs {}", done)));
+  };
+  run_abba_turns({&rep}, loop);
 }
 
 std::string dispatch_text(const InterleavePlan &plan, const ProgramSpec &prog) {
@@ -113,10 +106,15 @@ void run_interleaved_point(const AbSideInput &a, const AbSideInput &b, const Int
   x.prog_stats_note = ran->prog_stats_note;
   rep.stats = x.stats.ratio;
   rep.stop = ran->stop;
+  const size_t x_dropped = x.dropped_pairs;
   rep.interleaved = std::move(x);
   if (ran->interference.found())
     rep.interference.push_back("while interleaved: " + interference_note(ran->interference));
   if (ran->interrupted) rep.note = "interrupted";
+  else if (!rep.stats.ok && rep.stats.pairs == 0 && x_dropped > 0)
+    rep.note = fmt::format("no ratio of {}: all {} pairs of slices dropped, the producers got under 0.2 ms of "
+                           "CPU in a slice (a busy machine: try --method turns)",
+                           rep.metric, x_dropped);
   else if (!rep.stats.ok) rep.note = "no ratio of " + rep.metric + ": " + rep.stats.why;
 }
 
