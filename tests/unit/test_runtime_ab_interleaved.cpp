@@ -62,7 +62,11 @@ TEST_CASE("runtime ab: a dispatcher on the tracepoint alternates the loads, 128x
   CHECK(r.interleaved->dispatch.find("a dispatcher on tp/syscalls/sys_enter_getpgid") == 0);
   CHECK(r.interleaved->copies == 2);
   CHECK(r.stats.n >= 4);  // units: loads, at least the rule's minimum
-  CHECK(r.interleaved->stats.units.size() == 2 * r.interleaved->blocks);
+  // A unit per load and block, less those whose every pair was dropped (the producer got
+  // too little CPU in each of its slices: a busy machine).
+  CHECK(r.interleaved->stats.units.size() <= 2 * r.interleaved->blocks);
+  if (r.interleaved->dropped_pairs == 0) CHECK(r.interleaved->stats.units.size() == 2 * r.interleaved->blocks);
+  for (const auto &u : r.interleaved->stats.units) CHECK(u.pairs > 0);
   CHECK(r.stats.ratio < 0.9);  // 128x the compared bytes: far slower, whatever the machine does
   CHECK(r.verdict == Verdict::Slower);
   CHECK(r.stop == AbStop::Decided);
