@@ -9,6 +9,7 @@
 
 #include "metric_support.hpp"
 #include "results/baseline.hpp"
+#include "results/report_tables.hpp"
 #include "results/results.hpp"
 
 using namespace bpfbench;
@@ -77,6 +78,18 @@ Exported export_pair() {
 
 const std::vector<std::string> kReported = {"hits", "latency", "latency_adj", "prog_ns", "prog_ns_adj"};
 
+// The CSV row of `label`'s `metric`, split at commas (no field here is quoted).
+std::vector<std::string> csv_row(const std::string &csv, const std::string &label, const std::string &metric) {
+  std::istringstream in(csv);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    if (f.size() > 6 && f[1] == label && f[6] == metric) return f;
+  }
+  return {};
+}
+
 }  // namespace
 
 TEST_CASE("apply_baseline adjusts prog_ns like latency, values less the baseline's mean", "[results][baseline]") {
@@ -134,6 +147,69 @@ TEST_CASE("JSON holds every reported metric and adjusted _adj values", "[results
   const MetricSummary *back = x.set.points[1].metric("latency_adj");
   REQUIRE(back);
   CHECK(back->values[4] == Approx(200 - 1000.0 / 45));
+}
+
+TEST_CASE("CSV has a row per metric, reported ones first, with adjusted numbers", "[results][exports]") {
+  Exported x = export_pair();
+  std::string csv = results_to_csv(x.set);
+  CHECK(csv.rfind("suite,label,family,program,params,status,metric,unit,n,mean,stddev,median,min,max,cv,ci95,"
+                  "ci95_rel,outlier_samples,reason\n",
+                  0) == 0);
+  for (const auto &name : kReported) {
+    CAPTURE(name);
+    CHECK(csv_row(csv, "seq_get-16", name).size() >= 18);
+  }
+  std::vector<std::string> adj = csv_row(csv, "seq_get-16", "prog_ns_adj");
+  REQUIRE(adj.size() >= 18);
+  CHECK(adj[7] == "ns/run");
+  CHECK(std::stod(adj[9]) == Approx(30));  // mean
+  CHECK(std::stod(adj[11]) == Approx(30));  // median: 50 - 20
+  std::vector<std::string> ladj = csv_row(csv, "seq_get-16", "latency_adj");
+  REQUIRE(ladj.size() >= 18);
+  CHECK(std::stod(ladj[9]) == Approx(x.main.summary.find("latency")->mean - 1000.0 / 45).epsilon(1e-5));
+  CHECK(ladj[17] == "4");  // sample #4 is the outlier
+  // Report order: hits, latency, latency_adj, prog_ns, prog_ns_adj, then the rest.
+  size_t at = 0;
+  for (const auto &name : kReported) {
+    size_t next = csv.find(",seq_get-16,local_storage,seq_get,,ok," + name + ",");
+    CAPTURE(name);
+    CHECK(next > at);
+    at = next;
+  }
+  CHECK(csv.find(",seq_get-16,local_storage,seq_get,,ok,prog_runs,") > at);
+}
+
+TEST_CASE("Markdown has a row per reported metric and says what outliers are", "[results][exports]") {
+  Exported x = export_pair();
+  std::string md = results_to_markdown(x.set);
+  INFO(md);
+  for (const auto &name : kReported) {
+    CAPTURE(name);
+    CHECK(md.find("| seq\\_get-16 | " + markdown_text(name) + " (") != std::string::npos);
+  }
+  CHECK(md.find("| seq\\_get-16 | prog\\_ns\\_adj (ns/run) | 30.000 |") != std::string::npos);
+  const double ladj = x.main.summary.find("latency_adj")->mean;
+  CHECK(md.find(fmt::format("| seq\\_get-16 | latency\\_adj (ns/op) | {:.3f} |", ladj)) != std::string::npos);
+  // Sample #4 is an outlier of hits and latency; prog_ns has none.
+  CHECK(md.find("| seq\\_get-16 | hits (M/s) |") != std::string::npos);
+  CHECK(md.find("outlier sample: #4 (of #0–#4)") != std::string::npos);
+  CHECK(md.find("outliers: none") != std::string::npos);
+  CHECK(md.find("outliers: 4") == std::string::npos);
+  CHECK(md.find("baseline point: subtracted in its main point's \\_adj rows") != std::string::npos);
+  // Outlier indices, not counts: two of them.
+  MetricSummary m;
+  m.name = "hits";
+  m.unit = "M/s";
+  m.n = 10;
+  m.outliers = {0, 7};
+  ResultSet rs;
+  ResultPoint p;
+  p.label = "x";
+  p.status = "ok";
+  p.report = {"hits"};
+  p.metrics = {m};
+  rs.points = {p};
+  CHECK(results_to_markdown(rs).find("| outlier samples: #0, #7 (of #0–#9) |") != std::string::npos);
 }
 
 TEST_CASE("a bpfbench-results/1 file reads with its _adj values adjusted", "[results][exports][read]") {
