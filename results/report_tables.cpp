@@ -43,8 +43,9 @@ std::string outlier_note(const MetricSummary &m) {
   if (m.outliers.empty()) return "outliers: none";
   std::vector<std::string> which;
   for (size_t i : m.outliers) which.push_back("#" + std::to_string(i));
-  return fmt::format("{} {} (of #0–#{})", which.size() == 1 ? "outlier sample:" : "outlier samples:",
-                     fmt::join(which, ", "), m.n > 0 ? m.n - 1 : 0);
+  return fmt::format("{} {} (of #0–#{})",
+                     which.size() == 1 ? "outlier sample:" : "outlier samples:", fmt::join(which, ", "),
+                     m.n > 0 ? m.n - 1 : 0);
 }
 
 // Notes about the whole point: its status, the adaptive outcome, what it is, warnings.
@@ -52,7 +53,8 @@ std::vector<std::string> point_notes(const ResultPoint &p) {
   std::vector<std::string> notes;
   if (p.status != "ok") notes.push_back(p.status + (p.reason.empty() ? "" : ": " + p.reason));
   if (p.precision_pct > 0)
-    notes.push_back(fmt::format("until ci < {}%: {}{}", p.precision_pct, p.precision_reached ? "reached" : "not reached",
+    notes.push_back(fmt::format("until ci < {}%: {}{}", p.precision_pct,
+                                p.precision_reached ? "reached" : "not reached",
                                 p.precision_note.empty() ? "" : " (" + p.precision_note + ")"));
   if (p.is_baseline) notes.push_back("baseline point: subtracted in its main point's _adj rows");
   for (const auto &w : p.warnings) notes.push_back(w);

@@ -30,8 +30,8 @@ PointResult measured(const std::vector<double> &hits_m, const std::vector<double
     s.deltas[kProgWallNsKey] = 1'000'000'000;
     r.samples.push_back(s);
   }
-  r.summary = summarize(r.samples, with_prog_stat_metrics({test::counter_metric("hits", "hits", "events")}, true), 1,
-                        r.report);
+  r.summary =
+      summarize(r.samples, with_prog_stat_metrics({test::counter_metric("hits", "hits", "events")}, true), 1, r.report);
   return r;
 }
 
@@ -162,7 +162,7 @@ TEST_CASE("CSV has a row per metric, reported ones first, with adjusted numbers"
   std::vector<std::string> adj = csv_row(csv, "seq_get-16", "prog_ns_adj");
   REQUIRE(adj.size() >= 18);
   CHECK(adj[7] == "ns/run");
-  CHECK(std::stod(adj[9]) == Approx(30));  // mean
+  CHECK(std::stod(adj[9]) == Approx(30));   // mean
   CHECK(std::stod(adj[11]) == Approx(30));  // median: 50 - 20
   std::vector<std::string> ladj = csv_row(csv, "seq_get-16", "latency_adj");
   REQUIRE(ladj.size() >= 18);
