@@ -21,6 +21,8 @@ double difference_ci95(const MetricSummary &m, const MetricSummary &b) {
 
 }  // namespace
 
+bool baseline_subtracts(const std::string &unit) { return unit == "ns/op" || unit == "ns/run"; }
+
 void apply_baseline(PointResult &main, const PointResult &baseline) {
   using S = PointResult::Status;
   if (baseline.status != S::Ok || (main.status != S::Ok && main.status != S::Interrupted)) return;
@@ -31,7 +33,7 @@ void apply_baseline(PointResult &main, const PointResult &baseline) {
     const MetricSummary *m = main.summary.find(name);
     const MetricSummary *b = baseline.summary.find(name);
     // Only costs subtract: a rate minus a rate is not the rate of the difference.
-    if (!m || !b || m->unit != "ns/op") continue;
+    if (!m || !b || m->unit != b->unit || !baseline_subtracts(m->unit)) continue;
     MetricSummary adj = *m;
     adj.name = name + "_adj";
     adj.mean = m->mean - b->mean;
@@ -45,6 +47,11 @@ void apply_baseline(PointResult &main, const PointResult &baseline) {
     // main's spread alone.
     adj.round_means.clear();
     adj.per_prod = adj.mean;
+    // Each interval of main less the baseline's mean: the values the adjusted numbers
+    // describe (their spread is main's; the baseline's is in stddev and ci95 above), so a
+    // reader of `values` sees the cost of the difference, not main's raw cost. The
+    // outliers do not move with a constant shift.
+    for (double &v : adj.values) v -= b->mean;
     if (!m->has_value() || !b->has_value())
       mark_no_value(adj, m->has_value() ? "the baseline's " + name + " has no value: " + b->no_value : m->no_value);
     added.push_back(adj);

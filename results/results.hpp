@@ -1,4 +1,4 @@
-// Run results as data: the "bpfbench-results/1" JSON document, written and read back.
+// Run results as data: the "bpfbench-results/2" JSON document, written and read back.
 #pragma once
 
 #include <atomic>
@@ -19,7 +19,11 @@
 
 namespace bpfbench {
 
-constexpr const char *kResultsSchema = "bpfbench-results/1";
+constexpr const char *kResultsSchema = "bpfbench-results/2";
+// Files of the version before are read too: they differ only in a baseline's
+// `<metric>_adj.values`, which held main's raw values; the reader puts the adjusted ones in
+// (results/results_read.cpp), so compare and plot see one meaning.
+constexpr const char *kResultsSchemaV1 = "bpfbench-results/1";
 
 // The JSON of one point that ran (or was skipped / failed): identity from the plan, raw
 // samples with their real interval lengths, per-metric stats with per-sample values.

@@ -318,13 +318,34 @@ void note_baseline(const nlohmann::json &x, std::set<size_t> &baselines) {
   if (b != x.end() && *b == true && i != x.end() && i->is_number_unsigned()) baselines.insert(i->get<size_t>());
 }
 
+// A `bpfbench-results/1` file wrote main's raw values as a baseline's `<m>_adj.values`
+// (their mean and the other numbers were adjusted): each less the baseline's mean, which
+// is m.mean - m_adj.mean, gives what a `/2` file holds. Only values that are exactly m's
+// are moved (a family metric that merely ends in `_adj` keeps its own).
+void adjust_v1_adj_values(ResultPoint &p) {
+  const std::string suffix = "_adj";
+  for (auto &adj : p.metrics) {
+    if (adj.name.size() <= suffix.size() || !adj.name.ends_with(suffix) || !adj.has_value()) continue;
+    const MetricSummary *raw = p.metric(adj.name.substr(0, adj.name.size() - suffix.size()));
+    if (!raw || !raw->has_value() || raw->values != adj.values) continue;
+    const double baseline_mean = raw->mean - adj.mean;
+    for (double &v : adj.values) v -= baseline_mean;
+  }
+}
+
 // `streamed`: the points and the plan's baselines were read already, one by one as the file
 // was read (results/results_stream.cpp); `j` holds an empty "points" (and plan "points").
 ResultSet read_set(const nlohmann::json &j, StreamedPoints *streamed) {
   Obj top(j, "");
   const nlohmann::json *schema = top.find("schema", false);
-  if (!schema || !schema->is_string() || schema->get<std::string>() != kResultsSchema)
-    bad("schema", std::string("not a bpfbench results file (expected \"schema\": \"") + kResultsSchema + "\")");
+  const std::string version = schema && schema->is_string() ? schema->get<std::string>() : "";
+  if (version != kResultsSchema && version != kResultsSchemaV1)
+    bad("schema", fmt::format("not a bpfbench results file (expected \"schema\": \"{}\", or \"{}\" of older "
+                              "versions{})",
+                              kResultsSchema, kResultsSchemaV1,
+                              version.rfind("bpfbench-results/", 0) == 0 && version.size() <= 40
+                                  ? "; this file is " + json_text(version) + ", of a newer bpfbench?"
+                                  : ""));
   ResultSet rs;
   rs.file = top.str("file");
   rs.file_sha256 = top.str("file_sha256");
@@ -346,7 +367,10 @@ ResultSet read_set(const nlohmann::json &j, StreamedPoints *streamed) {
   } else {
     for (size_t i = 0; i < pts->size(); ++i) rs.points.push_back(read_point(Obj((*pts)[i], index_path("points", i))));
   }
-  for (auto &p : rs.points) p.is_baseline = p.is_baseline || baselines.count(p.index) > 0;
+  for (auto &p : rs.points) {
+    p.is_baseline = p.is_baseline || baselines.count(p.index) > 0;
+    if (version == kResultsSchemaV1) adjust_v1_adj_values(p);
+  }
   if (const nlohmann::json *c = top.find("calibration", false); c && !c->is_null())
     rs.calibration = read_calibration(Obj(*c, "calibration"));
   return rs;

@@ -105,7 +105,7 @@ std::string check_results_json(const std::string &text, bool complete, const std
                                std::vector<std::string> &labels) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return "not JSON";
-  if (j.value("schema", "") != "bpfbench-results/1") return "no schema";
+  if (j.value("schema", "") != "bpfbench-results/2") return "no schema";
   if (j.value("complete", !complete) != complete) return "complete is not " + std::to_string(complete);
   if (j.value("interrupted", complete) == complete) return "interrupted is not " + std::to_string(!complete);
   if (!j.contains("points") || !j["points"].is_array()) return "no points";

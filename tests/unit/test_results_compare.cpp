@@ -97,7 +97,7 @@ TEST_CASE("results JSON round trip keeps samples, stats, environment", "[results
   doc.programs.push_back(ProgramHash{"ringbuf-0.bpf.c", "ringbuf", "beef", "key", {3}});
   doc.points.push_back(point_result_to_json(p, r, "beef", 9.5, 1'000'000'000));
   nlohmann::json j = nlohmann::json::parse(doc.to_json().dump(1));
-  CHECK(j["schema"] == "bpfbench-results/1");
+  CHECK(j["schema"] == "bpfbench-results/2");
   CHECK(j["points"][0]["samples"].size() == 8);
   CHECK(j["points"][0]["samples"][1]["duration_s"].get<double>() == Approx(1.00001));
   CHECK(j["programs"][0]["sha256"] == "beef");
