@@ -261,6 +261,19 @@ TEST_CASE("rcu_tasks_trace: children churn storage and are all reaped", "[runtim
     CHECK(r.status == PointResult::Status::Interrupted);
     CHECK_FALSE(has_children());
   }
+  // The kernel bench's --kthread_pid: ticks of the process named by pid, not of the thread
+  // found by name. This process's producer thread spins in getpgid(): its system time grows
+  // (the rcu_tasks_trace kthread's barely does with 20 tasks).
+  SECTION("kthread_pid names the thread whose ticks are counted") {
+    PointResult r = t.run(t.point("rcu_tasks_trace", "churn", {{"nr_procs", 0}, {"kthread_pid", getpid()}}));
+    REQUIRE_OK(r);
+    CHECK(test::sampled_total(r, "kthread_ticks") > 0);
+  }
+  SECTION("a kthread_pid that is no process fails the point") {
+    PointResult r = t.run(t.point("rcu_tasks_trace", "churn", {{"nr_procs", 0}, {"kthread_pid", 4194304}}));
+    CHECK(r.status == PointResult::Status::Failed);
+    CHECK(r.reason == "cannot read /proc/4194304/stat (no process 4194304)");
+  }
   SECTION("gp-latency skips without fentry") {
     if (t.prober.check("attach:fentry").available) return;
     PointResult r = t.run(t.point("rcu_tasks_trace", "gp-latency", {{"nr_procs", 0}}));
