@@ -13,9 +13,14 @@
 #include "compiler/diagnostics.hpp"
 #include "compiler/kinds.hpp"
 #include "compiler/manifest.hpp"
+#include "runtime/kthread_stat.hpp"
+#include "runtime/probe.hpp"
 
 namespace bpfbench::cli {
 namespace {
+
+// The kernel bench's MAX_SLEEP_PROCS (local-storage-tasks-trace), the family's nr_procs max.
+constexpr int64_t kMaxSleepProcs = 150000;
 
 // One benchmark option of the kernel bench: its name, the .bdsl setting it becomes ("{}"
 // is the value; no value for a flag) and the benchmarks that take it.
@@ -69,7 +74,34 @@ constexpr KbenchOption kOptions[] = {
     {"--scenario", "scenario {}", false, KbenchOptions::XdpLb, nullptr, true},
     {"--list-scenarios", "", true, KbenchOptions::XdpLb},
     {"--machine-readable", "", true, KbenchOptions::XdpLb},
+    {"--nr_procs", "nr_procs {}", false, KbenchOptions::TasksTrace},
+    {"--kthread_pid", "kthread_pid {}", false, KbenchOptions::TasksTrace},
 };
+
+// A benchmark whose measurement needs a feature this kernel may lack, and the part of it
+// that runs without: where `needs` is missing, the benchmark's point still runs (the
+// run skips it, saying why) and then this part does.
+struct KbenchFallback {
+  const char *name;
+  const char *needs;         // a FeatureProber requirement ("attach:fentry")
+  const char *skipped_part;  // what the benchmark's own point measures, named in its label
+  const char *part;          // what runs instead, named in its label
+  const char *settings;      // its .bdsl settings (the benchmark options are added)
+  KernelReport report;
+};
+
+constexpr KbenchFallback kFallbacks[] = {
+    // Grace periods are timed by fentry on rcu_tasks_trace_pregp_step/postgp: without
+    // fentry, the task storage churn and the kthread's ticks per second still run.
+    {"local-storage-tasks-trace", "attach:fentry", "grace periods", "task storage churn", "prog churn",
+     KernelReport::TasksTraceChurn},
+};
+
+const KbenchFallback *fallback_of(const KbenchName &n) {
+  for (const auto &f : kFallbacks)
+    if (std::string(f.name) == n.name) return &f;
+  return nullptr;
+}
 
 std::vector<std::string> split_words(const char *words) {
   std::vector<std::string> out(1);
@@ -95,6 +127,30 @@ bool given(const KbenchArgs &a, const char *option) {
   return std::any_of(a.options.begin(), a.options.end(), [&](const auto &o) { return o.first == option; });
 }
 
+// The last value of a number option (argp keeps the last), if given; its digits were
+// checked when parsed.
+std::optional<int64_t> number_of(const KbenchArgs &a, const char *option) {
+  std::optional<int64_t> v;
+  for (const auto &[name, value] : a.options)
+    if (name == option) v = std::strtoll(value.c_str(), nullptr, 10);
+  return v;
+}
+
+// local-storage-tasks-trace's parse_arg() and validate(): its words. A --kthread_pid
+// whose /proc/PID/stat cannot be read is refused before the tasks are forked (the kernel
+// bench finds out after, "couldn't open …, exiting").
+std::string tasks_trace_refused(const KbenchArgs &a) {
+  if (a.producers != 1) return "benchmark doesn't support multi-producer!";
+  const std::optional<int64_t> procs = number_of(a, "--nr_procs"), pid = number_of(a, "--kthread_pid");
+  if (procs && *procs < 1) return "invalid nr_procs";
+  if (procs && *procs > kMaxSleepProcs)
+    return fmt::format("benchmark supports up to {} sleeper procs!", kMaxSleepProcs);
+  if (pid && *pid < 1) return "invalid kthread_pid";
+  if (pid && (*pid > INT32_MAX || !read_stime_ticks(static_cast<pid_t>(*pid))))
+    return fmt::format("--kthread_pid {}: couldn't open /proc/{}/stat (no such process)", *pid, *pid);
+  return "";
+}
+
 // What the kernel bench's validate() and setup() callbacks refuse (it exits 1; we exit 2).
 std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
   if (n.report == KernelReport::BatchTiming && a.consumers != 0) return "benchmark doesn't support consumers";
@@ -107,6 +163,7 @@ std::string refused(const KbenchName &n, const KbenchArgs &a, bool b2b) {
     return "argument '-c 2 -p 1 -a' is necessary";
   if (n.scenario_param && !given(a, "--scenario"))
     return "--scenario is required. Use --list-scenarios to see options.";
+  if (n.options == KbenchOptions::TasksTrace) return tasks_trace_refused(a);
   return "";
 }
 
@@ -161,9 +218,41 @@ std::string sockmap_placement(const KbenchArgs &a) {
   return out;
 }
 
+// The metrics a kernel report style reads.
+const char *report_metrics(KernelReport r) {
+  switch (r) {
+  case KernelReport::LocalStorage: return "hits, important_hits";
+  case KernelReport::Creates: return "hits, kmallocs";
+  case KernelReport::HtabMem: return "hits, memory, peak_memory";
+  case KernelReport::Sockmap: return "send, bpf, recv";
+  case KernelReport::TasksTrace: return "gp_latency, ticks_per_gp, kthread_ticks, hits";
+  case KernelReport::TasksTraceChurn: return "hits, kthread_ticks";
+  default: return "hits";
+  }
+}
+
+// One point of the benchmark: its family with `settings` (its program and the options).
+std::string point_text(const KbenchName &n, const KbenchArgs &a, const std::string &label, std::string settings,
+                       KernelReport report) {
+  if (!settings.empty()) settings += "; ";
+  // Batch-timed benchmarks run until their sample target, 600 s at most, whatever -d says.
+  // The others measure -d + 1 intervals, as the kernel bench does: its collect_measurements
+  // (bench.c) stops after iteration warmup + d, and its Summary is over iterations warmup
+  // to warmup + d, so `-w1 -d3` prints Iter 0 to 4 there and averages 1 to 4.
+  const int64_t duration = report == KernelReport::BatchTiming ? 600 : a.duration_s + 1;
+  std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};", n.family,
+                                 label, settings, a.warmup_s, duration, a.producers, report_metrics(report));
+  if (a.affinity || !a.prod_cpus.empty() || !a.cons_cpus.empty()) text += " affinity;";
+  // Checked by cpuset_validator when parsed: digits, commas and dashes, CPUs online here.
+  if (!a.prod_cpus.empty()) text += fmt::format(" prod_affinity \"{}\";", a.prod_cpus);
+  if (!a.cons_cpus.empty()) text += fmt::format(" cons_affinity \"{}\";", a.cons_cpus);
+  if (n.options == KbenchOptions::Sockmap) text += sockmap_placement(a);
+  return text + " >\n";
+}
+
 }  // namespace
 
-KbenchText kbench_bdsl(const KbenchArgs &a) {
+KbenchText kbench_bdsl(const KbenchArgs &a, const FeatureCheck &available) {
   const KbenchName *n = find_kbench_name(a.name);
   if (!n) return {"", fmt::format("benchmark '{}' not found (bpfbench bench --list names them)", a.name)};
   std::string settings = n->settings;
@@ -184,27 +273,20 @@ KbenchText kbench_bdsl(const KbenchArgs &a) {
   }
   if (n->options == KbenchOptions::LocalStorage && !given(a, "--nr_maps"))
     settings += "; nr_maps 1000";  // the kernel bench's default
+  if (n->options == KbenchOptions::TasksTrace && !given(a, "--nr_procs"))
+    settings += "; nr_procs 1000";  // the kernel bench's default (the family's is 15000)
   if (std::string why = refused(*n, a, b2b); !why.empty()) return {"", why};
-  std::string report = n->report == KernelReport::LocalStorage ? "hits, important_hits"
-                       : n->report == KernelReport::Creates    ? "hits, kmallocs"
-                       : n->report == KernelReport::HtabMem    ? "hits, memory, peak_memory"
-                       : n->report == KernelReport::Sockmap    ? "send, bpf, recv"
-                                                               : "hits";
-  if (!settings.empty()) settings += "; ";
-  // Batch-timed benchmarks run until their sample target, 600 s at most, whatever -d says.
-  // The others measure -d + 1 intervals, as the kernel bench does: its collect_measurements
-  // (bench.c) stops after iteration warmup + d, and its Summary is over iterations warmup
-  // to warmup + d, so `-w1 -d3` prints Iter 0 to 4 there and averages 1 to 4.
-  const int64_t duration = n->report == KernelReport::BatchTiming ? 600 : a.duration_s + 1;
-  std::string text = fmt::format("bench {} as \"{}\" < {}warmup {}s; duration {}s; producers {}; report {};", n->family,
-                                 n->name, settings, a.warmup_s, duration, a.producers, report);
-  if (a.affinity || !a.prod_cpus.empty() || !a.cons_cpus.empty()) text += " affinity;";
-  // Checked by cpuset_validator when parsed: digits, commas and dashes, CPUs online here.
-  if (!a.prod_cpus.empty()) text += fmt::format(" prod_affinity \"{}\";", a.prod_cpus);
-  if (!a.cons_cpus.empty()) text += fmt::format(" cons_affinity \"{}\";", a.cons_cpus);
-  if (n->options == KbenchOptions::Sockmap)
-    text += sockmap_placement(a);
-  return {text + " >\n", ""};
+  const KbenchFallback *fb = fallback_of(*n);
+  if (!fb || !available || available(fb->needs)) return {point_text(*n, a, n->name, settings, n->report), ""};
+  // Without the feature: the benchmark's point (the run skips it and says why), then the
+  // part that runs, both labelled by what they measure.
+  std::string options = settings.substr(std::string(n->settings).size()), part = fb->settings;
+  if (options.rfind("; ", 0) == 0) options.erase(0, 2);
+  if (!options.empty()) part += "; " + options;
+  KbenchText t{point_text(*n, a, fmt::format("{} {}", n->name, fb->skipped_part), settings, n->report), ""};
+  t.fallback_text = point_text(*n, a, fmt::format("{} {}", n->name, fb->part), part, fb->report);
+  t.fallback_report = fb->report;
+  return t;
 }
 
 CLI::App *add_kbench_command(CLI::App &app, KbenchArgs &a) {
@@ -265,7 +347,8 @@ int cmd_kbench(const KbenchArgs &a) {
   const KbenchName *n = find_kbench_name(a.name);
   if (n && n->scenario_param && (given(a, "--list-scenarios") || given(a, "--scenario")))
     if (std::optional<int> done = scenario_options(*n, a)) return *done;
-  KbenchText t = kbench_bdsl(a);
+  FeatureProber prober;  // really loads and attaches a probe program (runtime/probe.hpp)
+  KbenchText t = kbench_bdsl(a, [&prober](const std::string &req) { return prober.check(req).available; });
   if (!t.error.empty()) {
     fmt::print(stderr, "bpfbench: error: bench: {}\n", t.error);
     return kExitBadInput;
@@ -283,6 +366,12 @@ int cmd_kbench(const KbenchArgs &a) {
   // per program run would be in bpfbench's numbers only.
   r.prog_stats = false;
   r.calibration_ns = 0;  // the kernel bench's output, nothing else
+  // local-storage-tasks-trace's -q (the kernel bench's env.quiet) drops its Iter lines too.
+  r.quiet = a.quiet && (n->report == KernelReport::TasksTrace);
+  int rc = cmd_run(r);
+  if (t.fallback_text.empty() || rc != kExitOk) return rc;
+  r.in.text = t.fallback_text;
+  r.kernel_report = t.fallback_report;
   return cmd_run(r);
 }
 

@@ -6,9 +6,12 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "results/report_kernel.hpp"
 
 namespace bpfbench::cli {
 
@@ -25,10 +28,16 @@ CLI::App *add_kbench_command(CLI::App &app, KbenchArgs &a);
 int cmd_kbench(const KbenchArgs &a);
 
 // The .bdsl text that runs `a` (exposed for tests); an error for a combination the kernel
-// bench refuses or an option the benchmark does not take.
+// bench refuses or an option the benchmark does not take. A benchmark that needs a kernel
+// feature `available` denies (local-storage-tasks-trace: fentry) also gets the text of the
+// part that runs without it, reported in `fallback_report`'s lines after the first.
 struct KbenchText {
   std::string text, error;
+  std::string fallback_text = {};
+  KernelReport fallback_report = KernelReport::HitsDrops;
 };
-KbenchText kbench_bdsl(const KbenchArgs &a);
+// Whether this kernel has a FeatureProber requirement ("attach:fentry"); none: all.
+using FeatureCheck = std::function<bool(const std::string &)>;
+KbenchText kbench_bdsl(const KbenchArgs &a, const FeatureCheck &available = {});
 
 }  // namespace bpfbench::cli

@@ -95,6 +95,9 @@ constexpr KbenchName kNames[] = {
     // kernel bench stops at 200 timed batches per producer (600 s at most) and checks
     // every call's verdict and output where its scenario's output is fixed.
     {"xdp-lb", "xdp_lb", "timing_samples 200", O::XdpLb, R::BatchTiming, 0, "scenario"},
+    // RCU Tasks Trace grace periods under task storage churn from --nr_procs sleeping
+    // tasks (fentry on the RCU functions; where fentry is missing, the churn alone runs).
+    {"local-storage-tasks-trace", "rcu_tasks_trace", "prog gp-latency", O::TasksTrace, R::TasksTrace, 0},
 };
 
 }  // namespace

@@ -32,6 +32,8 @@ enum class KbenchOptions {
   Sockmap,    // a mode flag (--rx-verdict-egress, ...); -c 2 -p 1 -a as the kernel bench requires
   XdpLb,      // --scenario NAME (required), --list-scenarios, --machine-readable
   NoOptions,  // a benchmark that takes none
+  // local-storage-tasks-trace: --nr_procs N, --kthread_pid PID; -p 1 only
+  TasksTrace,
 };
 
 struct KbenchName {

@@ -59,6 +59,69 @@ std::string bpf_time_summary(const PointResult &r, int prods, const BpfTimeScale
                       sc.unit);
 }
 
+// Mean and sample standard deviation, as the kernel bench's basic_stats helpers.
+struct MeanStddev {
+  double mean = 0, stddev = 0;
+};
+MeanStddev mean_stddev(const std::vector<double> &v) {
+  MeanStddev m;
+  if (v.empty()) return {std::nan(""), std::nan("")};
+  for (double x : v) m.mean += x / double(v.size());
+  if (v.size() > 1)
+    for (double x : v) m.stddev += (x - m.mean) * (x - m.mean) / (double(v.size()) - 1);
+  m.stddev = std::sqrt(m.stddev);
+  return m;
+}
+
+// local-storage-tasks-trace's Iter lines: grace-period latency (ns) and kthread ticks per
+// grace period, each interval's totals over its grace periods (nan when none ended, as there).
+std::string tasks_trace_progress(int iter, const Sample &s) {
+  const double gp = double(count_of(s, "gp"));
+  return fmt::sprintf("Iter %d\t avg tasks_trace grace period latency\t%lf ns\n"
+                      "Iter %d\t avg ticks per tasks_trace grace period\t%lf",
+                      iter, double(count_of(s, "gp_ns")) / gp, iter, double(count_of(s, "kthread_ticks")) / gp);
+}
+
+// Its SUMMARY lines: the mean and stddev of the intervals' values in µs and ticks, over the
+// intervals in which a grace period ended (the kernel bench's own average turns nan on one
+// without).
+std::string tasks_trace_summary(const PointResult &r) {
+  std::vector<double> latency_us, ticks;
+  for (const auto &s : r.samples)
+    if (const double gp = double(count_of(s, "gp")); gp > 0) {
+      latency_us.push_back(double(count_of(s, "gp_ns")) / 1000.0 / gp);
+      ticks.push_back(double(count_of(s, "kthread_ticks")) / gp);
+    }
+  const MeanStddev l = mean_stddev(latency_us), t = mean_stddev(ticks);
+  return fmt::sprintf("SUMMARY tasks_trace grace period latency\tavg %.3lf us\tstddev %.3lf us\n"
+                      "SUMMARY ticks per tasks_trace grace period\tavg %.3lf\tstddev %.3lf",
+                      l.mean, l.stddev, t.mean, t.stddev);
+}
+
+double per_second(const Sample &s, const char *name) {
+  return s.duration_s > 0 ? double(count_of(s, name)) / s.duration_s : 0.0;
+}
+
+// The part that runs without fentry, in the same shapes: task storage creates+deletes
+// (M/s) and the rcu_tasks_trace kthread's system ticks per second.
+std::string tasks_trace_churn_progress(int iter, const Sample &s) {
+  return fmt::sprintf("Iter %d\t task local storage creates+deletes\t%lf M/s\n"
+                      "Iter %d\t tasks_trace kthread ticks per second\t%lf",
+                      iter, rate_of(s, "hits"), iter, per_second(s, "kthread_ticks"));
+}
+
+std::string tasks_trace_churn_summary(const PointResult &r) {
+  std::vector<double> hits, ticks;
+  for (const auto &s : r.samples) {
+    hits.push_back(rate_of(s, "hits"));
+    ticks.push_back(per_second(s, "kthread_ticks"));
+  }
+  const MeanStddev h = mean_stddev(hits), t = mean_stddev(ticks);
+  return fmt::sprintf("SUMMARY task local storage creates+deletes\tavg %.3lf M/s\tstddev %.3lf M/s\n"
+                      "SUMMARY tasks_trace kthread ticks per second\tavg %.3lf\tstddev %.3lf",
+                      h.mean, h.stddev, t.mean, t.stddev);
+}
+
 MetricSummary summary_of(const PointResult &r, const char *name) {
   const MetricSummary *m = r.summary.find(name);
   return m ? *m : MetricSummary{};
@@ -102,6 +165,8 @@ std::string format_kernel_progress(KernelReport style, int iter, const Sample &s
   case KernelReport::HtabMem:
     return out + fmt::sprintf("per-prod-op %7.2lfk/s, memory usage %7.2lfMiB", hits * 1e3 / std::max(producers, 1),
                               double(count_of(s, "memory")) / 1048576.0);
+  case KernelReport::TasksTrace: return tasks_trace_progress(iter, s);
+  case KernelReport::TasksTraceChurn: return tasks_trace_churn_progress(iter, s);
   }
   return out;
 }
@@ -161,6 +226,8 @@ std::string format_kernel_summary(KernelReport style, const PointResult &r) {
                         " peak memory usage %7.2lfMiB",
                         hits.mean * 1e3 / prods, hits.stddev * 1e3 / prods, mem.mean, mem.stddev, peak.mean);
   }
+  case KernelReport::TasksTrace: return tasks_trace_summary(r);
+  case KernelReport::TasksTraceChurn: return tasks_trace_churn_summary(r);
   }
   return format_summary(r);
 }

@@ -22,6 +22,12 @@ enum class KernelReport {
   HtabMem,       // htab-mem: "per-prod-op …k/s, memory usage …MiB, peak memory usage …MiB"
   Sockmap,       // sockmap: "Send Speed … MB/s, BPF Speed … MB/s, Rcv Speed … MB/s"; "total trans … MB"
   BatchTiming,   // bpf-nop, xdp-lb: no Iter lines; bench_bpf_timing's report (format_kernel_batch_timing)
+  // local-storage-tasks-trace: "Iter N\t avg tasks_trace grace period latency\t… ns" and
+  // "… ticks per tasks_trace grace period" per interval, two "SUMMARY …\tavg …\tstddev …" lines.
+  TasksTrace,
+  // Its part that needs no fentry (task storage churn): creates+deletes per second and the
+  // rcu_tasks_trace kthread's ticks per second, in the same line shapes.
+  TasksTraceChurn,
 };
 
 std::string format_kernel_progress(KernelReport style, int iter, const Sample &s, int producers, int64_t interval_ns);

@@ -51,6 +51,15 @@ Result<> KthreadStime::init(const std::string &comm) {
   return {};
 }
 
+Result<> KthreadStime::init_pid(pid_t pid) {
+  auto ticks = read_stime_ticks(pid);
+  if (!ticks)
+    return Error("cannot read /proc/" + std::to_string(pid) + "/stat (no process " + std::to_string(pid) + ")");
+  pid_ = pid;
+  last_ = *ticks;
+  return {};
+}
+
 uint64_t KthreadStime::take() {
   if (pid_ < 0) return 0;
   auto now = read_stime_ticks(pid_);

@@ -22,6 +22,8 @@ class KthreadStime {
  public:
   // Fails when the thread cannot be watched.
   Result<> init(const std::string &comm);
+  // The same for the process `pid` (the kernel bench's --kthread_pid): whatever it runs.
+  Result<> init_pid(pid_t pid);
   uint64_t take();
 
  private:

@@ -389,10 +389,17 @@ void PointRunner::set_map_churn() {
     pc_.churn_prefix_len = static_cast<uint32_t>(l->i);
 }
 
-// Kernel threads whose CPU time is a metric; a missing thread skips the point.
+// Kernel threads whose CPU time is a metric; a missing thread skips the point. A point
+// param `kthread_pid` > 0 names the thread by pid instead (a pid that is not there fails
+// the point: it was asked for).
 Result<> PointRunner::watch_kernel_threads() {
+  const int64_t pid = p_.int_param("kthread_pid", 0);
   for (const auto &m : metrics_) {
     if (m.source.kind != MetricSourceKind::KthreadStime) continue;
+    if (pid > 0) {
+      BB_TRY(kthreads_[m.name].init_pid(static_cast<pid_t>(pid)));
+      continue;
+    }
     if (auto watched = kthreads_[m.name].init(m.source.operand); !watched)
       return end_as(PointResult::Status::Skipped, watched.error().message);
   }

@@ -21,6 +21,7 @@ struct {
 struct bb_counter bb_hits[BB_MAX_CPUS] = {};
 struct bb_counter bb_gp[BB_MAX_CPUS] = {};
 struct bb_counter bb_gp_us[BB_MAX_CPUS] = {};
+struct bb_counter bb_gp_ns[BB_MAX_CPUS] = {};
 
 __u64 gp_start_ns = 0;
 /* `latency_hist`: each grace period, pregp_step to postgp, in a log2 histogram (ns). */
@@ -54,12 +55,14 @@ int bench_pregp(void *ctx)
 SEC("?fentry/rcu_tasks_trace_postgp")
 int bench_postgp(void *ctx)
 {
-	__u64 start = gp_start_ns;
+	__u64 start = gp_start_ns, ns;
 
 	if (!start)
 		return 0;
 	/* BB_TIME_BEGIN ran in bench_pregp (one kthread runs both): the end half here. */
-	bb_add(bb_gp_us, BB_TIME_END(start) / 1000);
+	ns = BB_TIME_END(start);
+	bb_add(bb_gp_ns, ns);
+	bb_add(bb_gp_us, ns / 1000);
 	bb_inc(bb_gp);
 	gp_start_ns = 0;
 	return 0;

@@ -126,6 +126,34 @@ grep -Eq "^pass-v4-icmp: median $result2 ns/op, stddev $result2, p99 $result2 \(
 out=$("$dir/bench" -w0 bpf-nop 2>&1)
 grep -Eq "^bpf-nop: median $result2 ns/op, stddev $result2, p99 $result2 \([0-9]+ samples\)$" <<<"$out" ||
   { echo "BAD bpf-nop report line: $out"; fails=$((fails + 1)); }
+# local-storage-tasks-trace as run_bench_local_storage_rcu_tasks_trace.sh calls it (with
+# fewer tasks and seconds): the kernel bench's two SUMMARY lines where fentry works; without
+# fentry its grace-period part is skipped with the reason and the churn part runs and prints
+# its own two SUMMARY lines in the same shape.
+kthread_pid=$(pgrep -x rcu_tasks_trace_kthread || true)
+tt_args=(--nr_procs 20)
+[ -n "$kthread_pid" ] && tt_args+=(--kthread_pid "$kthread_pid")
+tab=$'\t'
+check_tasks_trace() {  # LABEL OUTPUT
+  local gp="^SUMMARY tasks_trace grace period latency${tab}avg $num us${tab}stddev $num us$"
+  local tpg="^SUMMARY ticks per tasks_trace grace period${tab}avg $num${tab}stddev $num$"
+  local churn="^SUMMARY task local storage creates\+deletes${tab}avg $num M/s${tab}stddev $num M/s$"
+  local ticks="^SUMMARY tasks_trace kthread ticks per second${tab}avg $num${tab}stddev $num$"
+  if grep -q '^local-storage-tasks-trace grace periods: skipped: fentry not supported by this kernel (' <<<"$2"; then
+    grep -Eq "$churn" <<<"$2" && grep -Eq "$ticks" <<<"$2" && ! grep -Eq "$gp" <<<"$2"
+  else
+    grep -Eq "$gp" <<<"$2" && grep -Eq "$tpg" <<<"$2"
+  fi || { printf "%-40s BAD: %s\n" "$1" "${2//$'\n'/ | }"; fails=$((fails + 1)); return; }
+  printf "%-40s %s\n" "$1" "$(grep '^SUMMARY\|skipped' <<<"$2" | tr '\n\t' '| ')"
+}
+out=$($RUN_BENCH "${tt_args[@]}" local-storage-tasks-trace 2>&1)
+check_tasks_trace "local-storage-tasks-trace --nr_procs 20" "$out"
+grep -q "^Iter 1${tab} " <<<"$out" || { echo "BAD: local-storage-tasks-trace without Iter lines: $out"; fails=$((fails + 1)); }
+# --quiet (the kernel bench's -q): no set-up and no Iter lines, the SUMMARY lines stay.
+out=$($RUN_BENCH --quiet "${tt_args[@]}" local-storage-tasks-trace 2>&1)
+check_tasks_trace "local-storage-tasks-trace --quiet" "$out"
+! grep -q '^Iter\|^Setting up' <<<"$out" || { echo "BAD: local-storage-tasks-trace --quiet: $out"; fails=$((fails + 1)); }
+
 scenarios=$("$dir/bench" xdp-lb --list-scenarios)
 [ "$(grep -c '^  [a-z0-9-]*  ' <<<"$scenarios")" = 24 ] || { echo "BAD --list-scenarios: $scenarios"; fails=$((fails + 1)); }
 
@@ -156,8 +184,17 @@ expect_refusal "--scenario is required. Use --list-scenarios to see options." xd
 expect_refusal "unknown scenario: 'tcp-v9'" --scenario tcp-v9 xdp-lb
 expect_refusal "benchmark doesn't support consumers" -c1 --scenario tcp-v4-ch xdp-lb
 expect_refusal "does not apply" --scenario tcp-v4-ch trig-tp
+expect_refusal "benchmark doesn't support multi-producer!" -p2 local-storage-tasks-trace
+expect_refusal "benchmark doesn't support consumer!" -c1 local-storage-tasks-trace
+expect_refusal "invalid nr_procs" --nr_procs 0 local-storage-tasks-trace
+expect_refusal "benchmark supports up to 150000 sleeper procs!" --nr_procs 150001 local-storage-tasks-trace
+expect_refusal "--nr_procs" --nr_procs many local-storage-tasks-trace
+expect_refusal "invalid kthread_pid" --kthread_pid 0 local-storage-tasks-trace
+expect_refusal "--kthread_pid 4194304: couldn't open /proc/4194304/stat" --kthread_pid 4194304 local-storage-tasks-trace
+expect_refusal "does not apply" --nr_procs 10 trig-tp
 listed=$("$dir/bench" --list)  # whole: an early-exiting grep -q would fail the pipe
 grep -qx -- "- trig-syscall-count" <<<"$listed" || { echo "BAD: --list"; fails=$((fails + 1)); }
+[ "$(grep -c '^- ' <<<"$listed")" = 73 ] || { echo "BAD: --list has not the kernel bench's 73 names"; fails=$((fails + 1)); }
 
 echo "bench scripts: $fails failure(s)"
 [ "$fails" = 0 ]

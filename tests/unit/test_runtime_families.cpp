@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "runtime/kthread_stat.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/run_point.hpp"
 #include "runtime/setup_actions.hpp"
@@ -261,12 +262,36 @@ TEST_CASE("rcu_tasks_trace: children churn storage and are all reaped", "[runtim
     CHECK(r.status == PointResult::Status::Interrupted);
     CHECK_FALSE(has_children());
   }
+  // The kernel bench's --kthread_pid reaches the point: any process by pid (this one runs),
+  // one that is not there fails it (KthreadStime reads that pid: the test below).
+  SECTION("kthread_pid of this process") {
+    REQUIRE_OK(t.run(t.point("rcu_tasks_trace", "churn", {{"nr_procs", 0}, {"kthread_pid", getpid()}})));
+  }
+  SECTION("a kthread_pid that is no process fails the point") {
+    PointResult r = t.run(t.point("rcu_tasks_trace", "churn", {{"nr_procs", 0}, {"kthread_pid", 4194304}}));
+    CHECK(r.status == PointResult::Status::Failed);
+    CHECK(r.reason == "cannot read /proc/4194304/stat (no process 4194304)");
+  }
   SECTION("gp-latency skips without fentry") {
     if (t.prober.check("attach:fentry").available) return;
     PointResult r = t.run(t.point("rcu_tasks_trace", "gp-latency", {{"nr_procs", 0}}));
     CHECK(r.status == PointResult::Status::Skipped);
     CHECK(r.reason.rfind("fentry not supported by this kernel (", 0) == 0);
   }
+}
+
+// KthreadStime by pid counts that process's system ticks, read independently around it.
+TEST_CASE("KthreadStime::init_pid counts the system ticks of the process it names", "[kthread_stat]") {
+  KthreadStime k;
+  REQUIRE(k.init_pid(getpid()));
+  const uint64_t before = read_stime_ticks(getpid()).value();
+  // System time of this process: syscalls until 30 ticks (0.3 s at USER_HZ 100) have passed.
+  while (read_stime_ticks(getpid()).value() < before + 30)
+    for (int i = 0; i < 1000; ++i) (void)getppid();
+  const uint64_t taken = k.take(), after = read_stime_ticks(getpid()).value();
+  CHECK(taken >= 30);
+  CHECK(taken <= after - before + 1);  // init_pid read it a moment before `before`
+  CHECK_FALSE(KthreadStime().init_pid(4194304));
 }
 
 TEST_CASE("ChildProcesses reaps every child, also when spawning is stopped", "[runtime][setup]") {

@@ -212,15 +212,20 @@ TEST_CASE("rcu_tasks_trace gp-latency attaches its extra programs and counts gra
   REQUIRE(p["status"] == "ok");
   // Counts only (emulated timings mean nothing): bench_churn (an extra) churned storage,
   // bench_pregp + bench_postgp (the program and an extra) saw grace periods end.
-  uint64_t hits = 0, gp = 0, gp_us = 0;
+  uint64_t hits = 0, gp = 0, gp_us = 0, gp_ns = 0;
   for (const auto &s : p["samples"]) {
     hits += s["deltas"].value("hits", uint64_t{0});
     gp += s["deltas"].value("gp", uint64_t{0});
     gp_us += s["deltas"].value("gp_us", uint64_t{0});
+    gp_ns += s["deltas"].value("gp_ns", uint64_t{0});
   }
   CHECK(hits > 0);
   CHECK(gp > 0);
   CHECK(gp_us > 0);
+  // The same grace periods in ns (bench local-storage-tasks-trace's Iter lines): each µs
+  // count is its ns count truncated.
+  CHECK(gp_ns >= gp_us * 1000);
+  CHECK(gp_ns < (gp_us + gp) * 1000);
   CHECK(p["stats"]["gp_latency"]["unit"] == "us");
   CHECK(p["stats"]["gp_latency"]["max"].get<double>() > 0);
   CHECK(p["stats"]["ticks_per_gp"]["unit"] == "ticks/gp");
