@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compiler/lower.hpp"
+#include "compiler/template_path.hpp"
 
 namespace bpfbench::cli {
 
@@ -26,8 +27,8 @@ struct FileArgs {
   std::vector<std::string> only;    // --only: label patterns (cli/point_select.hpp)
   std::optional<std::string> text;  // the .bdsl text itself (bpfbench bench); `file` names it
   // Non-empty: the families come from exactly these folders (`ab --a-templates`), not the
-  // search path; `template_dirs` (--templates) are searched with them.
-  std::vector<std::string> only_template_dirs;
+  // search path; `template_dirs` (--templates) are searched after them.
+  std::vector<TemplateDir> only_template_dirs;
 };
 
 struct CheckArgs {

@@ -14,8 +14,12 @@ namespace bpfbench::cli {
 
 void print_diagnostics(Frontend &fe) {
   const auto &all = fe.diags.all();
-  for (; fe.printed_diags < all.size(); ++fe.printed_diags)
-    std::fputs(render(all[fe.printed_diags], fe.sources).c_str(), stderr);
+  for (; fe.printed_diags < all.size(); ++fe.printed_diags) {
+    const Diagnostic &d = all[fe.printed_diags];
+    std::string text = render(d, fe.sources);
+    if (d.severity == Severity::Note && !fe.shown_notes.insert(text).second) continue;
+    std::fputs(text.c_str(), stderr);
+  }
 }
 
 std::string source_location(const Frontend &fe, const SourceRange &r) {
@@ -32,7 +36,7 @@ bool run_frontend_for(const FileArgs &args, Frontend &fe) {
   opts.include_dirs = args.include_dirs;
   if (!args.only_template_dirs.empty()) {
     opts.template_dirs = args.only_template_dirs;
-    opts.template_dirs.insert(opts.template_dirs.end(), args.template_dirs.begin(), args.template_dirs.end());
+    for (const auto &d : args.template_dirs) opts.template_dirs.push_back(TemplateDir{d, "--templates"});
   }
   opts.overrides = args.overrides;
   opts.allow_large = args.allow_large;
