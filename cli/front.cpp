@@ -56,13 +56,13 @@ size_t precompile_quietly(const FileArgs &args, const std::atomic<bool> *stop) {
 bool load_frontend(const FileArgs &args, Frontend &fe) {
   bool ok = run_frontend_for(args, fe);
   if (ok && fe.plan && !fe.diags.has_errors()) {
-    if (auto kept = select_points(*fe.plan, args.only); !kept) {
+    if (auto kept = select_points(*fe.plan, args.only, args.only_exact ? Baselines::Exact : Baselines::Follow); !kept) {
       print_diagnostics(fe);
       fmt::print(stderr, "bpfbench: error: {}: {}\n", args.file, kept.error().message);
       return false;
     }
   }
-  if ((args.dump == "xlated" || args.dump == "jited") && !args.loaded_dumps) {
+  if (args.dump == "xlated" || args.dump == "jited") {  // emit's own (emit_cmd.cpp)
     fmt::print(stderr, "bpfbench: error: --dump {} is for emit only (it loads the program)\n", args.dump);
     return false;
   }
