@@ -56,7 +56,7 @@ std::string variant_name(const std::string &file, const std::vector<std::string>
 
 // Front end with the side's settings; false (diagnostics printed) when it has no plan.
 bool load_variant(const AbArgs &a, const std::string &file, const std::vector<std::string> &sets, const char *opt,
-                  const std::string &templates, Variant &v) {
+                  const std::string &templates, Variant &v, const Variant *shown = nullptr) {
   FileArgs in = a.in;
   in.file = file;
   if (!templates.empty()) {
@@ -67,7 +67,7 @@ bool load_variant(const AbArgs &a, const std::string &file, const std::vector<st
                  printable_text(why), missing ? " (copy bpf_templates/include there with the families)" : "");
       return false;
     }
-    in.only_template_dirs = {templates};
+    in.only_template_dirs = {TemplateDir{templates, std::string(opt) + "-templates"}};
   }
   for (const auto &s : sets) {
     ParamOverride o;
@@ -78,6 +78,7 @@ bool load_variant(const AbArgs &a, const std::string &file, const std::vector<st
     in.overrides.params.push_back(o);
   }
   v.name = variant_name(file, sets, opt, templates);
+  if (shown) v.fe->shown_notes = shown->fe->shown_notes;  // A's notes (a shadowed family) are not said twice
   return load_frontend(in, *v.fe);
 }
 
@@ -186,7 +187,7 @@ int ab_exit_code(const AbArgs &a, const AbReport &rep, const StopSource &stop) {
 bool prepare(const AbArgs &a, Variant &va, Variant &vb, StopSource &stop) {
   bool two_files = a.files.size() == 2;
   if (!load_variant(a, a.files[0], a.a_sets, "--a", a.a_templates, va)) return false;
-  if (!a.control && !load_variant(a, two_files ? a.files[1] : a.files[0], a.b_sets, "--b", a.b_templates, vb))
+  if (!a.control && !load_variant(a, two_files ? a.files[1] : a.files[0], a.b_sets, "--b", a.b_templates, vb, &va))
     return false;
   if (std::string why = check_privileges(); !why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);

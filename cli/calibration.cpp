@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "compiler/template_path.hpp"
 #include "runtime/noise_facts.hpp"
 #include "runtime/run_point.hpp"
 
@@ -17,6 +18,7 @@ constexpr const char *kCalibrationText = "bench trigger as \"calibration\" < pro
 
 Calibrator::Calibrator(int64_t duration_ns) : duration_ns_(duration_ns) {
   FrontendOptions opts;
+  opts.template_dirs = shipped_template_path();  // the shipped trigger family, never a user's copy
   opts.overrides.warmup_ns = 0;
   opts.overrides.duration_ns = duration_ns;
   opts.overrides.interval_ns = duration_ns / 10;

@@ -87,9 +87,10 @@ void man_command(std::string &out, const CLI::App &cmd) {
 constexpr const char *kManTail = R"(.SH ENVIRONMENT
 .TP
 .B BPFBENCH_TEMPLATE_PATH
-Colon\-separated folders of extra families, searched after the shipped ones and before
-each \fB\-\-templates\fR folder. Folders add up: a family defined in two of them is an
-error naming both manifests.
+Colon\-separated folders of extra families, searched after each \fB\-\-templates\fR
+folder and the \fIbpf_templates\fR folder next to the file, and before the shipped ones. A
+family is taken from the first folder that has it, like a command on \fB$PATH\fR: one of
+the same name in a later folder is shadowed, with a note naming both.
 .TP
 .B BPFBENCH_VMLINUX_BTF
 A raw BTF file read instead of \fI/sys/kernel/btf/vmlinux\fR when a template or inline C
@@ -112,7 +113,8 @@ The shipped families (one folder each, with \fIfamily.json\fR and \fIprog.bpf.c\
 next to it.
 .TP
 .I <dir of FILE>/bpf_templates
-Families written next to a .bdsl file are searched too.
+Families written next to a .bdsl file are searched too, after the \fB\-\-templates\fR
+folders and before \fBBPFBENCH_TEMPLATE_PATH\fR and the shipped families.
 .TP
 .I <prefix>/share/doc/bpfbench/examples
 Example .bdsl files, one per shipped family.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compiler/lower.hpp"
+#include "compiler/template_path.hpp"
 
 namespace bpfbench::cli {
 
@@ -21,13 +22,13 @@ struct FileArgs {
   std::vector<std::string> include_dirs;  // --include-dir: more folders for quoted includes
   PlanOverrides overrides;
   std::string dump;                 // ast | plan | c, and for emit xlated | jited ("" = none)
-  bool loaded_dumps = false;        // emit: --dump xlated|jited allowed (they load the program)
   bool allow_large = false;         // points past this machine's limits (compiler/resource_limits.hpp)
   std::vector<std::string> only;    // --only: label patterns (cli/point_select.hpp)
+  bool only_exact = false;          // --only keeps the points it names, not their baselines (emit)
   std::optional<std::string> text;  // the .bdsl text itself (bpfbench bench); `file` names it
   // Non-empty: the families come from exactly these folders (`ab --a-templates`), not the
-  // search path; `template_dirs` (--templates) are searched with them.
-  std::vector<std::string> only_template_dirs;
+  // search path; `template_dirs` (--templates) are searched after them.
+  std::vector<TemplateDir> only_template_dirs;
 };
 
 struct CheckArgs {

@@ -14,8 +14,12 @@ namespace bpfbench::cli {
 
 void print_diagnostics(Frontend &fe) {
   const auto &all = fe.diags.all();
-  for (; fe.printed_diags < all.size(); ++fe.printed_diags)
-    std::fputs(render(all[fe.printed_diags], fe.sources).c_str(), stderr);
+  for (; fe.printed_diags < all.size(); ++fe.printed_diags) {
+    const Diagnostic &d = all[fe.printed_diags];
+    std::string text = render(d, fe.sources);
+    if (d.severity == Severity::Note && !fe.shown_notes.insert(text).second) continue;
+    std::fputs(text.c_str(), stderr);
+  }
 }
 
 std::string source_location(const Frontend &fe, const SourceRange &r) {
@@ -32,7 +36,7 @@ bool run_frontend_for(const FileArgs &args, Frontend &fe) {
   opts.include_dirs = args.include_dirs;
   if (!args.only_template_dirs.empty()) {
     opts.template_dirs = args.only_template_dirs;
-    opts.template_dirs.insert(opts.template_dirs.end(), args.template_dirs.begin(), args.template_dirs.end());
+    for (const auto &d : args.template_dirs) opts.template_dirs.push_back(TemplateDir{d, "--templates"});
   }
   opts.overrides = args.overrides;
   opts.allow_large = args.allow_large;
@@ -52,13 +56,13 @@ size_t precompile_quietly(const FileArgs &args, const std::atomic<bool> *stop) {
 bool load_frontend(const FileArgs &args, Frontend &fe) {
   bool ok = run_frontend_for(args, fe);
   if (ok && fe.plan && !fe.diags.has_errors()) {
-    if (auto kept = select_points(*fe.plan, args.only); !kept) {
+    if (auto kept = select_points(*fe.plan, args.only, args.only_exact ? Baselines::Exact : Baselines::Follow); !kept) {
       print_diagnostics(fe);
       fmt::print(stderr, "bpfbench: error: {}: {}\n", args.file, kept.error().message);
       return false;
     }
   }
-  if ((args.dump == "xlated" || args.dump == "jited") && !args.loaded_dumps) {
+  if (args.dump == "xlated" || args.dump == "jited") {  // emit's own (emit_cmd.cpp)
     fmt::print(stderr, "bpfbench: error: --dump {} is for emit only (it loads the program)\n", args.dump);
     return false;
   }

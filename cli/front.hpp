@@ -19,7 +19,8 @@ bool load_frontend(const FileArgs &args, Frontend &fe);
 // them on its own kernel's BTF. `stop` ends it early.
 size_t precompile_quietly(const FileArgs &args, const std::atomic<bool> *stop);
 
-// Prints (and forgets nothing of) the diagnostics collected so far.
+// Prints (and forgets nothing of) the diagnostics collected so far; a note already in
+// `fe.shown_notes` is left out, and each one printed is added to it.
 void print_diagnostics(Frontend &fe);
 
 // "file:line:col" of `r` in the loaded sources; the plan's file when `r` is not set.

@@ -1,4 +1,4 @@
-// check, plan, emit, list: the commands that stop before the kernel.
+// check and plan: commands that stop before the kernel (emit: emit_cmd.cpp, list: list_cmd.cpp).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -115,75 +115,6 @@ int cmd_plan(const PlanArgs &a) {
     to_stdout("\n");
   } else {
     write_plan_text(*fe.plan, to_stdout, extras);
-  }
-  return kExitOk;
-}
-
-namespace {
-
-// emit --dump xlated|jited: compile, load the point's programs (--point, else the first
-// point) and print bpftool's dump of its program.
-int emit_loaded_dump(const EmitArgs &a, Frontend &fe) {
-  const size_t index = a.point.value_or(0);
-  if (index >= fe.plan->points.size()) {
-    fmt::print(stderr, "bpfbench: error: --point {} is out of range (the plan has {} points)\n", index,
-               fe.plan->points.size());
-    return kExitBadInput;
-  }
-  CompiledPrograms compiled;
-  bool ok = compile_programs(fe, compiled);
-  print_diagnostics(fe);
-  if (!ok || fe.diags.has_errors()) return kExitBadInput;
-  const PlanPoint &p = fe.plan->points[index];
-  auto obj = compiled.objects.find(p.index);
-  Result<std::string> dump = dump_loaded_program(
-      p, *fe.families.find(p.family), obj == compiled.objects.end() ? std::vector<uint8_t>{} : obj->second, a.in.dump);
-  if (!dump) {
-    fmt::print(stderr, "bpfbench: error: {}: {}\n", p.label, dump.error().message);
-    return kExitBadInput;
-  }
-  fmt::print("{}", *dump);
-  return kExitOk;
-}
-
-}  // namespace
-
-int cmd_emit(const EmitArgs &a) {
-  Frontend fe;
-  FileArgs in = a.in;
-  in.loaded_dumps = true;  // emit loads for --dump xlated|jited; the other commands refuse it
-  if (!load_frontend(in, fe)) return kExitBadInput;
-  if (a.in.dump == "xlated" || a.in.dump == "jited") return emit_loaded_dump(a, fe);
-  const RunPlan &plan = *fe.plan;
-  if (a.point) {
-    if (*a.point >= plan.points.size()) {
-      fmt::print(stderr, "bpfbench: error: --point {} is out of range (the plan has {} points)\n", *a.point,
-                 plan.points.size());
-      return kExitBadInput;
-    }
-    const PlanPoint &p = plan.points[*a.point];
-    auto c = emit_point(p, *fe.families.find(p.family), fe.families, fe.sources, fe.diags);
-    print_diagnostics(fe);
-    if (!c) return kExitBadInput;
-    fmt::print("{}", *c);
-    return kExitOk;
-  }
-  auto units = emit_programs(plan, fe.families, fe.sources, fe.diags);
-  print_diagnostics(fe);
-  if (fe.diags.has_errors()) return kExitBadInput;
-  size_t shown = 0;
-  for (const auto &u : units) {
-    const PlanPoint &first = plan.points.at(u.points.at(0));
-    if (a.bench && *a.bench != first.family && *a.bench != std::to_string(first.bench_index)) continue;
-    fmt::print("// ==== {} ({}; {} point{}, first '{}')\n{}\n", u.virtual_name, u.family, u.points.size(),
-               u.points.size() == 1 ? "" : "s", printable_text(first.label), u.c_source);
-    ++shown;
-  }
-  if (shown == 0) {
-    if (a.bench) fmt::print(stderr, "bpfbench: error: no bench matches --bench {}\n", printable_text(*a.bench));
-    else if (plan.points.empty()) fmt::print(stderr, "bpfbench: error: {}: the file has no bench\n", a.in.file);
-    else fmt::print(stderr, "bpfbench: error: {}: no point loads a BPF program (nothing to emit)\n", a.in.file);
-    return kExitBadInput;
   }
   return kExitOk;
 }

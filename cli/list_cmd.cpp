@@ -64,17 +64,26 @@ nlohmann::json param_json(const ParamSpec &p) {
   return j;
 }
 
+// The families of the same name that `f` hides, first the one it hides directly.
+std::vector<const ShadowedFamily *> shadowed_by(const FamilyRegistry &reg, const FamilyManifest &f) {
+  std::vector<const ShadowedFamily *> out;
+  for (const auto &s : reg.shadowed())
+    if (s.name == f.name) out.push_back(&s);
+  return out;
+}
+
+nlohmann::json shadows_json(const FamilyRegistry &reg, const FamilyManifest &f) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ShadowedFamily *s : shadowed_by(reg, f)) out.push_back({{"dir", s->dir}, {"origin", s->origin}});
+  return out;
+}
+
 }  // namespace
 
 int cmd_list(const ListArgs &a) {
   Diagnostics diags;
-  std::vector<TemplateDir> search = template_search_path(a.template_dirs, a.file);
   SourceManager sources;  // the manifests with problems, for the renderer
-  FamilyRegistry reg = FamilyRegistry::load(template_dir_paths(search), sources, diags);
-  auto origin = [&](const FamilyManifest &f) {
-    const TemplateDir *d = template_dir_of(search, f.dir);
-    return d ? d->origin : std::string("?");
-  };
+  FamilyRegistry reg = FamilyRegistry::load(template_search_path(a.template_dirs, a.file), sources, diags);
   std::string errors = render_all(diags, sources);
   if (!errors.empty()) std::fputs(errors.c_str(), stderr);
   if (diags.has_errors()) return kExitBadInput;
@@ -97,7 +106,8 @@ int cmd_list(const ListArgs &a) {
       out.push_back({{"family", f.name},
                      {"description", f.description},
                      {"dir", f.dir},
-                     {"origin", origin(f)},
+                     {"origin", f.origin},
+                     {"shadows", shadows_json(reg, f)},
                      {"hooks", hooks},
                      {"params", params},
                      {"programs", programs},
@@ -108,7 +118,9 @@ int cmd_list(const ListArgs &a) {
     return kExitOk;
   }
   for (const auto &f : reg.all()) {
-    fmt::print("{} — {}\n  from: {} ({})\n  programs:\n", f.name, f.description, f.dir, origin(f));
+    fmt::print("{} — {}\n  from: {} ({})\n", f.name, f.description, f.dir, f.origin);
+    for (const ShadowedFamily *s : shadowed_by(reg, f)) fmt::print("  shadows: {} ({})\n", s->dir, s->origin);
+    fmt::print("  programs:\n");
     for (const auto &p : f.programs)
       fmt::print("    {:<18} {}{}\n", p.name, p.doc, p.name == f.default_program ? " (default)" : "");
     fmt::print("  params:\n");

@@ -34,7 +34,8 @@ ValueParser<int64_t> builtin_integer(const std::string &name) {
 void add_file_options(CLI::App *cmd, FileArgs &a, bool loaded_dumps) {
   cmd->add_option("FILE", a.file, "The .bdsl file")->required()->check(checked(non_empty("a .bdsl file name"), "FILE"));
   cmd->add_option("--templates", a.template_dirs,
-                  "Also look for families in this folder (repeatable; added to the shipped ones)")
+                  "Also look for families in this folder, before the shipped ones (repeatable; a family here "
+                  "shadows a shipped one of its name)")
       ->allow_extra_args(false)  // one folder per --templates: `--templates D FILE` keeps FILE
       ->check(checked(non_empty("a folder name"), "DIR"))
       ->type_name("DIR");

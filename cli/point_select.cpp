@@ -33,7 +33,7 @@ std::optional<size_t> main_of(const RunPlan &plan, size_t baseline_index) {
 
 }  // namespace
 
-Result<size_t> select_points(RunPlan &plan, const std::vector<std::string> &patterns) {
+Result<size_t> select_points(RunPlan &plan, const std::vector<std::string> &patterns, Baselines baselines) {
   if (patterns.empty()) return plan.points.size();
   std::vector<bool> keep(plan.points.size(), false);
   for (const auto &pattern : patterns) {
@@ -41,6 +41,10 @@ Result<size_t> select_points(RunPlan &plan, const std::vector<std::string> &patt
     for (const auto &p : plan.points) {
       if (!label_matches(pattern, p.label)) continue;
       any = true;
+      if (baselines == Baselines::Exact) {
+        keep[p.index] = true;
+        continue;
+      }
       std::optional<size_t> main = p.is_baseline ? main_of(plan, p.index) : p.index;
       if (!main) continue;
       keep[*main] = true;
@@ -58,7 +62,8 @@ Result<size_t> select_points(RunPlan &plan, const std::vector<std::string> &patt
   }
   for (size_t i = 0; i < kept.size(); ++i) {
     kept[i].index = i;
-    if (kept[i].baseline) kept[i].baseline = new_index[*kept[i].baseline];
+    if (kept[i].baseline && new_index[*kept[i].baseline] == SIZE_MAX) kept[i].baseline.reset();  // Exact
+    else if (kept[i].baseline) kept[i].baseline = new_index[*kept[i].baseline];
   }
   plan.points = std::move(kept);
   return plan.points.size();

@@ -161,6 +161,7 @@ class Lowerer {
                     RunPlan &plan, const std::map<std::string, Assignment> *label_from = nullptr) {
     PlanPoint p;
     p.index = plan.points.size();
+    p.file_index = p.index;
     p.bench_index = b.index;
     p.suite = b.suite;
     p.family = b.family->name;

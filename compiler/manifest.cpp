@@ -64,68 +64,103 @@ bool is_throughput(const MetricSpec &m) { return m.throughput.value_or(m.name ==
 
 bool counts_in_total_ops(const MetricSpec &m) { return m.in_total_ops.value_or(m.name == "hits" || m.name == "drops"); }
 
+namespace {
+
+// " (--templates)" for a folder with an origin, "" without.
+std::string origin_note(const std::string &origin) { return origin.empty() ? "" : " (" + origin + ")"; }
+
+// `what` (a family, the shared header) is taken from `used`, not from `hidden`: a note
+// naming both, as `which -a` would list them.
+void note_shadowed(Diagnostics &diags, const std::string &what, const std::string &used, const std::string &used_origin,
+                   const std::string &hidden, const std::string &hidden_origin) {
+  diags.add(Diagnostic{Severity::Note, SourceRange{},
+                       what + " is taken from " + used + origin_note(used_origin) + "; it shadows " + hidden +
+                           origin_note(hidden_origin),
+                       {},
+                       {}});
+}
+
+}  // namespace
+
 // The shared header of template folder `d` (canonical `root`), when it has one: read
 // inside the folder, like the families' files. A header that is there but cannot be
 // read so (a FIFO, a symlink leading out) is an error, not a header skipped in silence.
-void FamilyRegistry::read_shared_header(const std::string &d, const std::string &root, Diagnostics &diags) {
-  fs::path path = fs::path(d) / "include" / "bpfbench_shared.h";
+// A folder after the one the header was taken from has its own shadowed: said, not read.
+void FamilyRegistry::read_shared_header(const TemplateDir &d, const std::string &root, Diagnostics &diags) {
+  fs::path path = fs::path(d.path) / "include" / "bpfbench_shared.h";
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(path, ec))) return;
+  if (!include_dir_.empty()) {
+    note_shadowed(diags, "the shared header", shared_header_path(), include_origin_,
+                  (fs::absolute(path)).lexically_normal().string(), d.origin);
+    return;
+  }
   std::string err;
   auto in = read_input_file_in(root, "include/bpfbench_shared.h", kMaxTextInputBytes, err);
   if (!in) {
     diags.error(SourceRange{}, path.string() + ": cannot read the shared header: " + err);
     return;
   }
-  include_dir_ = (fs::absolute(fs::path(d)) / "include").lexically_normal().string();
+  include_dir_ = (fs::absolute(fs::path(d.path)) / "include").lexically_normal().string();
+  include_origin_ = d.origin;
   shared_header_text_ = std::move(in->data);
 }
 
-FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, SourceManager &sources, Diagnostics &diags) {
-  FamilyRegistry reg;
-  std::vector<std::string> manifest_paths;  // parallel to families_: for duplicate messages
-  for (const auto &d : dirs) {
-    std::error_code ec;
-    if (!fs::is_directory(d, ec)) {
-      // A missing folder may be a stale $BPFBENCH_TEMPLATE_PATH entry: a warning. One
-      // that exists but is a file or a device is a mistake worth stopping for.
-      struct stat st {};
-      if (::stat(d.c_str(), &st) != 0) diags.warning(SourceRange{}, "template dir '" + d + "' does not exist");
-      else
-        diags.error(SourceRange{},
-                    "template dir '" + d + "' is not a directory (it is " + describe_file_type(st.st_mode) + ")");
-      continue;
-    }
-    // Resolved once: every file of the folder is read inside this path (read_input_file_in).
-    std::string err;
-    auto root = canonical_folder(d, err);
-    if (!root) {
-      diags.error(SourceRange{}, "template dir '" + d + "': " + err);
-      continue;
-    }
-    if (reg.include_dir_.empty()) reg.read_shared_header(d, *root, diags);
-    for (const auto &folder : family_folders(d)) {
-      std::string name = folder.filename().string();
-      std::string path = (fs::path(d) / name / "family.json").string();
-      auto in = read_input_file_in(*root, name + "/family.json", kMaxTextInputBytes, err);
-      if (!in) {
-        diags.error(SourceRange{}, path + ": cannot read the manifest: " + err);
-        continue;
-      }
-      auto f = parse_manifest(path, in->data, sources, diags, *root);
-      if (!f) continue;
-      auto it = std::find_if(reg.families_.begin(), reg.families_.end(),
-                             [&](const FamilyManifest &g) { return g.name == f->name; });
-      if (it != reg.families_.end()) {
-        diags.error(SourceRange{}, path + ": family '" + f->name + "' is already defined by " +
-                                       manifest_paths[static_cast<size_t>(it - reg.families_.begin())]);
-        continue;
-      }
-      reg.families_.push_back(std::move(*f));
-      manifest_paths.push_back(path);
-    }
+// The families of one template folder; a name an earlier folder has is shadowed, not read.
+void FamilyRegistry::load_dir(const TemplateDir &td, SourceManager &sources, Diagnostics &diags) {
+  const std::string &d = td.path;
+  std::error_code ec;
+  if (!fs::is_directory(d, ec)) {
+    // A missing folder may be a stale $BPFBENCH_TEMPLATE_PATH entry: a warning. One
+    // that exists but is a file or a device is a mistake worth stopping for.
+    struct stat st {};
+    if (::stat(d.c_str(), &st) != 0) diags.warning(SourceRange{}, "template dir '" + d + "' does not exist");
+    else
+      diags.error(SourceRange{}, "template dir '" + d + "' is not a directory (it is " + describe_file_type(st.st_mode) + ")");
+    return;
   }
+  // Resolved once: every file of the folder is read inside this path (read_input_file_in).
+  std::string err;
+  auto root = canonical_folder(d, err);
+  if (!root) {
+    diags.error(SourceRange{}, "template dir '" + d + "': " + err);
+    return;
+  }
+  read_shared_header(td, *root, diags);
+  for (const auto &folder : family_folders(d)) {
+    // The family's name is its folder's (the manifest reader insists), so a shadowed one
+    // is known without reading it: a broken copy further down the path does not matter.
+    std::string name = folder.filename().string();
+    std::string here = (fs::absolute(fs::path(d)) / name).lexically_normal().string();  // as FamilyManifest::dir
+    if (auto seen = family_dirs_.find(name); seen != family_dirs_.end()) {
+      shadowed_.push_back(ShadowedFamily{name, here, td.origin, seen->second.path});
+      note_shadowed(diags, "family '" + name + "'", seen->second.path, seen->second.origin, here, td.origin);
+      continue;
+    }
+    family_dirs_[name] = TemplateDir{here, td.origin};
+    std::string path = (fs::path(d) / name / "family.json").string();
+    auto in = read_input_file_in(*root, name + "/family.json", kMaxTextInputBytes, err);
+    if (!in) {
+      diags.error(SourceRange{}, path + ": cannot read the manifest: " + err);
+      continue;
+    }
+    auto f = parse_manifest(path, in->data, sources, diags, *root);
+    if (!f) continue;
+    f->origin = td.origin;
+    families_.push_back(std::move(*f));
+  }
+}
+
+FamilyRegistry FamilyRegistry::load(const std::vector<TemplateDir> &dirs, SourceManager &sources, Diagnostics &diags) {
+  FamilyRegistry reg;
+  for (const auto &d : dirs) reg.load_dir(d, sources, diags);
   return reg;
+}
+
+FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, SourceManager &sources, Diagnostics &diags) {
+  std::vector<TemplateDir> with_origin;
+  for (const auto &d : dirs) with_origin.push_back(TemplateDir{d, ""});
+  return load(with_origin, sources, diags);
 }
 
 std::string shared_header_problem(const std::string &dir) {

@@ -11,6 +11,7 @@
 
 #include "compiler/diagnostics.hpp"
 #include "compiler/kinds.hpp"
+#include "compiler/template_path.hpp"
 
 namespace bpfbench {
 
@@ -178,6 +179,7 @@ struct FamilyManifest {
   std::string name;
   std::string description;
   std::string dir;            // the folder it was read from
+  std::string origin;         // why its template folder is searched (TemplateDir::origin; "" = not said)
   std::string template_path;  // absolute path of the BPF C template
   std::string template_text;
   std::vector<ParamSpec> params;
@@ -215,29 +217,50 @@ struct ManifestProblem {
   std::string message;
 };
 
+// A family folder that is not used: a template folder earlier on the search path has a
+// family of the same name, which is used instead (like a command earlier on $PATH).
+struct ShadowedFamily {
+  std::string name;
+  std::string dir;       // the family folder not used
+  std::string origin;    // why its template folder is searched ("" = not said)
+  std::string used_dir;  // the folder of the family used instead
+};
+
 class FamilyRegistry {
  public:
-  // Reads every <dir>/<family>/family.json below each dir. Problems become diagnostics
-  // located in the manifest; a manifest with diagnostics is added to `sources` (and only
-  // then, so the files of a clean load are not there) for the renderer. Each dir is
-  // resolved once and every file of it (family.json, the template, the shared header) is
-  // read inside it (read_input_file_in): a symlink out of it is an error, never followed.
+  // Reads every <dir>/<family>/family.json below each dir, `dirs` in precedence order
+  // (compiler/template_path.hpp): a family is taken from the first dir that has one of its
+  // name; the same name in a later dir is shadowed (not read), listed in shadowed() and
+  // said in a note naming both folders. Problems become diagnostics located in the
+  // manifest; a manifest with diagnostics is added to `sources` (and only then, so the
+  // files of a clean load are not there) for the renderer. Each dir is resolved once and
+  // every file of it (family.json, the template, the shared header) is read inside it
+  // (read_input_file_in): a symlink out of it is an error, never followed.
+  static FamilyRegistry load(const std::vector<TemplateDir> &dirs, SourceManager &sources, Diagnostics &diags);
+  // The same for folders without an origin to name.
   static FamilyRegistry load(const std::vector<std::string> &dirs, SourceManager &sources, Diagnostics &diags);
 
   const FamilyManifest *find(const std::string &name) const;
   std::vector<std::string> names() const;
   const std::vector<FamilyManifest> &all() const { return families_; }
+  // The families of later template folders hidden by one of the same name, in load order.
+  const std::vector<ShadowedFamily> &shadowed() const { return shadowed_; }
   // The folder holding the shared header (include/bpfbench_shared.h of the first template
-  // dir that has one; "" when none has), and the header's path and text, read at load
+  // dir that has one, by the same precedence as the families: a later dir's header is
+  // shadowed, with a note; "" when none has), and the header's path and text, read at load
   // inside its template dir: the emitter inlines this text, diagnostics show its lines.
   const std::string &include_dir() const { return include_dir_; }
   std::string shared_header_path() const { return include_dir_.empty() ? "" : include_dir_ + "/bpfbench_shared.h"; }
   const std::string &shared_header_text() const { return shared_header_text_; }
 
  private:
-  void read_shared_header(const std::string &dir, const std::string &root, Diagnostics &diags);
+  void read_shared_header(const TemplateDir &dir, const std::string &root, Diagnostics &diags);
+  void load_dir(const TemplateDir &dir, SourceManager &sources, Diagnostics &diags);
 
   std::vector<FamilyManifest> families_;
+  std::vector<ShadowedFamily> shadowed_;
+  std::map<std::string, TemplateDir> family_dirs_;  // every family name seen -> its folder and origin
+  std::string include_origin_;
   std::string include_dir_;
   std::string shared_header_text_;
 };
@@ -248,8 +271,9 @@ class FamilyRegistry {
 // symbolic link to '/etc'; only relative links that stay inside the folder '/t' are followed".
 std::string shared_header_problem(const std::string &dir);
 
-// The shipped template folder (source tree or install prefix) followed by the folders of
-// $BPFBENCH_TEMPLATE_PATH (colon-separated); compiler/template_path.hpp adds the rest.
+// The folders of $BPFBENCH_TEMPLATE_PATH (colon-separated) followed by the shipped
+// template folder (source tree or install prefix), in precedence order;
+// compiler/template_path.hpp adds the rest.
 std::vector<std::string> default_template_dirs();
 
 const char *to_string(ParamType t);

@@ -58,10 +58,9 @@ void check_include_dirs(const FrontendOptions &opts, Frontend &fe) {
 
 bool load_families(const std::string &path, const FrontendOptions &opts, Frontend &fe) {
   check_include_dirs(opts, fe);
-  fe.families = FamilyRegistry::load(opts.template_dirs.empty()
-                                         ? template_dir_paths(template_search_path(opts.extra_template_dirs, path))
-                                         : opts.template_dirs,
-                                     fe.sources, fe.diags);
+  fe.families = FamilyRegistry::load(
+      opts.template_dirs.empty() ? template_search_path(opts.extra_template_dirs, path) : opts.template_dirs, fe.sources,
+      fe.diags);
   return !fe.diags.has_errors();
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,10 @@
 namespace bpfbench {
 
 struct FrontendOptions {
-  // Non-empty: exactly these family folders. Empty: the search path of
-  // compiler/template_path.hpp (shipped, $BPFBENCH_TEMPLATE_PATH, extra_template_dirs,
-  // bpf_templates/ next to the file).
-  std::vector<std::string> template_dirs;
+  // Non-empty: exactly these family folders, first first (a family is taken from the first
+  // that has it). Empty: the search path of compiler/template_path.hpp (extra_template_dirs,
+  // bpf_templates/ next to the file, $BPFBENCH_TEMPLATE_PATH, shipped).
+  std::vector<TemplateDir> template_dirs;
   std::vector<std::string> extra_template_dirs;  // --templates
   // --include-dir: folders searched for quoted includes after the .bdsl file's and the
   // family's (compiler/user_includes.hpp), in order.
@@ -50,6 +51,9 @@ struct Frontend {
   std::optional<RunPlan> plan;
   std::vector<std::string> include_dirs;  // FrontendOptions::include_dirs, for the compile
   size_t printed_diags = 0;               // how many of `diags` a front end has shown already
+  // The notes shown, as rendered: one already there is not shown again (`ab` gives B's
+  // front end A's, so a family both load from the same folders is said shadowed once).
+  std::set<std::string> shown_notes;
 
   Frontend() = default;
   Frontend(const Frontend &) = delete;

@@ -15,7 +15,8 @@ void write_plan_text(const RunPlan &plan, const PlanSink &out, const PlanExtras 
       suite = p.suite;
       if (!suite.empty()) out(fmt::format("suite \"{}\"\n", printable_text(suite)));
     }
-    line = fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}", p.index,
+    // The file's index (as `emit --point` takes it), also after --only kept some points.
+    line = fmt::format("  [{:>3}] {:<24} {} prog={} warmup={} duration={} producers={} consumers={}", p.file_index,
                        printable_text(p.label), p.family, p.program, format_duration_ns(p.warmup_ns),
                        format_duration_ns(p.duration_ns), p.producers, p.consumers);
     if (p.precision_pct > 0)
@@ -27,7 +28,7 @@ void write_plan_text(const RunPlan &plan, const PlanSink &out, const PlanExtras 
     if (!p.prod_cpus.empty()) line += fmt::format(" prod_cpus={}", p.prod_cpus);
     if (!p.cons_cpus.empty()) line += fmt::format(" cons_cpus={}", p.cons_cpus);
     for (const auto &[name, v] : p.params) line += fmt::format(" {}={}", name, v.to_string());
-    if (p.baseline) line += fmt::format(" baseline=[{}]", *p.baseline);
+    if (p.baseline) line += fmt::format(" baseline=[{}]", plan.points.at(*p.baseline).file_index);
     for (const auto &e : p.expectations) line += fmt::format(" expect({})", e.text);
     for (const auto &c : p.code) line += fmt::format(" code:{}({} bytes)", c.hook, c.text.size());
     line += fmt::format(" report={}\n", fmt::join(p.report, ","));
@@ -91,6 +92,18 @@ nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
   if (p.bench_range.valid() && p.bench_range.file < sm.size())
     j["location"] = fmt::format("{}:{}:{}", sm.file(p.bench_range.file).path, p.bench_range.line, p.bench_range.col);
   return j;
+}
+
+std::string point_title(const PlanPoint &p, const SourceManager &sm) {
+  std::string out = fmt::format("point {} '{}'", p.file_index, printable_text(p.label));
+  if (!p.suite.empty()) out += fmt::format(" in suite \"{}\"", printable_text(p.suite));
+  out += fmt::format(" of bench {} {}", p.bench_index, p.family);
+  if (p.bench_range.valid() && p.bench_range.file < sm.size())
+    out += fmt::format(" ({}:{}:{})", printable_text(sm.file(p.bench_range.file).path), p.bench_range.line,
+                       p.bench_range.col);
+  out += fmt::format(": prog={}", printable_text(p.program));
+  for (const auto &[name, v] : p.params) out += fmt::format(" {}={}", name, printable_text(v.to_string()));
+  return out;
 }
 
 nlohmann::json plan_to_json(const RunPlan &plan, const SourceManager &sm) {

@@ -30,5 +30,10 @@ nlohmann::json plan_to_json(const RunPlan &plan, const SourceManager &sm);
 // A point's params as a JSON object (numbers and words), as the plan and results files hold them.
 nlohmann::json params_to_json(const PlanPoint &p);
 nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm);
+// One line naming a point: its index in the file's plan (`file_index`, as `bpfbench plan
+// FILE` and `emit --point` number it) and label, its bench (index, family, where it is
+// written) and the values that decide its program: `point 3 'btf-4' of bench 1 task_fields
+// (t.bdsl:4:1): prog=btf fields=4`. Labels and values printable (a label may hold any text).
+std::string point_title(const PlanPoint &p, const SourceManager &sm);
 
 }  // namespace bpfbench

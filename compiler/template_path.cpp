@@ -1,5 +1,6 @@
-// Builds the family search path. Folders add up rather than override, so a family a user
-// writes next to a patch can never silently replace a shipped one (or vice versa).
+// Builds the family search path. A user's folder comes first, so a patched copy of a
+// shipped family runs under its own name; FamilyRegistry::load notes every family (and
+// shared header) it shadows, so it never replaces one in silence.
 #include "compiler/template_path.hpp"
 
 #include <cstdlib>
@@ -61,30 +62,27 @@ std::string running_binary() {
 
 std::vector<TemplateDir> template_search_path(const std::vector<std::string> &cli_dirs, const std::string &bdsl_file) {
   std::vector<TemplateDir> out;
-  if (std::string shipped = shipped_template_dir(running_binary()); !shipped.empty()) add(out, shipped, "shipped");
-  for (const auto &d : env_dirs()) add(out, d, "BPFBENCH_TEMPLATE_PATH");
   for (const auto &d : cli_dirs) add(out, d, "--templates");
   if (!bdsl_file.empty()) {
     fs::path next = fs::path(bdsl_file).parent_path() / "bpf_templates";
     std::error_code ec;
     if (fs::is_directory(next, ec)) add(out, next.lexically_normal().string(), "next to " + bdsl_file);
   }
+  for (const auto &d : env_dirs()) add(out, d, "BPFBENCH_TEMPLATE_PATH");
+  if (std::string shipped = shipped_template_dir(running_binary()); !shipped.empty()) add(out, shipped, "shipped");
   return out;
 }
 
-std::vector<std::string> template_dir_paths(const std::vector<TemplateDir> &dirs) {
+std::vector<TemplateDir> shipped_template_path() {
+  std::vector<TemplateDir> out;
+  if (std::string shipped = shipped_template_dir(running_binary()); !shipped.empty()) add(out, shipped, "shipped");
+  return out;
+}
+
+std::vector<std::string> default_template_dirs() {
   std::vector<std::string> out;
-  for (const auto &d : dirs) out.push_back(d.path);
+  for (const auto &d : template_search_path({}, "")) out.push_back(d.path);
   return out;
 }
-
-const TemplateDir *template_dir_of(const std::vector<TemplateDir> &dirs, const std::string &family_dir) {
-  std::string parent = canonical(fs::path(family_dir).parent_path().string());
-  for (const auto &d : dirs)
-    if (canonical(d.path) == parent) return &d;
-  return nullptr;
-}
-
-std::vector<std::string> default_template_dirs() { return template_dir_paths(template_search_path({}, "")); }
 
 }  // namespace bpfbench

@@ -1,5 +1,5 @@
-// The family search path: shipped families (next to the binary), $BPFBENCH_TEMPLATE_PATH, --templates and a
-// bpf_templates/ folder next to the .bdsl file, in that order.
+// The family search path, in precedence order: each --templates folder, a bpf_templates/
+// folder next to the .bdsl file, the folders of $BPFBENCH_TEMPLATE_PATH, the shipped families.
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 namespace bpfbench {
 
 // One folder of family folders and why it is searched ("shipped", "BPFBENCH_TEMPLATE_PATH",
-// "--templates", "next to <file>").
+// "--templates", "next to <file>", "--a-templates", ...).
 struct TemplateDir {
   std::string path;
   std::string origin;
@@ -24,14 +24,17 @@ std::string shipped_template_dir(const std::string &exe_path);
 // The target of /proc/self/exe, or "" when it cannot be read.
 std::string running_binary();
 
-// Every folder is searched (none replaces another: a family defined in two of them is an
-// error naming both manifests). The same folder reached twice is listed once, at its
-// first place. `bdsl_file` ("" = none) adds `<its dir>/bpf_templates` when that exists.
+// The search path, first folder first: a family is taken from the first folder that has
+// one of its name, and the same name in a later folder is shadowed, as a command earlier
+// on $PATH hides a later one (FamilyRegistry::load says so in a note). The user's folders
+// come before the shipped ones, the command line before the file's folder before the
+// environment: `--templates` in the order given, then `<dir of bdsl_file>/bpf_templates`
+// when that exists ("" = no file), then $BPFBENCH_TEMPLATE_PATH in its order, then the
+// shipped families. The same folder reached twice is listed once, at its first place.
 std::vector<TemplateDir> template_search_path(const std::vector<std::string> &cli_dirs, const std::string &bdsl_file);
 
-std::vector<std::string> template_dir_paths(const std::vector<TemplateDir> &dirs);
-
-// The entry holding the family folder `family_dir` (its parent), or nullptr.
-const TemplateDir *template_dir_of(const std::vector<TemplateDir> &dirs, const std::string &family_dir);
+// Only the shipped families (the calibration point measures the shipped trigger family,
+// whatever folders the user has).
+std::vector<TemplateDir> shipped_template_path();
 
 }  // namespace bpfbench

@@ -201,7 +201,7 @@ TEST_CASE("ab: --a/--b settings apply to the points that have them", "[ab]") {
   CHECK(o.name == "producers");
   CHECK(o.text == "2");
   FrontendOptions opts;
-  opts.template_dirs = {BPFBENCH_SOURCE_DIR "/bpf_templates"};
+  opts.template_dirs = {TemplateDir{BPFBENCH_SOURCE_DIR "/bpf_templates", "shipped"}};
   opts.overrides.params = {o};
   opts.nproc = 4;
   Frontend fe;

@@ -335,17 +335,52 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
   }
 }
 
-TEST_CASE("a family defined in two template dirs names both manifests", "[manifest]") {
+TEST_CASE("a family in two template dirs: the first dir's is used, the other shadowed with a note", "[manifest]") {
   FamilyDir a, b;
   std::string pa = a.family("fam", manifest());
-  std::string pb = b.family("fam", manifest());
+  // Not read: a broken copy further down the path is no error.
+  std::string pb = b.family("fam", "{ not json");
   SourceManager sources;
   Diagnostics diags;
-  FamilyRegistry reg = FamilyRegistry::load({a.dir(), b.dir()}, sources, diags);
-  REQUIRE(diags.error_count() == 1);
-  CHECK(diags.all().front().message == pb + ": family 'fam' is already defined by " + pa);
+  FamilyRegistry reg = FamilyRegistry::load(std::vector<TemplateDir>{{a.dir(), "--templates"}, {b.dir(), "shipped"}},
+                                            sources, diags);
+  CHECK_FALSE(diags.has_errors());
+  REQUIRE(diags.all().size() == 1);
+  CHECK(diags.all().front().severity == Severity::Note);
+  const std::string fa = fs::path(pa).parent_path().string(), fb = fs::path(pb).parent_path().string();
+  CHECK(diags.all().front().message ==
+        "family 'fam' is taken from " + fa + " (--templates); it shadows " + fb + " (shipped)");
   REQUIRE(reg.find("fam"));
-  CHECK(reg.find("fam")->dir == fs::path(pa).parent_path().string());  // the first one wins
+  CHECK(reg.find("fam")->dir == fa);
+  CHECK(reg.find("fam")->origin == "--templates");
+  REQUIRE(reg.shadowed().size() == 1);
+  CHECK(reg.shadowed()[0].name == "fam");
+  CHECK(reg.shadowed()[0].dir == fb);
+  CHECK(reg.shadowed()[0].origin == "shipped");
+  CHECK(reg.shadowed()[0].used_dir == fa);
+  // In the other order the other one is used.
+  Diagnostics d2;
+  FamilyRegistry other = FamilyRegistry::load({b.dir(), a.dir()}, sources, d2);
+  CHECK(d2.has_errors());  // b's is read now, and it is not JSON
+  CHECK(other.find("fam") == nullptr);
+}
+
+TEST_CASE("the shared header of the first template dir that has one is used, later ones shadowed",
+          "[manifest][template_path]") {
+  FamilyDir a, b;
+  a.write("include/bpfbench_shared.h", "// a's header\n");
+  b.write("include/bpfbench_shared.h", "// b's header\n");
+  SourceManager sources;
+  Diagnostics diags;
+  FamilyRegistry reg = FamilyRegistry::load(std::vector<TemplateDir>{{a.dir(), "--templates"}, {b.dir(), "shipped"}},
+                                            sources, diags);
+  CHECK(reg.shared_header_text() == "// a's header\n");
+  CHECK(reg.shared_header_path() == a.dir() + "/include/bpfbench_shared.h");
+  REQUIRE(diags.all().size() == 1);
+  CHECK(diags.all().front().severity == Severity::Note);
+  CHECK(diags.all().front().message == "the shared header is taken from " + a.dir() +
+                                           "/include/bpfbench_shared.h (--templates); it shadows " + b.dir() +
+                                           "/include/bpfbench_shared.h (shipped)");
 }
 
 TEST_CASE("a missing template dir is a warning", "[manifest]") {
@@ -358,11 +393,11 @@ TEST_CASE("a missing template dir is a warning", "[manifest]") {
   CHECK(reg.names().empty());
 }
 
-TEST_CASE("default_template_dirs adds BPFBENCH_TEMPLATE_PATH to the shipped dir", "[manifest]") {
+TEST_CASE("default_template_dirs puts BPFBENCH_TEMPLATE_PATH before the shipped dir", "[manifest]") {
   const char *old = getenv("BPFBENCH_TEMPLATE_PATH");
   std::string saved = old ? old : "";
   setenv("BPFBENCH_TEMPLATE_PATH", "/a:/b::/c", 1);
-  CHECK(default_template_dirs() == std::vector<std::string>{BPFBENCH_TEMPLATE_DIR, "/a", "/b", "/c"});
+  CHECK(default_template_dirs() == std::vector<std::string>{"/a", "/b", "/c", BPFBENCH_TEMPLATE_DIR});
   setenv("BPFBENCH_TEMPLATE_PATH", "", 1);
   CHECK(default_template_dirs() == std::vector<std::string>{BPFBENCH_TEMPLATE_DIR});
   unsetenv("BPFBENCH_TEMPLATE_PATH");

@@ -16,6 +16,7 @@ RunPlan plan_of(std::initializer_list<const char *> labels) {
   for (const char *l : labels) {
     PlanPoint p;
     p.index = plan.points.size();
+    p.file_index = p.index;
     p.label = l;
     plan.points.push_back(p);
   }
@@ -56,6 +57,29 @@ TEST_CASE("only: keeps a main point's baseline, renumbered", "[cli][only]") {
   CHECK(labels(plan) == std::vector<std::string>{"b-baseline", "b"});
   REQUIRE(plan.points[1].baseline);
   CHECK(*plan.points[1].baseline == 0);
+}
+
+TEST_CASE("only, exact (emit): the points named and no others, a main point without its baseline", "[cli][only]") {
+  RunPlan plan = plan_of({"a", "b-baseline", "b", "c"});
+  plan.points[1].is_baseline = true;
+  plan.points[2].baseline = 1;
+  SECTION("the main label: the main point alone, first") {
+    REQUIRE(cli::select_points(plan, {"b"}, cli::Baselines::Exact));
+    CHECK(labels(plan) == std::vector<std::string>{"b"});
+    CHECK(plan.points[0].index == 0);
+    CHECK(plan.points[0].file_index == 2);  // what the file's plan calls it stays
+    CHECK_FALSE(plan.points[0].baseline);  // not in the plan: no index into it
+  }
+  SECTION("the baseline's own label: the baseline alone") {
+    REQUIRE(cli::select_points(plan, {"b-baseline"}, cli::Baselines::Exact));
+    CHECK(labels(plan) == std::vector<std::string>{"b-baseline"});
+  }
+  SECTION("both: both, the main point's baseline renumbered") {
+    REQUIRE(cli::select_points(plan, {"b*"}, cli::Baselines::Exact));
+    CHECK(labels(plan) == std::vector<std::string>{"b-baseline", "b"});
+    REQUIRE(plan.points[1].baseline);
+    CHECK(*plan.points[1].baseline == 0);
+  }
 }
 
 TEST_CASE("only: with a pattern that matches nothing lists the labels", "[cli][only]") {

@@ -216,7 +216,8 @@ TEST_CASE("emit --dump xlated and jited dump the loaded program", "[runtime][pro
   test::ProcessResult x = test::run_process({BPFBENCH_BINARY, "emit", file, "--only", "tp", "--dump=xlated"});
   INFO(x.out << x.err);
   REQUIRE(x.exit_code == 0);
-  CHECK(x.out.rfind("// bench_tp (id ", 0) == 0);
+  CHECK(x.out.rfind("// ==== point 1 'tp' in suite \"", 0) == 0);  // the point, then the program
+  CHECK(x.out.find("\n// bench_tp (id ") != std::string::npos);
   CHECK(x.out.find("exit") != std::string::npos);  // the program's last instruction
   test::ProcessResult j = test::run_process({BPFBENCH_BINARY, "emit", file, "--only", "tp", "--dump=jited"});
   INFO(j.out << j.err);
