@@ -23,6 +23,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "compiler/clang_diags.hpp"
 #include "compiler/clang_vfs.hpp"
 #include "compiler/object_cache.hpp"
 
@@ -96,41 +97,6 @@ class PchToMemory final : public clang::GeneratePCHAction {
   std::shared_ptr<clang::PCHBuffer> buffer_;
 };
 
-// Turns clang's diagnostics into data instead of text on stderr.
-class CollectingConsumer final : public clang::DiagnosticConsumer {
- public:
-  explicit CollectingConsumer(std::vector<CompileDiag> &out) : out_(out) {}
-
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
-    DiagnosticConsumer::HandleDiagnostic(level, info);
-    CompileDiag d;
-    switch (level) {
-    case clang::DiagnosticsEngine::Ignored: return;
-    case clang::DiagnosticsEngine::Note:
-    case clang::DiagnosticsEngine::Remark: d.severity = Severity::Note; break;
-    case clang::DiagnosticsEngine::Warning: d.severity = Severity::Warning; break;
-    case clang::DiagnosticsEngine::Error:
-    case clang::DiagnosticsEngine::Fatal: d.severity = Severity::Error; break;
-    }
-    llvm::SmallString<256> msg;
-    info.FormatDiagnostic(msg);
-    d.message = msg.str().str();
-    if (info.getLocation().isValid() && info.hasSourceManager()) {
-      // Presumed, not spelling, location: honours `#line N "file.bdsl"`.
-      clang::PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
-      if (p.isValid()) {
-        d.file = p.getFilename();
-        d.line = p.getLine();
-        d.col = p.getColumn();
-      }
-    }
-    out_.push_back(std::move(d));
-  }
-
- private:
-  std::vector<CompileDiag> &out_;
-};
-
 // --- the child → parent message -------------------------------------------------------
 // u64 body length, then the body: magic, ok, error, diags, object. Integers are native
 // endian: both ends are the same process image.
@@ -198,6 +164,14 @@ std::string encode(const CompileResult &r) {
     w.u32(d.col);
     w.str(d.file);
     w.str(d.message);
+    w.u32(d.end_col);
+    w.u32(static_cast<uint32_t>(d.fixits.size()));
+    for (const auto &f : d.fixits) {
+      w.u32(f.line);
+      w.u32(f.col);
+      w.u32(f.end_col);
+      w.str(f.text);
+    }
   }
   w.bytes(r.object.data(), r.object.size());
   return w.framed();
@@ -213,9 +187,15 @@ std::optional<CompileResult> decode(const std::string &body) {
   for (uint32_t i = 0; i < ndiags; ++i) {
     CompileDiag d;
     uint8_t sev = 0;
+    uint32_t nfix = 0;
     if (!rd.u8(sev) || sev > static_cast<uint8_t>(Severity::Note) || !rd.u32(d.line) || !rd.u32(d.col) ||
-        !rd.bytes(d.file) || !rd.bytes(d.message))
+        !rd.bytes(d.file) || !rd.bytes(d.message) || !rd.u32(d.end_col) || !rd.u32(nfix))
       return std::nullopt;
+    for (uint32_t k = 0; k < nfix; ++k) {
+      CompileFixIt f;
+      if (!rd.u32(f.line) || !rd.u32(f.col) || !rd.u32(f.end_col) || !rd.bytes(f.text)) return std::nullopt;
+      d.fixits.push_back(std::move(f));
+    }
     d.severity = static_cast<Severity>(sev);
     r.diags.push_back(std::move(d));
   }
@@ -262,7 +242,8 @@ CompileResult compile_in_this_process(const ChildJob &job) {
   LLVMInitializeBPFAsmParser();
 
   CompileResult r;
-  CollectingConsumer consumer(r.diags);
+  std::unique_ptr<clang::DiagnosticConsumer> collect = collecting_consumer(r.diags);
+  clang::DiagnosticConsumer &consumer = *collect;
   clang::DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(),
                                      llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>(), &consumer,
                                      /*ShouldOwnClient=*/false);
@@ -300,7 +281,8 @@ CompileResult compile_in_this_process(const ChildJob &job) {
     r.object.assign(object.begin(), object.end());
   }
   for (const auto &why : refused)
-    r.diags.push_back(CompileDiag{Severity::Error, "", 0, 0, "a compile may read regular .h files only: " + why});
+    r.diags.push_back(
+        CompileDiag{Severity::Error, "", 0, 0, "a compile may read regular .h files only: " + why, 0, {}});
   if (ok && !job.pch && !is_bpf_elf(r.object)) {
     ok = false;
     r.error = "clang produced no valid BPF object";
