@@ -226,6 +226,12 @@ TEST_CASE("render_template: unknown keys, bad mustache, escaping off", "[emit]")
     CHECK_FALSE(out);
     CHECK(diags.all()[1].hints.at(0) == "'{{' starts a mustache tag; in C code write '{ {'");
   }
+  SECTION("an empty tag says so") {
+    CHECK_FALSE(render_template("/t/p.c", "int x;\n{{&}}\n", keys, sm, diags));
+    REQUIRE(diags.all().size() == 1);
+    CHECK(diags.all()[0].message == "empty mustache tag");
+    CHECK(diags.all()[0].range.line == 2);
+  }
   SECTION("bool keys only drive sections") {
     CHECK_FALSE(render_template("/t/p.c", "\n{{flag}}", keys, sm, diags));
     CHECK(diags.all()[0].message == "bool key 'flag' renders nothing as a value");
