@@ -207,7 +207,7 @@ class Checker {
       auto it = st.set_in_bench.find(n.text);
       if (it != st.set_in_bench.end()) {
         Diagnostic &d = diags_.error(n.range, fmt::format("'{}' is set twice in this bench", n.text));
-        d.notes.push_back(Diagnostic{Severity::Note, it->second, "first set here", {}, {}});
+        d.notes.push_back(Diagnostic{Severity::Note, it->second, "first set here", {}, {}, {}});
         return false;
       }
       st.set_in_bench[n.text] = n.range;
@@ -326,7 +326,7 @@ class Checker {
     CheckedBench &cb = st.cb;
     if (cb.baseline) {
       Diagnostic &d = diags_.error(s.range, "a bench has at most one baseline");
-      d.notes.push_back(Diagnostic{Severity::Note, cb.baseline_range, "first baseline here", {}, {}});
+      d.notes.push_back(Diagnostic{Severity::Note, cb.baseline_range, "first baseline here", {}, {}, {}});
       return;
     }
     std::vector<FixedSetting> out;

@@ -11,13 +11,26 @@
 
 namespace bpfbench {
 
-// One clang diagnostic. `file`/`line`/`col` are the presumed location, so `#line N
-// "x.bdsl"` directives in the generated C point them back at the .bdsl; line 0 = none.
+// A fix-it clang attached to a diagnostic: `text` replaces columns col..end_col of
+// `line` (inclusive; end_col < col inserts it before col).
+struct CompileFixIt {
+  uint32_t line = 0, col = 0, end_col = 0;
+  std::string text;
+};
+
+// One message clang's own printer would print: an error or warning, or a note (its own,
+// like "'utime' declared here", or the printer's: "expanded from macro 'X'", "in file
+// included from here"); a note belongs to the error or warning before it.
+// `file`/`line`/`col` are the presumed location, so `#line N "x.bdsl"` directives in the
+// generated C point them back at the .bdsl; line 0 = none. `end_col` (0 = none): the last
+// column of the source range clang underlines around `col` on that line.
 struct CompileDiag {
   Severity severity = Severity::Error;
   std::string file;
   uint32_t line = 0, col = 0;
   std::string message;
+  uint32_t end_col = 0;
+  std::vector<CompileFixIt> fixits;
 };
 
 struct CompileResult {

@@ -7,12 +7,12 @@
 namespace bpfbench {
 
 Diagnostic &Diagnostics::error(SourceRange r, std::string msg, std::vector<std::string> hints) {
-  add(Diagnostic{Severity::Error, r, std::move(msg), std::move(hints), {}});
+  add(Diagnostic{Severity::Error, r, std::move(msg), std::move(hints), {}, {}});
   return diags_.back();
 }
 
 Diagnostic &Diagnostics::warning(SourceRange r, std::string msg, std::vector<std::string> hints) {
-  add(Diagnostic{Severity::Warning, r, std::move(msg), std::move(hints), {}});
+  add(Diagnostic{Severity::Warning, r, std::move(msg), std::move(hints), {}, {}});
   return diags_.back();
 }
 
@@ -43,6 +43,21 @@ std::string printable_line(std::string_view line) {
   return out;
 }
 
+// The fix-its' new text at their columns (of a line shown from column `first` + 1), in
+// column order; one that would overlap the previous one follows it after a space.
+std::string fixit_line(std::vector<FixIt> fixits, size_t first) {
+  std::stable_sort(fixits.begin(), fixits.end(), [](const FixIt &a, const FixIt &b) { return a.col < b.col; });
+  std::string out;
+  for (const auto &f : fixits) {
+    if (f.text.empty() || f.col == 0 || f.col - 1 < first) continue;
+    size_t at = f.col - 1 - first;
+    if (!out.empty() && out.size() >= at) at = out.size() + 1;
+    out.resize(at, ' ');
+    out += printable_line(f.text);
+  }
+  return out;
+}
+
 void render_into(std::string &out, const Diagnostic &d, const SourceManager &sm) {
   const SourceRange &r = d.range;
   if (!r.valid() || r.file >= sm.size()) {
@@ -68,6 +83,7 @@ void render_into(std::string &out, const Diagnostic &d, const SourceManager &sm)
     start = std::min(start, shown.size());
     len = std::max<size_t>(1, std::min(len, shown.size() + 1 - start));
     out += std::string(start, ' ') + std::string(len, '~') + "\n";
+    if (std::string fix = fixit_line(d.fixits, first); !fix.empty()) out += fix + "\n";
   }
   for (const auto &h : d.hints) out += "hint: " + h + "\n";
   for (const auto &n : d.notes) render_into(out, n, sm);

@@ -10,12 +10,20 @@ namespace bpfbench {
 
 enum class Severity { Error, Warning, Note };
 
+// A replacement on the diagnostic's line (clang's fix-it): shown as clang shows it, the
+// text on a line of its own under the underline, starting at `col`.
+struct FixIt {
+  uint32_t col = 0;
+  std::string text;
+};
+
 struct Diagnostic {
   Severity severity = Severity::Error;
   SourceRange range;  // may be invalid: then no location is printed
   std::string message;
   std::vector<std::string> hints;  // each rendered as "hint: ..."
   std::vector<Diagnostic> notes;   // follow-up located notes ("note: ...")
+  std::vector<FixIt> fixits;       // on range.line
 };
 
 class Diagnostics {

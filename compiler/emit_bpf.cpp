@@ -8,6 +8,7 @@
 #include <cctype>
 #include <charconv>
 #include <map>
+#include <variant>
 
 #include "compiler/code_hooks.hpp"
 #include "compiler/escape.hpp"
@@ -169,7 +170,7 @@ struct RenderedC {
 };
 
 std::optional<RenderedC> render_c(const PlanPoint &p, const FamilyManifest &f, const FamilyRegistry &families,
-                                  const SourceManager &sm, const std::string &virtual_name, Diagnostics &diags) {
+                                  SourceManager &sm, const std::string &virtual_name, Diagnostics &diags) {
   if (f.template_path.empty()) {
     diags.error(p.bench_range, "family '" + f.name + "' has no template");
     return std::nullopt;
@@ -183,7 +184,7 @@ std::optional<RenderedC> render_c(const PlanPoint &p, const FamilyManifest &f, c
   }
   std::vector<TemplateKey> keys = template_keys(p, f);
   for (auto &k : code_template_keys(p, f, sm)) keys.push_back(std::move(k));
-  auto body = render_template(f.template_path, f.template_text, keys, diags);
+  auto body = render_template(f.template_path, f.template_text, keys, sm, diags);
   if (!body) return std::nullopt;
   std::vector<std::string> paths = {f.template_path};
   for (uint32_t i = 0; i < sm.size(); ++i) paths.push_back(sm.file(i).path);
@@ -226,14 +227,78 @@ std::optional<RenderedC> render_c(const PlanPoint &p, const FamilyManifest &f, c
   return c;
 }
 
+// What failed to render, each diagnostic once: a template error is the same for every
+// group of its family (a swept `template` param renders the template once per value).
+class RenderErrors {
+ public:
+  // The diagnostics of the render of point `i`'s group; returns their ids.
+  std::vector<size_t> add(const Diagnostics &local, const FamilyManifest &f, size_t i, const SourceManager &sm) {
+    std::vector<size_t> ids;
+    for (const auto &d : local.all()) {
+      std::string key = render(d, sm);
+      size_t id = 0;
+      while (id < shown_.size() && shown_[id].key != key) ++id;
+      if (id == shown_.size()) {
+        bool in_template = d.range.valid() && sm.file(d.range.file).path == f.template_path;
+        shown_.push_back(Shown{d, std::move(key), {}, in_template});
+      }
+      ids.push_back(id);
+    }
+    add_point(ids, i);
+    return ids;
+  }
+  void add_point(const std::vector<size_t> &ids, size_t i) {
+    for (size_t id : ids) shown_[id].points.push_back(i);
+  }
+  // Into `diags`; an error in the template gets a note at the bench naming the points.
+  void finish(const RunPlan &plan, Diagnostics &diags) {
+    for (auto &s : shown_) {
+      if (s.in_template)
+        s.d.notes.push_back(Diagnostic{Severity::Note,
+                                       plan.points.at(s.points.at(0)).bench_range,
+                                       generated_for_note(plan, s.points),
+                                       {},
+                                       {},
+                                       {}});
+      diags.add(std::move(s.d));
+    }
+  }
+
+ private:
+  struct Shown {
+    Diagnostic d;
+    std::string key;  // its rendered text
+    std::vector<size_t> points;
+    bool in_template = false;
+  };
+  std::vector<Shown> shown_;
+};
+
 }  // namespace
 
-std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &families, const SourceManager &sm,
+std::string generated_for_note(const RunPlan &plan, const std::vector<size_t> &points) {
+  std::vector<std::string> labels;
+  for (size_t i : points) {
+    std::string l = "'" + plan.points.at(i).label + "'";
+    if (std::find(labels.begin(), labels.end(), l) == labels.end()) labels.push_back(std::move(l));
+  }
+  if (labels.size() == 1) return "in the BPF program generated for " + labels[0];
+  const size_t n = labels.size();
+  const size_t named = n > 4 ? 3 : n - 1;
+  std::string list;
+  for (size_t k = 0; k < named; ++k) list += (k ? ", " : "") + labels[k];
+  list += n > 4 ? " and " + std::to_string(n - named) + " more" : " and " + labels[n - 1];
+  return "in the BPF programs generated for " + list + " (" + std::to_string(n) + " points)";
+}
+
+std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &families, SourceManager &sm,
                                     Diagnostics &diags) {
   std::vector<EmitUnit> units;
-  // (family, template values) -> index into `units`, or -1 when that program failed.
-  std::map<std::pair<std::string, std::vector<ParamValue>>, long> seen;
+  // (family, template values) -> index into `units`, or the ids of its errors when that
+  // program failed.
+  std::map<std::pair<std::string, std::vector<ParamValue>>, std::variant<size_t, std::vector<size_t>>> seen;
   std::map<std::string, size_t> per_family;
+  RenderErrors failed;
   for (size_t i = 0; i < plan.points.size(); ++i) {
     const PlanPoint &p = plan.points[i];
     const FamilyManifest *f = families.find(p.family);
@@ -253,24 +318,28 @@ std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &f
     auto key = std::make_pair(f->name, key_values);
     auto it = seen.find(key);
     if (it != seen.end()) {
-      if (it->second >= 0) units[static_cast<size_t>(it->second)].points.push_back(i);
+      if (const size_t *u = std::get_if<size_t>(&it->second)) units[*u].points.push_back(i);
+      else failed.add_point(std::get<std::vector<size_t>>(it->second), i);
       continue;
     }
     std::string name = f->name + "-" + std::to_string(per_family[f->name]) + ".bpf.c";
-    auto c = render_c(p, *f, families, sm, name, diags);
+    Diagnostics local;
+    auto c = render_c(p, *f, families, sm, name, local);
+    std::vector<size_t> errors = failed.add(local, *f, i, sm);
     if (!c) {
-      seen.emplace(key, -1);
+      seen.emplace(key, std::move(errors));
       continue;
     }
     ++per_family[f->name];
-    seen.emplace(key, static_cast<long>(units.size()));
+    seen.emplace(key, units.size());
     units.push_back(EmitUnit{f->name, name, std::move(c->text), {i}, std::move(tparams), std::move(c->vmlinux)});
   }
+  failed.finish(plan, diags);
   return units;
 }
 
 std::optional<std::string> emit_point(const PlanPoint &p, const FamilyManifest &f, const FamilyRegistry &families,
-                                      const SourceManager &sm, Diagnostics &diags) {
+                                      SourceManager &sm, Diagnostics &diags) {
   auto c = render_c(p, f, families, sm, f.name + ".bpf.c", diags);
   if (!c) return std::nullopt;
   return std::move(c->text);

@@ -34,12 +34,19 @@ struct EmitUnit {
 
 // Groups the plan's points by (family, values of its `template` params) and renders each
 // group once: points differing only in rodata/map_size/runtime values share an object.
-// A group whose C cannot be generated gets diagnostics and no unit.
-std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &families, const SourceManager &sm,
+// A group whose C cannot be generated gets diagnostics and no unit: a template error is
+// located in the template (added to `sm`) and shown once, however many groups have it,
+// with a note at the bench naming their points (generated_for_note).
+std::vector<EmitUnit> emit_programs(const RunPlan &plan, const FamilyRegistry &families, SourceManager &sm,
                                     Diagnostics &diags);
 
 // Renders the C for one point (used by `bpfbench emit --point N`).
 std::optional<std::string> emit_point(const PlanPoint &p, const FamilyManifest &f, const FamilyRegistry &families,
-                                      const SourceManager &sm, Diagnostics &diags);
+                                      SourceManager &sm, Diagnostics &diags);
+
+// "in the BPF program generated for 'a'", or for several points "in the BPF programs
+// generated for 'a', 'b' and 'c' (3 points)" (more than four: the first three and how
+// many more). `points` index plan.points.
+std::string generated_for_note(const RunPlan &plan, const std::vector<size_t> &points);
 
 }  // namespace bpfbench

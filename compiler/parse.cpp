@@ -167,7 +167,7 @@ class Parser {
     if (is_close_message(d.message) && !b.opens.empty()) {
       size_t open = b.opens.back();
       d.notes.push_back(
-          Diagnostic{Severity::Note, loc.range(open, open + 1), fmt::format("to match this '{}'", text[open]), {}, {}});
+          Diagnostic{Severity::Note, loc.range(open, open + 1), fmt::format("to match this '{}'", text[open]), {}, {}, {}});
     }
   }
 

@@ -126,8 +126,8 @@ CacheUse check_cache(Diagnostics &diags) {
 
 // The precompiled vmlinux.h for a unit that includes it: prepared at the first such
 // unit, reused by the rest. Null when there is none (a located error says why).
-const PrecompiledVmlinux *unit_vmlinux(Frontend &fe, const EmitUnit &u, std::optional<VmlinuxResult> &prepared,
-                                       CompiledPrograms &out, const CacheUse &cache, const std::atomic<bool> *stop) {
+const PrecompiledVmlinux *unit_vmlinux(const EmitUnit &u, std::optional<VmlinuxResult> &prepared, CompiledPrograms &out,
+                                       const CacheUse &cache, const std::atomic<bool> *stop, CompileDiags &shown) {
   const bool first_use = !prepared;
   if (first_use) {
     VmlinuxOptions o;
@@ -139,8 +139,7 @@ const PrecompiledVmlinux *unit_vmlinux(Frontend &fe, const EmitUnit &u, std::opt
       out.vmlinux = VmlinuxUse{prepared->btf_path, prepared->btf_hash, prepared->cached, prepared->build_seconds};
   }
   out.interrupted = prepared->interrupted || (stop && stop->load());
-  add_vmlinux_diags(*prepared, *u.vmlinux, first_use, fe.plan->points.at(u.points.at(0)), fe.families, fe.sources,
-                    fe.diags);
+  shown.add_vmlinux(*prepared, u, first_use);
   return prepared->vmlinux ? &*prepared->vmlinux : nullptr;
 }
 
@@ -204,6 +203,7 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
   std::vector<std::optional<CompileOptions>> opts(units.size());
   std::optional<VmlinuxResult> vmlinux;
   const CacheUse cache = units.empty() ? CacheUse{} : check_cache(fe.diags);
+  CompileDiags shown(*fe.plan, fe.families, fe.sources, fe.diags);
   for (size_t i = 0; i < units.size(); ++i) {
     const EmitUnit &u = units[i];
     CompileOptions o;
@@ -215,8 +215,11 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
     o.stop = stop;  // a signal kills the compile child at once
     if (u.vmlinux) {
       if (!with_vmlinux) continue;
-      o.vmlinux = unit_vmlinux(fe, u, vmlinux, out, cache, stop);
-      if (out.interrupted) return true;
+      o.vmlinux = unit_vmlinux(u, vmlinux, out, cache, stop, shown);
+      if (out.interrupted) {
+        shown.finish();
+        return true;
+      }
       if (!o.vmlinux) continue;
     }
     opts[i] = std::move(o);
@@ -234,12 +237,13 @@ bool compile_programs(Frontend &fe, CompiledPrograms &out, const std::atomic<boo
     }
     const CompileResult &r = *results[i];
     out.programs.push_back(ProgramHash{u.virtual_name, u.family, sha256_hex(u.c_source), r.cache_key, u.points});
-    add_compile_diags(r, fe.plan->points.at(u.points.at(0)), fe.families, fe.sources, fe.diags);
+    shown.add(r, u, opts[i]->vmlinux);
     if (!r.ok) continue;
     ++out.compiled;
     for (size_t idx : u.points) out.objects[idx] = r.object;
     check_manifest_names(fe, u, r.object, refs);
   }
+  shown.finish();
   return out.interrupted || !fe.diags.has_errors();
 }
 

@@ -36,4 +36,10 @@ uint32_t SourceManager::add(std::string path, std::string text) {
   return static_cast<uint32_t>(files_.size() - 1);
 }
 
+int64_t SourceManager::find(const std::string &path) const {
+  for (size_t i = 0; i < files_.size(); ++i)
+    if (files_[i].path == path) return static_cast<int64_t>(i);
+  return -1;
+}
+
 }  // namespace bpfbench

@@ -34,6 +34,10 @@ class SourceManager {
  public:
   // Adds a file and returns its id (stable for the manager's lifetime).
   uint32_t add(std::string path, std::string text);
+  // The id of the file added under `path`, or -1. A template, a header or a generated C
+  // text is added once, by the first diagnostic located in it (its text does not change
+  // within a run), so every later one finds it here.
+  int64_t find(const std::string &path) const;
   const SourceFile &file(uint32_t id) const { return files_.at(id); }
   size_t size() const { return files_.size(); }
 

@@ -19,11 +19,12 @@ struct TemplateKey {
 };
 
 // Renders `text` (the template read from `path`). Every key the template uses must be in
-// `keys`; a problem becomes a diagnostic "template <path>:<line>: ..." and nullopt.
+// `keys` and its sections must nest; a problem becomes a diagnostic located at the tag in
+// the template (added to `sm` under `path` once, so its line is shown) and nullopt.
 // The result carries `#line N "<path>"` directives wherever the output line does not
 // come from the template line after the previous one (a section removed or repeated),
 // so the caller emits `#line 1 "<path>"` right before it.
 std::optional<std::string> render_template(const std::string &path, const std::string &text,
-                                           const std::vector<TemplateKey> &keys, Diagnostics &diags);
+                                           const std::vector<TemplateKey> &keys, SourceManager &sm, Diagnostics &diags);
 
 }  // namespace bpfbench

@@ -33,7 +33,7 @@ TEST_CASE("notes render after their diagnostic, unlocated messages have no sourc
   uint32_t id = sm.add("z.bdsl", "bench r < batch 1; batch 2 >\n");
   Diagnostics ds;
   Diagnostic &d = ds.error(SourceRange{id, 1, 20, 1, 24}, "'batch' is set twice in this bench");
-  d.notes.push_back(Diagnostic{Severity::Note, SourceRange{id, 1, 11, 1, 15}, "first set here", {}, {}});
+  d.notes.push_back(Diagnostic{Severity::Note, SourceRange{id, 1, 11, 1, 15}, "first set here", {}, {}, {}});
   ds.error({}, "family.json: bad");
   CHECK(render_all(ds, sm) == "z.bdsl:1:20-24: error: 'batch' is set twice in this bench\n"
                               "bench r < batch 1; batch 2 >\n"

@@ -186,71 +186,120 @@ TEST_CASE("an unknown family in the plan is an error at the bench", "[emit]") {
 
 TEST_CASE("render_template: unknown keys, bad mustache, escaping off", "[emit]") {
   std::vector<TemplateKey> keys = {{"n", false, false, "<&\"x\">"}, {"flag", true, true, {}}};
+  SourceManager sm;
   Diagnostics diags;
+  // Every template error is `file:line:col` (-col), the template line and `~` under the tag.
+  auto shown = [&] { return render_all(diags, sm); };
   SECTION("values are not HTML-escaped") {
-    auto out = render_template("/t/prog.bpf.c", "a {{n}} b\n{{#flag}}yes\n{{/flag}}", keys, diags);
+    auto out = render_template("/t/prog.bpf.c", "a {{n}} b\n{{#flag}}yes\n{{/flag}}", keys, sm, diags);
     REQUIRE(out);
     CHECK(*out == "a <&\"x\"> b\nyes\n");
   }
-  SECTION("every tag kind is checked") {
+  SECTION("every tag kind is checked, a section once") {
     const char *text = "x\n{{nope}}\n{{#sec}}{{/sec}}\n{{^inv}}{{/inv}}\n{{{tri}}} {{& amp }}\n{{! a comment }}\n";
-    CHECK_FALSE(render_template("/t/prog.bpf.c", text, keys, diags));
-    std::vector<std::string> msgs;
-    for (const auto &d : diags.all()) msgs.push_back(d.message);
-    CHECK(msgs == std::vector<std::string>{
-                      "template /t/prog.bpf.c:2: unknown key 'nope'",
-                      "template /t/prog.bpf.c:3: unknown key 'sec'",
-                      "template /t/prog.bpf.c:3: unknown key 'sec'",
-                      "template /t/prog.bpf.c:4: unknown key 'inv'",
-                      "template /t/prog.bpf.c:4: unknown key 'inv'",
-                      "template /t/prog.bpf.c:5: unknown key 'tri'",
-                      "template /t/prog.bpf.c:5: unknown key 'amp'",
-                  });
+    CHECK_FALSE(render_template("/t/prog.bpf.c", text, keys, sm, diags));
+    std::vector<std::string> where;
+    for (const auto &d : diags.all())
+      where.push_back(std::to_string(d.range.line) + ":" + std::to_string(d.range.col) + "-" +
+                      std::to_string(d.range.end_col) + " " + d.message);
+    CHECK(where == std::vector<std::string>{
+                       "2:3-6 unknown mustache key 'nope'",
+                       "3:4-6 unknown mustache key 'sec'",
+                       "4:4-6 unknown mustache key 'inv'",
+                       "5:4-6 unknown mustache key 'tri'",
+                       "5:15-17 unknown mustache key 'amp'",
+                   });
+  }
+  SECTION("an unknown key is file:line:col-col with the line, the nearest key and what keys there are") {
+    CHECK_FALSE(render_template("/t/p.c", "int x;\n\treturn {{falg}};\n", keys, sm, diags));
+    CHECK(shown() == "/t/p.c:2:11-14: error: unknown mustache key 'falg'\n"
+                     " return {{falg}};\n"
+                     "          ~~~~\n"
+                     "hint: did you mean 'flag'?\n"
+                     "hint: the keys of this template: n, flag\n");
   }
   SECTION("a C initializer that looks like a tag gets a hint") {
-    CHECK_FALSE(render_template("/t/p.c", "int a[1][1] = {{0}};\n", keys, diags));
+    CHECK_FALSE(render_template("/t/p.c", "int a[1][1] = {{0}};\n", keys, sm, diags));
     REQUIRE(diags.all().size() == 1);
-    CHECK(diags.all()[0].message == "template /t/p.c:1: unknown key '0'");
-    auto out = render_template("/t/p.c", "int a[1][2] = {{0, 1}};\n", keys, diags);
+    CHECK(diags.all()[0].message == "unknown mustache key '0'");
+    auto out = render_template("/t/p.c", "int a[1][2] = {{0, 1}};\n", keys, sm, diags);
     CHECK_FALSE(out);
     CHECK(diags.all()[1].hints.at(0) == "'{{' starts a mustache tag; in C code write '{ {'");
   }
-  SECTION("a did-you-mean hint") {
-    CHECK_FALSE(render_template("/t/p.c", "{{falg}}", keys, diags));
-    CHECK(diags.all()[0].hints.at(0) == "did you mean 'flag'?");
+  SECTION("an empty tag says so") {
+    CHECK_FALSE(render_template("/t/p.c", "int x;\n{{&}}\n", keys, sm, diags));
+    REQUIRE(diags.all().size() == 1);
+    CHECK(diags.all()[0].message == "empty mustache tag");
+    CHECK(diags.all()[0].range.line == 2);
   }
   SECTION("bool keys only drive sections") {
-    CHECK_FALSE(render_template("/t/p.c", "\n{{flag}}", keys, diags));
-    CHECK(diags.all()[0].message == "template /t/p.c:2: bool key 'flag' renders nothing as a value");
+    CHECK_FALSE(render_template("/t/p.c", "\n{{flag}}", keys, sm, diags));
+    CHECK(diags.all()[0].message == "bool key 'flag' renders nothing as a value");
+    CHECK(diags.all()[0].range.line == 2);
+    CHECK(diags.all()[0].range.col == 3);
   }
-  SECTION("broken mustache names the template line") {
-    CHECK_FALSE(render_template("/t/p.c", "a\nb\n{{#flag}}\nc\n", keys, diags));
-    REQUIRE(diags.all().size() == 1);
-    CHECK(diags.all()[0].message == "template /t/p.c:3: mustache: Unclosed section \"flag\"");
-    CHECK_FALSE(render_template("/t/p.c", "a\n{{/flag}}\n", keys, diags));
-    CHECK(diags.all()[1].message == "template /t/p.c:2: mustache: Unopened section \"flag\"");
-    CHECK_FALSE(render_template("/t/p.c", "a\n\n{{n\n", keys, diags));
-    CHECK(diags.all()[2].message == "template /t/p.c:3: mustache: Unclosed tag");
-    CHECK_FALSE(render_template("/t/p.c", "{{> part}}", keys, diags));
-    CHECK(diags.all()[3].message == "template /t/p.c:1: partials are not supported");
+  SECTION("broken mustache: the tag that is wrong, at its column") {
+    CHECK_FALSE(render_template("/t/p.c", "a\nb\n  {{#flag}}\nc\n", keys, sm, diags));
+    CHECK(shown() == "/t/p.c:3:3-11: error: section 'flag' is never closed\n"
+                     "  {{#flag}}\n"
+                     "  ~~~~~~~~~\n"
+                     "hint: close it with {{/flag}}\n");
+  }
+  SECTION("a close of nothing, of another section, an unclosed tag, a partial") {
+    CHECK_FALSE(render_template("/t/a.c", "a\n {{/flag}}\n", keys, sm, diags));
+    CHECK_FALSE(render_template("/t/b.c", "{{#flag}}\n{{#n}}\n{{/flag}}\n{{/n}}\n", keys, sm, diags));
+    CHECK_FALSE(render_template("/t/c.c", "a\n\nx {{n\n", keys, sm, diags));
+    CHECK_FALSE(render_template("/t/d.c", "{{> part}}", keys, sm, diags));
+    CHECK(shown() == "/t/a.c:2:2-10: error: '{{/flag}}' closes a section that is not open\n"
+                     " {{/flag}}\n"
+                     " ~~~~~~~~~\n"
+                     "/t/b.c:3:1-9: error: '{{/flag}}' does not close the open section 'n'\n"
+                     "{{/flag}}\n"
+                     "~~~~~~~~~\n"
+                     "hint: close 'n' first: {{/n}}\n"
+                     "/t/b.c:2:1-6: note: section 'n' opened here\n"
+                     "{{#n}}\n"
+                     "~~~~~~\n"
+                     "/t/c.c:3:3-4: error: mustache tag '{{' is never closed with '}}'\n"
+                     "x {{n\n"
+                     "  ~~\n"
+                     "hint: '{{' starts a mustache tag; in C code write '{ {'\n"
+                     "/t/d.c:1:1-10: error: mustache partials are not supported\n"
+                     "{{> part}}\n"
+                     "~~~~~~~~~~\n");
+  }
+  SECTION("the bytes that mark template lines while rendering stay text, in the template and in values") {
+    std::vector<TemplateKey> odd = {{"v", false, false,
+                                     "/* \x01"
+                                     "9\x02 */"}};
+    auto out = render_template("/t/q.c",
+                               "int \x01"
+                               "7\x02 b;\na {{v}}\n\x01\n",
+                               odd, sm, diags);
+    REQUIRE(out);
+    CHECK(*out == "int \x01"
+                  "7\x02 b;\na /* \x01"
+                  "9\x02 */\n\x01\n");
+    CHECK_FALSE(diags.has_errors());
   }
 }
 
 TEST_CASE("render_template keeps template line numbers with #line", "[emit]") {
   std::vector<TemplateKey> off = {{"on", true, false, {}}}, on = {{"on", true, true, {}}};
   const std::string text = "l1\n{{#on}}\nl3\nl4\n{{/on}}\nl6\n{{^on}}\nl8 \\\nl9\n{{/on}}\nl11\n";
+  SourceManager sm;
   Diagnostics diags;
-  auto a = render_template("/t/p.c", text, off, diags);
+  auto a = render_template("/t/p.c", text, off, sm, diags);
   REQUIRE(a);
   // Lines 3-4 removed: l6 needs a #line; lines 7-10 render in place (the tag lines stay
   // as empty lines, so no directive is needed until after them).
   CHECK(*a == "l1\n\n#line 6 \"/t/p.c\"\nl6\n\nl8 \\\nl9\n\nl11\n");
-  auto b = render_template("/t/p.c", text, on, diags);
+  auto b = render_template("/t/p.c", text, on, sm, diags);
   REQUIRE(b);
   CHECK(*b == "l1\n\nl3\nl4\n\nl6\n\n#line 11 \"/t/p.c\"\nl11\n");
   // A directive never lands inside a backslash-continued line.
   const std::string cont = "a {{#on}}\nb\n{{/on}}\\\nc\nd\n";
-  auto c = render_template("/t/p.c", cont, off, diags);
+  auto c = render_template("/t/p.c", cont, off, sm, diags);
   REQUIRE(c);
   CHECK(*c == "a \\\nc\n#line 5 \"/t/p.c\"\nd\n");
   CHECK_FALSE(diags.has_errors());
@@ -275,8 +324,16 @@ TEST_CASE("an unknown key in a family template fails emit with the template line
   CHECK(emit_programs(plan, reg, sm, diags).empty());
   // Reported once for the group, not once per point.
   REQUIRE(diags.error_count() == 1);
-  CHECK(diags.all()[0].message == "template " + (dir / "fam" / "prog.bpf.c").string() + ":2: unknown key 'vaule'");
-  CHECK(diags.all()[0].hints.at(0) == "did you mean 'value'?");
+  const std::string path = (dir / "fam" / "prog.bpf.c").string();
+  // At the tag: file:line:col-col, the line, `~` under the key; then where it was used.
+  INFO(render_all(diags, sm));
+  CHECK(render_all(diags, sm).rfind(path + ":2:35-39: error: unknown mustache key 'vaule'\n"
+                                           "int bench_x(void *ctx) { return {{vaule}}; }\n"
+                                           "                                  ~~~~~\n"
+                                           "hint: did you mean 'value'?\n"
+                                           "hint: the keys of this template: family, value\n"
+                                           "note: in the BPF program",
+                                    0) == 0);
   fs::remove_all(dir);
 }
 

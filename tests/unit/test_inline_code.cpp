@@ -136,7 +136,9 @@ TEST_CASE("a clang error inside a code block names the .bdsl line and column", "
   co.virtual_name = units[0].virtual_name;
   CompileResult r = compile_bpf(units[0].c_source, co);
   CHECK_FALSE(r.ok);
-  add_compile_diags(r, fe.plan->points.at(0), fe.families, fe.sources, fe.diags);
+  CompileDiags shown(*fe.plan, fe.families, fe.sources, fe.diags);
+  shown.add(r, units[0]);
+  shown.finish();
   std::string text = render_all(fe.diags, fe.sources);
   INFO(text);
   CHECK(text.find(f.path + ":4:16: error: in inline BPF C: use of undeclared identifier 'bb_nope'") !=
@@ -259,7 +261,8 @@ TEST_CASE("include dirs: headers from another folder, searched after the .bdsl's
   auto missing = check({});
   INFO(missing.err);
   CHECK(missing.exit_code == 2);
-  CHECK(missing.err.find(bdsl + ":3:10: error: in inline BPF C: 'my_helpers.h' file not found") != std::string::npos);
+  CHECK(missing.err.find(bdsl + ":3:10-23: error: in inline BPF C: 'my_helpers.h' file not found") !=
+        std::string::npos);
   CHECK(missing.err.find("hint: a quoted #include is looked for in the .bdsl file's folder, the family's folder "
                          "and each --include-dir folder") != std::string::npos);
   auto ok = check({"--include-dir", hdr});

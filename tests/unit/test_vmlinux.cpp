@@ -374,8 +374,8 @@ TEST_CASE("vmlinux.h errors are located: no BTF at the #include, mistakes in the
              ":5:53: error: in inline BPF C: no member named 'bb_no_such_field' in 'struct task_struct'");
   // vmlinux.h is there for the code that includes it, not for a header it includes.
   c.d.write("my_core.h", "#include <vmlinux.h>\n");
-  std::string err =
-      fails_with("nested.bdsl", "#include \"my_core.h\"", "", "my_core.h", ":1:10: error: 'vmlinux.h' file not found");
+  std::string err = fails_with("nested.bdsl", "#include \"my_core.h\"", "", "my_core.h",
+                               ":1:10-20: error: 'vmlinux.h' file not found");
   CHECK(err.find("hint: vmlinux.h is there for a template or code block that includes it itself") != std::string::npos);
 }
 
