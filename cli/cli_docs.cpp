@@ -136,7 +136,7 @@ Interrupted by SIGINT or SIGTERM.
 .nf
 bpfbench list
 bpfbench check /usr/share/doc/bpfbench/examples/trigger.bdsl
-sudo bpfbench run \-d 1 \-w 0 \-\-only tp /usr/share/doc/bpfbench/examples/trigger.bdsl
+sudo bpfbench run \-d 1s \-w 0 \-\-only tp /usr/share/doc/bpfbench/examples/trigger.bdsl
 .fi
 .SH SEE ALSO
 .BR bpftool (8),

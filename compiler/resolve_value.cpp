@@ -92,6 +92,11 @@ class Resolver {
       }
       return push(v.number, v.range, out);
     }
+    if (spec_.type == ParamType::Duration && v.unit.empty() && v.number != 0) {
+      diags_.error(v.range, fmt::format("'{}' is a duration: {} needs a unit", spec_.name, v.number),
+                   {duration_units_hint(v.number)});
+      return false;
+    }
     std::string err;
     auto scaled = apply_unit(v.number, v.unit, spec_.type, &err);
     if (!scaled) {
@@ -132,7 +137,7 @@ class Resolver {
   }
 
   // An integer expression: computed, then taken like a number written without a unit
-  // (a duration's plain number is seconds).
+  // (for a duration an error, unless it is 0: no unit of time is allowed inside it).
   bool expression(const Value &written, const Value &v, ResolvedValues &out) {
     if (!is_numeric(spec_.type)) {
       diags_.error(written.range,
@@ -144,6 +149,13 @@ class Resolver {
     // caught at its first repetition.
     auto ev = eval_int_expr(written, spec_.type, spec_.name, lets_, diags_);
     if (!ev) return false;
+    if (spec_.type == ParamType::Duration && ev->value != 0) {
+      diags_.error(written.range,
+                   fmt::format("'{}' is a duration: an expression gives a number without a unit ({} here)", spec_.name,
+                               ev->value),
+                   {"write one value with its unit: s, ms, us or ns (1500ms, not 1s + 500ms)"});
+      return false;
+    }
     std::string err;
     auto scaled = apply_unit(ev->value, "", spec_.type, &err);
     if (!scaled) {
@@ -246,6 +258,12 @@ class Resolver {
     std::vector<int64_t> xs;
     int64_t by = v.by.value_or(v.range_kind == ast::RangeKind::Step ? 1 : 0);
     SourceRange by_r = v.by_range.valid() ? v.by_range : v.range;
+    if (v.by && v.range_kind == ast::RangeKind::Step && v.by_unit.empty() && *v.by != 0 &&
+        spec_.type == ParamType::Duration) {
+      diags_.error(by_r, fmt::format("'{}' is a duration: the step {} needs a unit", spec_.name, *v.by),
+                   {duration_units_hint(*v.by)});
+      return false;
+    }
     if (v.by && v.range_kind == ast::RangeKind::Step && !v.by_unit.empty()) {
       // A step is a quantity of the same kind as the bounds: [1ms..9ms step 2ms].
       std::string err;

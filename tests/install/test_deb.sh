@@ -68,7 +68,7 @@ dirs=$(sed -n 's/^ *"dir": "\(.*\)",*$/\1/p' <<<"$list")
 if grep -v '^/usr/share/bpfbench/templates/' <<<"$dirs"; then fail "families found outside /usr/share/bpfbench/templates"; fi
 "${hide[@]}" bpfbench check --compile "$example" || fail "bpfbench check --compile $example"
 mount | grep -q tracefs || mount -t tracefs nodev /sys/kernel/tracing || true
-"${hide[@]}" bpfbench run -w 0 -d 1 -q --only base --json "$work/r.json" "$example" ||
+"${hide[@]}" bpfbench run -w 0 -d 1s -q --only base --json "$work/r.json" "$example" ||
   fail "bpfbench run of $example"
 grep -q '"hits"' "$work/r.json" || fail "the run's results have no hits"
 [ "$(man -w bpfbench)" = /usr/share/man/man1/bpfbench.1 ] || fail "man -w bpfbench: $(man -w bpfbench 2>&1)"
