@@ -49,7 +49,8 @@ void add_file_options(CLI::App *cmd, FileArgs &a, bool loaded_dumps) {
         ->check(CLI::IsMember({"ast", "plan", "c"}));
   cmd->add_option("--only", a.only, "Only the points with this label, or matching this glob (e.g. 'rb-*'; repeatable)")
       ->allow_extra_args(false)
-      ->check(checked(non_empty("a point label or glob"), "LABEL"));
+      ->check(checked(non_empty("a point label or glob"), "LABEL"))
+      ->type_name("LABEL");  // the completion offers the file's labels for it
   add_harness_options(cmd, a);
 }
 
