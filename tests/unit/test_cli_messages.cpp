@@ -61,3 +61,14 @@ TEST_CASE("bench: a misspelt option is named, with the option meant", "[cli][kbe
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("bpfbench: error: --duration: -1s is below the 1s minimum") == 0);
 }
+
+// --only is a label or a glob, never a substring: an --only that matches no label of A
+// says so and lists them (it was "no point of A matches a point of B (by suite and label)").
+TEST_CASE("ab: an --only matching no label of A says so, with the labels", "[cli][ab]") {
+  bpfbench::test::TempDir d;
+  const std::string f = d.write("a.bdsl", "bench trigger as \"r1\" < prog base >\n");
+  ProcessResult r = run_messages_cli({"ab", f, "--a", "producers=1", "--b", "producers=2", "--only", "r"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bpfbench: error: --only 'r' matches no point label; the labels are: r1\n");
+  CHECK(r.out.empty());
+}
