@@ -41,9 +41,8 @@ TEST_CASE("bench: a misspelt benchmark name gets a did-you-mean", "[cli][kbench]
 TEST_CASE("bench: a misspelt option is named, with the option meant", "[cli][kbench]") {
   ProcessResult r = run_messages_cli({"bench", "--cmp_str_len", "64", "strncmp-helper"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err ==
-        "bpfbench: error: bench: unknown option '--cmp_str_len'; did you mean '--cmp-str-len'?\n"
-        "Run with --help for more information.\n");
+  CHECK(r.err == "bpfbench: error: bench: unknown option '--cmp_str_len'; did you mean '--cmp-str-len'?\n"
+                 "Run with --help for more information.\n");
   CHECK(r.out.empty());
   // The same through a symlink named `bench` (the kernel's scripts call it so).
   bpfbench::test::TempDir d;
