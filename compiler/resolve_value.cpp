@@ -242,6 +242,26 @@ class Resolver {
     return true;
   }
 
+  // A step is a quantity of the same kind as the bounds: [1ms..9ms step 2ms]. A duration's
+  // step needs its unit like any duration (a plain one was nanoseconds, the bounds' unit).
+  bool step_value(const Value &v, const SourceRange &by_r, int64_t &by) {
+    if (!v.by || v.range_kind != ast::RangeKind::Step) return true;
+    if (v.by_unit.empty()) {
+      if (spec_.type != ParamType::Duration || *v.by == 0) return true;
+      diags_.error(by_r, fmt::format("'{}' is a duration: the step {} needs a unit", spec_.name, *v.by),
+                   {duration_units_hint(*v.by)});
+      return false;
+    }
+    std::string err;
+    auto scaled = apply_unit(*v.by, v.by_unit, spec_.type, &err);
+    if (!scaled) {
+      diags_.error(by_r, fmt::format("bad range step for '{}': {}", spec_.name, err));
+      return false;
+    }
+    by = *scaled;
+    return true;
+  }
+
   bool range(const Value &v, ResolvedValues &out) {
     if (!is_numeric(spec_.type)) {
       diags_.error(v.range,
@@ -258,22 +278,7 @@ class Resolver {
     std::vector<int64_t> xs;
     int64_t by = v.by.value_or(v.range_kind == ast::RangeKind::Step ? 1 : 0);
     SourceRange by_r = v.by_range.valid() ? v.by_range : v.range;
-    if (v.by && v.range_kind == ast::RangeKind::Step && v.by_unit.empty() && *v.by != 0 &&
-        spec_.type == ParamType::Duration) {
-      diags_.error(by_r, fmt::format("'{}' is a duration: the step {} needs a unit", spec_.name, *v.by),
-                   {duration_units_hint(*v.by)});
-      return false;
-    }
-    if (v.by && v.range_kind == ast::RangeKind::Step && !v.by_unit.empty()) {
-      // A step is a quantity of the same kind as the bounds: [1ms..9ms step 2ms].
-      std::string err;
-      auto scaled = apply_unit(*v.by, v.by_unit, spec_.type, &err);
-      if (!scaled) {
-        diags_.error(by_r, fmt::format("bad range step for '{}': {}", spec_.name, err));
-        return false;
-      }
-      by = *scaled;
-    }
+    if (!step_value(v, by_r, by)) return false;
     switch (v.range_kind) {
     case ast::RangeKind::Step:
       if (by <= 0) {
