@@ -189,6 +189,15 @@ bool prepare(const AbArgs &a, Variant &va, Variant &vb, StopSource &stop) {
   if (!load_variant(a, a.files[0], a.a_sets, "--a", a.a_templates, va)) return false;
   if (!a.control && !load_variant(a, two_files ? a.files[1] : a.files[0], a.b_sets, "--b", a.b_templates, vb, &va))
     return false;
+  // An --only that matches none of A's labels is that, before anything is compiled (it
+  // was "no point of A matches a point of B").
+  if (!a.only.empty()) {
+    RunPlan labels = *va.fe->plan;
+    if (auto kept = select_points(labels, {a.only}); !kept) {
+      fmt::print(stderr, "bpfbench: error: {}\n", printable_text(kept.error().message));
+      return false;
+    }
+  }
   if (std::string why = check_privileges(); !why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return false;

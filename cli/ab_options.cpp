@@ -114,8 +114,9 @@ void add_ab_command(CLI::App &app, AbCommand &ab) {
           "of its intervals at the point's own interval")
       ->check(CLI::IsMember({"fast", "mean"}));
   add_interleave_options(ab.cmd, a);
-  ab.cmd->add_option("--only", a.only, "Only the points with this label (of A), or matching this glob")
-      ->check(checked(non_empty("some text of a label"), "TEXT"));
+  ab.cmd->add_option("--only", a.only, "Only the points with this label (of A), or matching this glob (e.g. 'rb-*')")
+      ->check(checked(non_empty("a point label or glob"), "LABEL"))
+      ->type_name("LABEL");
   ab.cmd->add_flag("-v,--verbose", a.verbose, "Also print libbpf/verifier details");
 }
 

@@ -138,7 +138,7 @@ Interrupted by SIGINT or SIGTERM.
 .nf
 bpfbench list
 bpfbench check /usr/share/doc/bpfbench/examples/trigger.bdsl
-sudo bpfbench run \-d 1 \-w 0 \-\-only tp /usr/share/doc/bpfbench/examples/trigger.bdsl
+sudo bpfbench run \-d 1s \-w 0 \-\-only tp /usr/share/doc/bpfbench/examples/trigger.bdsl
 .fi
 .SH SEE ALSO
 .BR bpftool (8),
@@ -177,13 +177,14 @@ CompletionWords completion_words(const CLI::App &cmd) {
   return w;
 }
 
-// The files the command's positionals name: a .bdsl FILE, .json results (compare, plot),
-// or none (kernels NAME).
+// What the command's positionals name: a .bdsl FILE (or FILES: ab), .json results
+// (compare, plot), a kernel bench name (bench NAME: `kbench`), or none (kernels NAME).
 std::string positional_ext(const CLI::App &cmd) {
   for (const CLI::Option *o : shown_options(cmd)) {
     if (o->nonpositional()) continue;
-    if (o->get_name() == "FILE") return "bdsl";
+    if (o->get_name() == "FILE" || o->get_name() == "FILES") return "bdsl";
     if (o->get_description().find("esult") != std::string::npos) return "json";
+    if (cmd.get_name() == "bench" && o->get_name() == "NAME") return "kbench";
   }
   return "";
 }
@@ -196,24 +197,36 @@ constexpr const char *kCompletionBody = R"sh(  local choice=""
   if [[ -n $choice ]]; then COMPREPLY=($(compgen -W "$choice" -- "$cur")); return; fi
   if [[ " $dirs " == *" $prev "* ]]; then COMPREPLY=($(compgen -d -- "$cur")); return; fi
   if [[ " $files " == *" $prev "* ]]; then COMPREPLY=($(compgen -f -- "$cur")); return; fi
-  # Family names (emit --bench), or those and the program and param names a label is made
-  # of (run --only), from `list --json` of the families this command would see: the
-  # shipped ones, $BPFBENCH_TEMPLATE_PATH and every --templates already typed.
-  local keys=""
-  [[ " $families " == *" $prev "* ]] && keys=family
-  [[ " $names " == *" $prev "* ]] && keys='family\|name'
-  if [[ -n $keys ]]; then
-    local t=() i
-    for ((i = 2; i < COMP_CWORD - 1; i++)); do
-      [[ ${COMP_WORDS[i]} == --templates ]] && t+=(--templates "${COMP_WORDS[i + 1]}")
-    done
+  # The families this command would see: the shipped ones, $BPFBENCH_TEMPLATE_PATH and
+  # every --templates already typed.
+  local t=() i
+  for ((i = 2; i < COMP_CWORD - 1; i++)); do
+    [[ ${COMP_WORDS[i]} == --templates ]] && t+=(--templates "${COMP_WORDS[i + 1]}")
+  done
+  # Family names (emit --bench), from `list --json`.
+  if [[ " $families " == *" $prev "* ]]; then
     COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list --json "${t[@]}" 2>/dev/null |
-      sed -n "s/^ *\"\\($keys\\)\": \"\\([^\"]*\\)\".*/\\2/p" | sort -u)" -- "$cur"))
+      sed -n 's/^ *"family": "\([^"]*\)".*/\1/p' | sort -u)" -- "$cur"))
+    return
+  fi
+  # Point labels (--only): those of the first .bdsl file on the line (ab: A's), from its
+  # `plan --json`; none before a file is typed.
+  if [[ " $names " == *" $prev "* ]]; then
+    local file=""
+    for ((i = 2; i < ${#COMP_WORDS[@]}; i++)); do
+      ((i == COMP_CWORD)) && continue
+      [[ ${COMP_WORDS[i]} == *.bdsl && -f ${COMP_WORDS[i]/#\~/$HOME} ]] && { file=${COMP_WORDS[i]/#\~/$HOME}; break; }
+    done
+    [[ -n $file ]] && COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" plan --json "${t[@]}" "$file" 2>/dev/null |
+      sed -n 's/^ *"label": "\([^"]*\)".*/\1/p' | sort -u)" -- "$cur"))
     return
   fi
   if [[ " $valued " == *" $prev "* ]]; then return; fi
   if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
-  if [[ -n $ext ]]; then
+  # bench NAME: the kernel bench's names, from `bench --list`.
+  if [[ $ext == kbench ]]; then
+    COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" bench --list 2>/dev/null | sed -n 's/^- //p')" -- "$cur"))
+  elif [[ -n $ext ]]; then
     COMPREPLY=($(compgen -f -X "!*.$ext" -- "$cur") $(compgen -d -- "$cur"))
   fi
 }

@@ -14,8 +14,10 @@ namespace bpfbench::cli {
 std::string man_page(const CLI::App &app, const std::string &version);
 
 // A bash completion script: commands, each command's options, files and folders where an
-// option takes one, and family/program/param names (from `bpfbench list --json`, run at
-// completion time, so families added with $BPFBENCH_TEMPLATE_PATH are offered too).
+// option takes one, .bdsl files, family names (from `bpfbench list --json`), the point
+// labels of the file on the line for --only (its `bpfbench plan --json`) and the kernel
+// bench's names after `bench` (`bpfbench bench --list`), all run at completion time, so
+// families added with $BPFBENCH_TEMPLATE_PATH are offered too.
 std::string bash_completion(const CLI::App &app);
 
 // `bpfbench --generate man|bash-completion` (what the build runs): prints one of them.

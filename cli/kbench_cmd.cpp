@@ -254,7 +254,13 @@ std::string point_text(const KbenchName &n, const KbenchArgs &a, const std::stri
 
 KbenchText kbench_bdsl(const KbenchArgs &a, const FeatureCheck &available) {
   const KbenchName *n = find_kbench_name(a.name);
-  if (!n) return {"", fmt::format("benchmark '{}' not found (bpfbench bench --list names them)", a.name)};
+  if (!n) {
+    std::vector<std::string> names;
+    for (const auto &k : kbench_names()) names.push_back(k.name);
+    std::string close = did_you_mean(a.name, names);
+    return {"", fmt::format("benchmark '{}' not found{} (bpfbench bench --list names them)", a.name,
+                            close.empty() ? "" : fmt::format("; did you mean '{}'?", close))};
+  }
   std::string settings = n->settings;
   bool b2b = false;
   for (const auto &[name, value] : a.options) {

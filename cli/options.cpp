@@ -50,7 +50,8 @@ void add_file_options(CLI::App *cmd, FileArgs &a, bool loaded_dumps) {
         ->check(CLI::IsMember({"ast", "plan", "c"}));
   cmd->add_option("--only", a.only, "Only the points with this label, or matching this glob (e.g. 'rb-*'; repeatable)")
       ->allow_extra_args(false)
-      ->check(checked(non_empty("a point label or glob"), "LABEL"));
+      ->check(checked(non_empty("a point label or glob"), "LABEL"))
+      ->type_name("LABEL");  // the completion offers the file's labels for it
   add_harness_options(cmd, a);
 }
 
@@ -69,10 +70,10 @@ void add_harness_options(CLI::App *cmd, FileArgs &a) {
   PlanOverrides &o = a.overrides;
   add_value<int64_t>(
       cmd, "-w,--warmup", builtin_duration("warmup"), [&o](int64_t ns) { o.warmup_ns = ns; },
-      "Warmup before sampling (overrides the file), e.g. 1 or 500ms", "DURATION");
+      "Warmup before sampling (overrides the file), e.g. 1s or 500ms", "DURATION");
   add_value<int64_t>(
       cmd, "-d,--duration", builtin_duration("duration"), [&o](int64_t ns) { o.duration_ns = ns; },
-      "Measured duration (overrides the file), e.g. 5 or 3s", "DURATION");
+      "Measured duration (overrides the file), e.g. 5s or 1500ms", "DURATION");
   add_value<int64_t>(
       cmd, "-p,--producers", builtin_integer("producers"), [&o](int64_t n) { o.producers = static_cast<int>(n); },
       "Producer threads (overrides the file)", "N");

@@ -46,7 +46,9 @@ ValueParser<int64_t> duration_in(int64_t min_ns, int64_t max_ns) {
     if (!ns) {
       if (err.find("too large") != std::string::npos)
         return fail<int64_t>(why, fmt::format("{} is too large (the maximum is {})", text, format_duration_ns(max_ns)));
-      return fail<int64_t>(why, fmt::format("expected a duration like 5, 500ms or 2s, got '{}' ({})", text, err));
+      // "500 has no unit: write 500s, 500ms, 500us or 500ns" says it all.
+      if (err.find("has no unit") != std::string::npos) return fail<int64_t>(why, err);
+      return fail<int64_t>(why, fmt::format("expected a duration like 500ms or 2s, got '{}' ({})", text, err));
     }
     return within<int64_t>(*ns, min_ns, max_ns, text, format_duration_ns, why);
   };

@@ -16,7 +16,8 @@ namespace bpfbench::cli {
 template <typename T>
 using ValueParser = std::function<std::optional<T>(const std::string &text, std::string *why)>;
 
-// "5" (seconds, like the kernel bench), "500ms", "2s" within [min_ns, max_ns]; the ns
+// "500ms", "2s" within [min_ns, max_ns] (a bare number is an error with the units to choose
+// from, but for 0; `bench -w/-d` take the kernel bench's plain seconds instead); the ns
 // arithmetic is overflow-checked, so "9223372037s" is too large, not a negative duration.
 ValueParser<int64_t> duration_in(int64_t min_ns, int64_t max_ns);
 // A signed decimal integer within [min, max] ("-1" is below 0, never 18446744073709551615).

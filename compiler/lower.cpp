@@ -213,15 +213,26 @@ class Lowerer {
   }
 
   // A --a/--b NAME the bench sweeps would give all its points one value: refused there.
+  // The bench's points are not made then, so the names its family has are marked known
+  // here: the refusal is the one message, not followed by "unknown parameter".
   bool overrides_swept(const CheckedBench &b) {
     for (const auto &o : overrides_.params)
       for (const auto &axis : b.axes)
         if (std::find(axis.params.begin(), axis.params.end(), o.name) != axis.params.end()) {
           diags_.error(b.range, fmt::format("{} sets '{}', which this bench sweeps", o.origin, o.name),
                        {"set a parameter the bench does not sweep, or compare two files"});
+          mark_known(*b.family);
           return false;
         }
     return true;
+  }
+
+  void mark_known(const FamilyManifest &f) {
+    const std::vector<ParamSpec> builtins = builtin_settings(f);
+    for (size_t i = 0; i < overrides_.params.size(); ++i)
+      for (const auto *specs : {&f.params, &builtins})
+        for (const auto &s : *specs)
+          if (s.name == overrides_.params[i].name) used_.insert(i);
   }
 
   std::optional<ParamValue> resolve_for(const FamilyManifest &f, size_t i) {

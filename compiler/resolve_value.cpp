@@ -92,6 +92,11 @@ class Resolver {
       }
       return push(v.number, v.range, out);
     }
+    if (spec_.type == ParamType::Duration && v.unit.empty() && v.number != 0) {
+      diags_.error(v.range, fmt::format("'{}' is a duration: {} needs a unit", spec_.name, v.number),
+                   {duration_units_hint(v.number)});
+      return false;
+    }
     std::string err;
     auto scaled = apply_unit(v.number, v.unit, spec_.type, &err);
     if (!scaled) {
@@ -132,7 +137,7 @@ class Resolver {
   }
 
   // An integer expression: computed, then taken like a number written without a unit
-  // (a duration's plain number is seconds).
+  // (for a duration an error, unless it is 0: no unit of time is allowed inside it).
   bool expression(const Value &written, const Value &v, ResolvedValues &out) {
     if (!is_numeric(spec_.type)) {
       diags_.error(written.range,
@@ -144,6 +149,13 @@ class Resolver {
     // caught at its first repetition.
     auto ev = eval_int_expr(written, spec_.type, spec_.name, lets_, diags_);
     if (!ev) return false;
+    if (spec_.type == ParamType::Duration && ev->value != 0) {
+      diags_.error(written.range,
+                   fmt::format("'{}' is a duration: an expression gives a number without a unit ({} here)", spec_.name,
+                               ev->value),
+                   {"write one value with its unit: s, ms, us or ns (1500ms, not 1s + 500ms)"});
+      return false;
+    }
     std::string err;
     auto scaled = apply_unit(ev->value, "", spec_.type, &err);
     if (!scaled) {
@@ -230,6 +242,26 @@ class Resolver {
     return true;
   }
 
+  // A step is a quantity of the same kind as the bounds: [1ms..9ms step 2ms]. A duration's
+  // step needs its unit like any duration (a plain one was nanoseconds, the bounds' unit).
+  bool step_value(const Value &v, const SourceRange &by_r, int64_t &by) {
+    if (!v.by || v.range_kind != ast::RangeKind::Step) return true;
+    if (v.by_unit.empty()) {
+      if (spec_.type != ParamType::Duration || *v.by == 0) return true;
+      diags_.error(by_r, fmt::format("'{}' is a duration: the step {} needs a unit", spec_.name, *v.by),
+                   {duration_units_hint(*v.by)});
+      return false;
+    }
+    std::string err;
+    auto scaled = apply_unit(*v.by, v.by_unit, spec_.type, &err);
+    if (!scaled) {
+      diags_.error(by_r, fmt::format("bad range step for '{}': {}", spec_.name, err));
+      return false;
+    }
+    by = *scaled;
+    return true;
+  }
+
   bool range(const Value &v, ResolvedValues &out) {
     if (!is_numeric(spec_.type)) {
       diags_.error(v.range,
@@ -246,16 +278,7 @@ class Resolver {
     std::vector<int64_t> xs;
     int64_t by = v.by.value_or(v.range_kind == ast::RangeKind::Step ? 1 : 0);
     SourceRange by_r = v.by_range.valid() ? v.by_range : v.range;
-    if (v.by && v.range_kind == ast::RangeKind::Step && !v.by_unit.empty()) {
-      // A step is a quantity of the same kind as the bounds: [1ms..9ms step 2ms].
-      std::string err;
-      auto scaled = apply_unit(*v.by, v.by_unit, spec_.type, &err);
-      if (!scaled) {
-        diags_.error(by_r, fmt::format("bad range step for '{}': {}", spec_.name, err));
-        return false;
-      }
-      by = *scaled;
-    }
+    if (!step_value(v, by_r, by)) return false;
     switch (v.range_kind) {
     case ast::RangeKind::Step:
       if (by <= 0) {

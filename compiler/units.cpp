@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string_view>
+#include <vector>
 
 namespace bpfbench {
 namespace {
@@ -81,7 +82,10 @@ std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, Param
   case ParamType::Int:
     return unit.empty() ? std::optional<int64_t>(number) : scale(number, unit, type, kIntUnits, error);
   case ParamType::Duration:
-    // A bare duration is seconds: `warmup 3` reads as 3s, like the kernel bench's -w3.
+    // A bare number is no duration: `warmup 500` was meant as 500ms as often as 500s (it
+    // was read as seconds). 0 is 0 in every unit.
+    if (unit.empty() && number != 0)
+      return fail(error, fmt::format("{} has no unit: {}", number, duration_units_hint(number)));
     return scale(number, unit.empty() ? "s" : unit, type, kDurationUnits, error);
   case ParamType::Bool:
   case ParamType::Enum:
@@ -91,6 +95,14 @@ std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, Param
     return fail(error, "unit '" + unit + "' does not apply to " + noun(type));
   }
   return fail(error, "unknown type");
+}
+
+std::string duration_units_hint(int64_t number) {
+  std::vector<std::string> each;
+  for (const Unit &u : kDurationUnits) each.push_back(fmt::format("{}{}", number, u.name));
+  std::string last = each.back();
+  each.pop_back();
+  return fmt::format("write {} or {}", fmt::join(each, ", "), last);
 }
 
 std::string format_duration_ns(int64_t ns) {

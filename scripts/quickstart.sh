@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-exec ./build/bpfbench run examples/trigger.bdsl -w 1 -d 2
+exec ./build/bpfbench run examples/trigger.bdsl -w 1s -d 2s

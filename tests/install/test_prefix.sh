@@ -59,6 +59,26 @@ complete_words() {
 [ "$(complete_words bpfbench run --on)" = --only ] || fail "completion of 'run --on'"
 [ "$(complete_words bpfbench check --dump '')" = "ast plan c" ] || fail "completion of 'check --dump'"
 [ "$(complete_words bpfbench emit --bench ring)" = ringbuf ] || fail "completion of 'emit --bench ring'"
+# --only: the labels of the file on the line (before or after the option; ab: A's), from
+# its `plan --json`; nothing before a file is typed.
+ex=$q/share/doc/bpfbench/examples
+[ "$(complete_words bpfbench run "$ex/trigger.bdsl" --only kretprobe-m)" = "kretprobe-multi kretprobe-multi-all" ] ||
+  fail "completion of 'run trigger.bdsl --only kretprobe-m': $(complete_words bpfbench run "$ex/trigger.bdsl" --only kretprobe-m)"
+complete_at() {  # INDEX WORDS...: the cursor on word INDEX, not the last
+  PATH=$q/bin:$PATH bash -c 'source "$1"; COMP_CWORD=$2; shift 2; COMP_WORDS=("$@"); _bpfbench
+    echo "${COMPREPLY[*]}"' sh "$q/share/bash-completion/completions/bpfbench" "$@"
+}
+[ "$(complete_at 3 bpfbench ab --only rawtp-kfunc-b10 "$ex/trigger.bdsl")" = "rawtp-kfunc-b10 rawtp-kfunc-b100 rawtp-kfunc-b1000" ] ||
+  fail "completion of 'ab --only rawtp-kfunc-b10 trigger.bdsl': $(complete_at 3 bpfbench ab --only rawtp-kfunc-b10 "$ex/trigger.bdsl")"
+[ -z "$(complete_words bpfbench plan --only '')" ] || fail "completion of --only without a file offers words"
+# bench NAME: the kernel bench's names (`bench --list`); its options after a dash.
+[ "$(complete_words bpfbench bench trig-rawt)" = trig-rawtp ] || fail "completion of 'bench trig-rawt'"
+[ "$(complete_words bpfbench bench --cmp-s)" = --cmp-str-len ] || fail "completion of 'bench --cmp-s'"
+# .bdsl files (and folders) for the positionals of ab, run and check.
+for cmd in ab run check; do
+  [ "$(complete_words bpfbench "$cmd" "$ex/trig")" = "$ex/trigger.bdsl" ] ||
+    fail "completion of '$cmd $ex/trig': $(complete_words bpfbench "$cmd" "$ex/trig")"
+done
 
 # $BPFBENCH_TEMPLATE_PATH adds to the installed families.
 mkdir -p "$work/extra/mine"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Adaptive run length against a fixed one (issue 6's measurement): the ringbuf sample-rate
-# sweep with `-w3 -d10`, then `--precision PCT` (one run per point), then `--precision PCT
-# --rounds 3` (CI over round means), then `-w3 -d10` again; wall time of each, and
+# sweep with `-w3s -d10s`, then `--precision PCT` (one run per point), then `--precision PCT
+# --rounds 3` (CI over round means), then `-w3s -d10s` again; wall time of each, and
 # `bpfbench compare` of each pair. The second fixed run is the control: its disagreements
 # with the first are the machine's run-to-run drift, which no single run's CI contains
 # (the other runs' disagreements are only meaningful next to it). Needs root; run it on a quiet machine — other load makes every point noisy
@@ -32,10 +32,10 @@ verdicts() {  # a, b: "N of M differ" by compare's default threshold and alpha
   printf '%-20s %s of %s points differ (table: %s)\n' "$1 vs $2" "$n" "$m" "$out/$1-vs-$2.txt"
 }
 
-timed fixed -w3 -d10
+timed fixed -w3s -d10s
 timed adaptive --precision "$pct"
 timed rounds --precision "$pct" --rounds 3
-timed fixed2 -w3 -d10
+timed fixed2 -w3s -d10s
 verdicts fixed adaptive
 verdicts fixed2 adaptive
 verdicts fixed rounds

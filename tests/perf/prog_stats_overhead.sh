@@ -16,7 +16,7 @@ for i in $(seq 1 "$N"); do
   for m in $order; do
     extra=()
     [ "$m" = on ] && extra=(--prog-stats)
-    "$B" run "$F" --only tp --only rawtp -w1 -d"$D" -q "${extra[@]}" --json "$OUT/p${i}_$m.json" >/dev/null
+    "$B" run "$F" --only tp --only rawtp -w1s -d"${D}s" -q "${extra[@]}" --json "$OUT/p${i}_$m.json" >/dev/null
   done
 done
 python3 - "$OUT" "$N" <<'PY'

@@ -226,6 +226,27 @@ TEST_CASE("ab: --a/--b settings apply to the points that have them", "[ab]") {
   CHECK(swept.diags.all()[0].message == "--a sets 'prog', which this bench sweeps");
 }
 
+// The refusal alone: before, "unknown parameter 'cmp_str_len' ... did you mean 'cmp_str_len'?"
+// followed it (the refused bench made no points, so nothing marked the name known), and
+// so did every other setting of the same --a/--b.
+TEST_CASE("ab: a swept --a/--b param is one error, not also an unknown parameter", "[ab]") {
+  FrontendOptions opts;
+  opts.template_dirs = {BPFBENCH_SOURCE_DIR "/bpf_templates"};
+  opts.overrides.params = {{"--a", "cmp_str_len", "64"}, {"--a", "producers", "2"}};
+  Frontend fe;
+  CHECK_FALSE(run_frontend_text(
+      "t.bdsl", "bench strncmp as \"s{cmp_str_len}\" < prog helper; sweep cmp_str_len [32, 64]; >\n", opts, fe));
+  REQUIRE(fe.diags.all().size() == 1);
+  CHECK(fe.diags.all()[0].message == "--a sets 'cmp_str_len', which this bench sweeps");
+  // A name no bench has is still unknown.
+  opts.overrides.params = {{"--a", "cmp_str_len", "64"}, {"--a", "cmp_str_lne", "2"}};
+  Frontend typo;
+  CHECK_FALSE(run_frontend_text(
+      "t.bdsl", "bench strncmp as \"s{cmp_str_len}\" < prog helper; sweep cmp_str_len [32, 64]; >\n", opts, typo));
+  REQUIRE(typo.diags.all().size() == 2);
+  CHECK(typo.diags.all()[1].message == "--a: unknown parameter 'cmp_str_lne' (no bench of the file has it)");
+}
+
 TEST_CASE("ab: turns keep their JIT offset, a point notes when A's and B's differ", "[ab]") {
   AbReport r = two_files();
   AbPointReport same;

@@ -94,7 +94,7 @@ TEST_CASE("defaults apply to later benches, a bench overrides them, the CLI over
 
 TEST_CASE("units scale by the parameter's type", "[check]") {
   Frontend fe;
-  auto &plan = plan_of(fe, "bench ringbuf < ring_size 1M; batch 1K; warmup 250ms; duration 3 >");
+  auto &plan = plan_of(fe, "bench ringbuf < ring_size 1M; batch 1K; warmup 250ms; duration 3s >");
   const PlanPoint &p = plan.points.at(0);
   CHECK(param(p, "ring_size") == 1 << 20);
   CHECK(param(p, "batch") == 1000);

@@ -104,7 +104,7 @@ TEST_CASE("bad command lines exit 2 with CLI11's message", "[cli]") {
 }
 
 TEST_CASE("plan --json lists every point with resolved params", "[cli]") {
-  auto r = run_bpfbench({"plan", "--json", "-d", "3", kSrc + "/tests/cases/ok_all_forms.bdsl"});
+  auto r = run_bpfbench({"plan", "--json", "-d", "3s", kSrc + "/tests/cases/ok_all_forms.bdsl"});
   REQUIRE(r.exit_code == 0);
   auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["points"].size() == 16);

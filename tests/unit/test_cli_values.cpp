@@ -68,8 +68,14 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
       {{"plan", kTrigger, "-d", "-1s"}, "--duration: -1s is below the 1s minimum"},
       {{"plan", kTrigger, "-w", "3601s"}, "--warmup: 3601s is above the 3600s maximum"},
       {{"plan", kTrigger, "-w", "1.5s"},
-       "--warmup: expected a duration like 5, 500ms or 2s, got '1.5s' (unknown unit '.5s' for a duration (use s, ms, "
+       "--warmup: expected a duration like 500ms or 2s, got '1.5s' (unknown unit '.5s' for a duration (use s, ms, "
        "us or ns))"},
+      // A bare number was seconds: `-w 500` meant as 500ms ran 8 minutes of warmup.
+      {{"plan", kTrigger, "-w", "500"}, "--warmup: 500 has no unit: write 500s, 500ms, 500us or 500ns"},
+      {{"run", kTrigger, "-d", "5"}, "--duration: 5 has no unit: write 5s, 5ms, 5us or 5ns"},
+      {{"run", kTrigger, "--interval", "1"}, "--interval: 1 has no unit: write 1s, 1ms, 1us or 1ns"},
+      {{"ab", kTrigger, "--a", "prog=tp", "--b", "prog=rawtp", "--slice", "20"},
+       "--slice: 20 has no unit: write 20s, 20ms, 20us or 20ns"},
       {{"plan", kTrigger, "-p", "0"}, "--producers: 0 is below the 1 minimum"},
       {{"plan", kTrigger, "-p", "1025"}, "--producers: 1025 is above the 1024 maximum"},
       {{"plan", kTrigger, "-c", "-1"}, "--consumers: -1 is below the 0 minimum"},

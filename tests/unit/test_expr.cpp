@@ -186,7 +186,7 @@ TEST_CASE("check: expressions compute values for every numeric use", "[check][ex
              "let most = max(1, nproc - 1);\n"
              "bench hashmap_full_update as \"a\" < producers most; nr_loops 7 - 10 / 3 * 2 >\n"
              "bench ringbuf as \"b{batch}\" < batch [half..(nproc * 2) step 4]; ring_size 512K * 2 >\n"
-             "bench ringbuf as \"c{producers}\" < producers [1..nproc - 1]; warmup nproc / 4 >\n"
+             "bench ringbuf as \"c{producers}\" < producers [1..nproc - 1]; warmup nproc / 4 - 2 >\n"
              "bench ringbuf as \"d{batch}\" < batch [1, nproc + 1]; where batch >= nproc - 7 >\n",
              8);
   INFO(c.rendered);
@@ -200,9 +200,19 @@ TEST_CASE("check: expressions compute values for every numeric use", "[check][ex
   CHECK(param(pts[1], "ring_size") == 1 << 20);  // K scales as the size param's 2^10
   CHECK(pts[5].label == "c1");
   CHECK(pts[11].label == "c7");
-  CHECK(pts[5].warmup_ns == 2'000'000'000);  // a duration's plain result is seconds
+  CHECK(pts[5].warmup_ns == 0);  // an expression worth 0 is the one without a unit a duration takes
   CHECK(pts[12].label == "d1");
   CHECK(pts[13].label == "d9");
+}
+
+// An expression has no unit, and a duration needs one: `warmup nproc / 4` was seconds.
+TEST_CASE("check: a duration expression not worth 0 is an error", "[check][expr]") {
+  Checked c;
+  check_text(c, "bench ringbuf < warmup nproc / 4 >", 8);
+  CHECK_FALSE(c.ok);
+  CHECK(
+      c.rendered.find("1:24-32: error: 'warmup' is a duration: an expression gives a number without a unit (2 here)") !=
+      std::string::npos);
 }
 
 TEST_CASE("check: the seed's nproc - 1 producers, clamped to at least 1", "[check][expr]") {

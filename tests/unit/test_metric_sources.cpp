@@ -225,7 +225,7 @@ TEST_CASE("names that the object has pass check --compile", "[manifest][compile]
 
 TEST_CASE("run reports a counter typo in family.json before loading", "[manifest][compile][cli]") {
   NamesFamily fam("bb_cals", "array", "array");
-  auto p = test::run_process({BPFBENCH_BINARY, "run", "-q", "-w", "1", "-d", "1", fam.bdsl});
+  auto p = test::run_process({BPFBENCH_BINARY, "run", "-q", "-w", "1s", "-d", "1s", fam.bdsl});
   INFO(p.out << p.err);
   CHECK(p.exit_code == 2);
   if (p.err.find("root") != std::string::npos && p.err.find("family.json") == std::string::npos) {

@@ -127,7 +127,7 @@ TEST_CASE("the tutorial's family runs and reports hits > 0", "[tutorial][runtime
   BB_REQUIRE_ROOT();
   TutorialDir d;
   std::string bdsl = (d.root / "array_lookup.bdsl").string();
-  auto r = bpfbench::test::run_process({BPFBENCH_BINARY, "run", "-q", "-w", "1", "-d", "2", bdsl}, 120);
+  auto r = bpfbench::test::run_process({BPFBENCH_BINARY, "run", "-q", "-w", "1s", "-d", "2s", bdsl}, 120);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);  // its `expect hits > 0; expect misses == 0;` held
   auto hits = summary_means(r.out, "hits");

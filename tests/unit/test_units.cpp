@@ -32,7 +32,7 @@ TEST_CASE("apply_unit scales by type", "[units]") {
       {500, "ms", ParamType::Duration, 500000000},
       {7, "us", ParamType::Duration, 7000},
       {9, "ns", ParamType::Duration, 9},
-      {2, "", ParamType::Duration, 2000000000},  // a bare duration is seconds
+      {0, "", ParamType::Duration, 0},  // 0 needs no unit (any other bare duration is an error)
       {1, "", ParamType::Bool, 1},
   };
   for (const Row &r : rows) {
@@ -81,7 +81,10 @@ TEST_CASE("parse_quantity reads manifest strings", "[units]") {
   CHECK(*parse_quantity("1G", ParamType::Size, &err) == 1073741824);
   CHECK(*parse_quantity("3s", ParamType::Duration, &err) == 3000000000);
   CHECK(*parse_quantity("250ms", ParamType::Duration, &err) == 250000000);
-  CHECK(*parse_quantity("10", ParamType::Duration, &err) == 10000000000);
+  // A bare number is no duration (it was seconds), but for 0.
+  CHECK_FALSE(parse_quantity("10", ParamType::Duration, &err));
+  CHECK(err == "10 has no unit: write 10s, 10ms, 10us or 10ns");
+  CHECK(*parse_quantity("0", ParamType::Duration, &err) == 0);
   CHECK(*parse_quantity("-3", ParamType::Int, &err) == -3);
   CHECK(*parse_quantity("100", ParamType::Int, &err) == 100);
   CHECK_FALSE(parse_quantity("K", ParamType::Size, &err));

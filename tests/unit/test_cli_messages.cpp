@@ -1,0 +1,73 @@
+// Mistakes a new user makes on the command line get the name they meant: a kernel bench
+// name or option misspelt, an option a command does not have.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "run_process.hpp"
+#include "temp_dir.hpp"
+#include "test_paths.hpp"
+
+namespace fs = std::filesystem;
+using bpfbench::test::kBin;
+using bpfbench::test::kSrc;
+using bpfbench::test::ProcessResult;
+using bpfbench::test::run_process;
+
+namespace {
+
+ProcessResult run_messages_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), kBin);
+  return run_process(args, 60);
+}
+
+}  // namespace
+
+TEST_CASE("bench: a misspelt benchmark name gets a did-you-mean", "[cli][kbench]") {
+  ProcessResult r = run_messages_cli({"bench", "trig-rawpt"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err ==
+        "bpfbench: error: bench: benchmark 'trig-rawpt' not found; did you mean 'trig-rawtp'? (bpfbench bench --list "
+        "names them)\n");
+  CHECK(r.out.empty());
+  // Nothing close: no guess.
+  r = run_messages_cli({"bench", "frobnicate"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bpfbench: error: bench: benchmark 'frobnicate' not found (bpfbench bench --list names them)\n");
+}
+
+// CLI11 let `--cmp_str_len` go, gave 64 to NAME and then called the benchmark name
+// unexpected ("The following argument was not expected: strncmp-helper").
+TEST_CASE("bench: a misspelt option is named, with the option meant", "[cli][kbench]") {
+  ProcessResult r = run_messages_cli({"bench", "--cmp_str_len", "64", "strncmp-helper"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bpfbench: error: bench: unknown option '--cmp_str_len'; did you mean '--cmp-str-len'?\n"
+                 "Run with --help for more information.\n");
+  CHECK(r.out.empty());
+  // The same through a symlink named `bench` (the kernel's scripts call it so).
+  bpfbench::test::TempDir d;
+  const fs::path link = d.path / "bench";
+  fs::create_symlink(kBin, link);
+  r = run_process({link.string(), "--nr_map", "10", "local-storage-cache-seq-get"}, 60);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("bpfbench: error: bench: unknown option '--nr_map'; did you mean '--nr_maps'?\n") == 0);
+  // `--opt=value` is the option `--opt`; every command gets the same.
+  r = run_messages_cli({"check", kSrc + "/examples/trigger.bdsl", "--tempaltes=x"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("bpfbench: error: check: unknown option '--tempaltes'; did you mean '--templates'?\n") == 0);
+  // A value that only looks like an option is still the option's value error.
+  r = run_messages_cli({"plan", kSrc + "/examples/trigger.bdsl", "-d", "-1s"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("bpfbench: error: --duration: -1s is below the 1s minimum") == 0);
+}
+
+// --only is a label or a glob, never a substring: an --only that matches no label of A
+// says so and lists them (it was "no point of A matches a point of B (by suite and label)").
+TEST_CASE("ab: an --only matching no label of A says so, with the labels", "[cli][ab]") {
+  bpfbench::test::TempDir d;
+  const std::string f = d.write("a.bdsl", "bench trigger as \"r1\" < prog base >\n");
+  ProcessResult r = run_messages_cli({"ab", f, "--a", "producers=1", "--b", "producers=2", "--only", "r"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bpfbench: error: --only 'r' matches no point label; the labels are: r1\n");
+  CHECK(r.out.empty());
+}
