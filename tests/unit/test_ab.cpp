@@ -231,7 +231,7 @@ TEST_CASE("ab: --a/--b settings apply to the points that have them", "[ab]") {
 // so did every other setting of the same --a/--b.
 TEST_CASE("ab: a swept --a/--b param is one error, not also an unknown parameter", "[ab]") {
   FrontendOptions opts;
-  opts.template_dirs = {BPFBENCH_SOURCE_DIR "/bpf_templates"};
+  opts.template_dirs = {TemplateDir{BPFBENCH_SOURCE_DIR "/bpf_templates", "shipped"}};
   opts.overrides.params = {{"--a", "cmp_str_len", "64"}, {"--a", "producers", "2"}};
   Frontend fe;
   CHECK_FALSE(run_frontend_text(
