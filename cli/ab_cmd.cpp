@@ -290,7 +290,9 @@ int cmd_ab(const AbArgs &a) {
   if (!a.a_templates.empty() || !a.b_templates.empty()) warn_same_programs(va, b, matched);
   if (std::optional<int> refused = verify_matched(va, b, matched, a.control, stop)) return *refused;
   FeatureProber prober;
-  const AbRunOptions options = run_options(a, prober);
+  VerifierLogFolder logs;  // a turn's refused load: its note names the log's file
+  AbRunOptions options = run_options(a, prober);
+  options.logs = &logs;
   for (size_t i = 0; i < matched.size() && !stop.stop_requested(); ++i) {
     const MatchedPoint &m = matched[i];
     AbSideInput sa{m.a, &*va.fe->families.find(m.a->family), &va.object(m.a->index)};
