@@ -1,6 +1,6 @@
 // Points the verifier refuses, end to end (root + BPF): `check --verify` names each at its
 // .bdsl place with the complaint and its source line, and keeps the whole log in a file;
-// `run` and `ab` refuse before measuring anything.
+// `run` and `ab` refuse before measuring anything; "started" is said only once loaded.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -132,4 +132,22 @@ TEST_CASE("ab: B refused at its second point fails before the first turn, exit 2
   CHECK(r.err.find("): bpfbench-verifier-logs/two.B.bench_tp.log\n") != std::string::npos);
   CHECK(fs::exists(dir.path / "bpfbench-verifier-logs" / "two.B.bench_tp.log"));
   CHECK(r.err.ends_with("bpfbench: 1 point refused before anything was measured (3 points verified)\n"));
+}
+
+TEST_CASE("run says a benchmark started only once its programs are loaded and attached", "[runtime][cli][verify]") {
+  BB_REQUIRE_ROOT();
+  TempDir dir;
+  // The verifier takes a read past a tracepoint's record; attaching it fails (EACCES).
+  const std::string bdsl = dir.write("t.bdsl", "defaults < warmup 0s; duration 1s; >\n"
+                                               "bench trigger as \"one\" < prog tp; >\n"
+                                               "bench trigger as \"two\" < prog tp;\n"
+                                               "  code body { if (*(volatile __u64 *)((char *)ctx + 4096)) return; }\n"
+                                               ">\n");
+  auto r = bpfbench_in(dir, {"run", bdsl});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("Setting up benchmark 'one'...\nBenchmark 'one' started.\n") != std::string::npos);
+  CHECK(r.out.find("Setting up benchmark 'two'...\n") != std::string::npos);
+  CHECK(r.out.find("Benchmark 'two' started.") == std::string::npos);
+  CHECK(r.err.find(bdsl + ":3:1: error: bench 'two' failed: attach: ") != std::string::npos);
 }
