@@ -14,6 +14,7 @@
 #include "cli/ab.hpp"
 #include "cli/ab_kernels.hpp"
 #include "cli/point_select.hpp"
+#include "cli/verify_points.hpp"
 
 #include "cli/front.hpp"
 #include "compiler/escape.hpp"
@@ -211,6 +212,19 @@ bool prepare(const AbArgs &a, Variant &va, Variant &vb, StopSource &stop) {
   return true;
 }
 
+// Both sides of every matched point through the verifier (A alone in a control run), before
+// the first turn: a B refused at its last point fails in seconds, with nothing measured.
+std::optional<int> verify_matched(const Variant &va, const Variant &vb, const std::vector<MatchedPoint> &matched,
+                                  bool control, const StopSource &stop) {
+  VerifySide sa{va.fe.get(), &va.programs, {}, "A"}, sb{vb.fe.get(), &vb.programs, {}, "B"};
+  for (const auto &m : matched) {
+    sa.points.push_back(m.a);
+    sb.points.push_back(m.b);
+  }
+  if (control) return verify_before_measuring({sa}, stop);
+  return verify_before_measuring({sa, sb}, stop);
+}
+
 using Floors = std::optional<std::map<std::string, double>>;
 
 // The floor the user gives a point: --threshold or the control run's, the larger.
@@ -284,8 +298,11 @@ int cmd_ab(const AbArgs &a) {
     return kExitBadInput;
   }
   if (!a.a_templates.empty() || !a.b_templates.empty()) warn_same_programs(va, b, matched);
+  if (std::optional<int> refused = verify_matched(va, b, matched, a.control, stop)) return *refused;
   FeatureProber prober;
-  const AbRunOptions options = run_options(a, prober);
+  VerifierLogFolder logs;  // a turn's refused load: its note names the log's file
+  AbRunOptions options = run_options(a, prober);
+  options.logs = &logs;
   for (size_t i = 0; i < matched.size() && !stop.stop_requested(); ++i) {
     const MatchedPoint &m = matched[i];
     AbSideInput sa{m.a, &*va.fe->families.find(m.a->family), &va.object(m.a->index)};

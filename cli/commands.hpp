@@ -34,6 +34,7 @@ struct FileArgs {
 struct CheckArgs {
   FileArgs in;
   bool compile = false;  // also generate and compile every program
+  bool verify = false;   // also load every point's programs into the verifier (implies compile)
 };
 
 struct PlanArgs {

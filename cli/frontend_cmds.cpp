@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "compiler/escape.hpp"
 #include "cli/front.hpp"
+#include "cli/verify_points.hpp"
 #include "compiler/ast_dump.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/plan_dump.hpp"
@@ -20,18 +21,47 @@
 
 namespace bpfbench::cli {
 
+namespace {
+
+// check --verify: every point's programs through the verifier, after the compile. The
+// exit code, with the summary or the refusals printed.
+int verify_for_check(const CheckArgs &a, Frontend &fe, const CompiledPrograms &compiled, const StopSource &stop,
+                     const std::string &compiled_text) {
+  VerifyTally t = verify_points({plan_side(fe, compiled)}, stop);
+  if (t.interrupted) {
+    fmt::print(stderr, "bpfbench: interrupted\n");
+    return exit_code_for(stop);
+  }
+  const size_t n = fe.plan->points.size();
+  if (t.refused > 0) {
+    fmt::print(stderr, "{}: {} of {} point{} refused, {}\n", a.in.file, t.refused, n, n == 1 ? "" : "s", tally_text(t));
+    return kExitBadInput;
+  }
+  fmt::print("{}: ok, {} point{}{}, {}\n", a.in.file, n, n == 1 ? "" : "s", compiled_text, tally_text(t));
+  return kExitOk;
+}
+
+}  // namespace
+
 int cmd_check(const CheckArgs &a) {
   // --compile polls the stop flag (main.cpp holds the signals for it): a signal kills
   // the compile child and ends the check with the signal's exit code.
+  const bool compile = a.compile || a.verify;
   StopSource stop;
   std::optional<SignalWatcher> signals;
-  if (a.compile) signals.emplace(stop);
+  if (compile) signals.emplace(stop);
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
+  if (a.verify)
+    for (const std::string &why : {check_privileges(), check_bpf_loading()})
+      if (!why.empty()) {
+        fmt::print(stderr, "bpfbench: error: check --verify loads the programs: {}\n", why);
+        return kExitBadInput;
+      }
   size_t programs = 0;
   std::string vmlinux;  // what the programs that include vmlinux.h were compiled with
-  if (a.compile) {
-    CompiledPrograms compiled;
+  CompiledPrograms compiled;
+  if (compile) {
     compile_programs(fe, compiled, &stop.flag());
     programs = compiled.compiled;
     if (compiled.vmlinux)
@@ -46,9 +76,11 @@ int cmd_check(const CheckArgs &a) {
     print_diagnostics(fe);
     if (fe.diags.has_errors()) return kExitBadInput;
   }
-  fmt::print("{}: ok, {} point{}", a.in.file, fe.plan->points.size(), fe.plan->points.size() == 1 ? "" : "s");
-  if (a.compile) fmt::print(", {} BPF program{} compiled{}", programs, programs == 1 ? "" : "s", vmlinux);
-  fmt::print("\n");
+  const std::string compiled_text =
+      compile ? fmt::format(", {} BPF program{} compiled{}", programs, programs == 1 ? "" : "s", vmlinux) : "";
+  if (a.verify) return verify_for_check(a, fe, compiled, stop, compiled_text);
+  fmt::print("{}: ok, {} point{}{}\n", a.in.file, fe.plan->points.size(), fe.plan->points.size() == 1 ? "" : "s",
+             compiled_text);
   return kExitOk;
 }
 

@@ -128,6 +128,8 @@ int run_args(int argc, char **argv) {
   auto *c = app.add_subcommand("check", "Parse and check a .bdsl file; report every problem");
   add_file_options(c, check.in);
   c->add_flag("--compile", check.compile, "Also generate and compile every BPF program");
+  c->add_flag("--verify", check.verify,
+              "Also load every point's programs into the kernel's verifier, nothing attached (root; implies --compile)");
 
   PlanArgs plan;
   auto *p = add_plan_command(app, plan);
@@ -185,7 +187,7 @@ int run_args(int argc, char **argv) {
   }
   // The stop signals main() holds go to the commands that poll a stop flag (their
   // SignalWatcher takes them over); the others end on a signal as any program does.
-  if (!(c->parsed() && check.compile) && !(p->parsed() && plan.facts) && !polls_stop_flag(runcmd) &&
+  if (!(c->parsed() && (check.compile || check.verify)) && !(p->parsed() && plan.facts) && !polls_stop_flag(runcmd) &&
       !(kb->parsed() && !kbench.list) && !ab.cmd->parsed())
     unblock_stop_signals();
   if (kb->parsed()) return cmd_kbench(kbench);

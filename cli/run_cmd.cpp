@@ -9,6 +9,7 @@
 #include "cli/run_commands.hpp"
 #include "cli/run_observers.hpp"
 #include "cli/run_session.hpp"
+#include "cli/verify_points.hpp"
 #include "runtime/hw_counters.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
@@ -55,6 +56,9 @@ int cmd_run(const RunArgs &a) {
   bool compiled = compile_programs(fe, programs, &stop.flag());
   print_diagnostics(fe);
   if (!compiled) return kExitBadInput;
+  // Every point's programs through the verifier before the first measurement: a refused
+  // point costs the seconds of the loads, not the minutes of the points before it.
+  if (std::optional<int> refused = verify_before_measuring({plan_side(fe, programs)}, stop)) return *refused;
 
   RunSession session(a, fe, std::move(programs), stop, std::move(observers), *calibration);
   session.measure();

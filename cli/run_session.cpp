@@ -98,6 +98,11 @@ RunOptions RunSession::make_options(const RunArgs &a) {
       std::fflush(stdout);
     };
   opts.on_sample = outputs_.wrap(std::move(opts.on_sample));
+  if (!a.quiet && a.setup_lines)
+    opts.on_started = [](const PlanPoint &p) {
+      fmt::print("Benchmark '{}' started.\n", p.label);
+      std::fflush(stdout);
+    };
   return opts;
 }
 
@@ -138,8 +143,9 @@ void RunSession::measure_points() {
 
 std::optional<PointResult> RunSession::run_round(const PlanPoint &p, int round) {
   std::string which = p.rounds > 1 ? fmt::format(" (round {})", round) : "";
-  if (!args_.quiet && args_.setup_lines)
-    fmt::print("Setting up benchmark '{}'{}...\nBenchmark '{}' started.\n", p.label, which, p.label);
+  // "started" only once the programs are loaded and attached (RunOptions::on_started), as
+  // the kernel bench says it after its setup: a point that fails to load never started.
+  if (!args_.quiet && args_.setup_lines) fmt::print("Setting up benchmark '{}'{}...\n", p.label, which);
   std::fflush(stdout);
   outputs_.point_started(p);
   auto it = objects_.find(p.index);

@@ -23,9 +23,14 @@ std::string errno_text(int err) {
   return s;
 }
 
-std::string BpfError::to_string() const {
+std::string BpfError::summary() const {
   std::string s = std::string(bpfbench::to_string(phase)) + ": " + message;
   if (err) s += ": " + errno_text(err);
+  return s;
+}
+
+std::string BpfError::to_string() const {
+  std::string s = summary();
   if (!log_tail.empty()) s += "\n" + log_tail;
   return s;
 }

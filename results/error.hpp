@@ -14,14 +14,26 @@ const char *to_string(BpfPhase p);
 
 // What went wrong, in which phase. `log_tail` is the end of the verifier log for load
 // failures (else libbpf's last messages), `err` a positive errno (0 = none).
+// `verifier_log` is the verifier's whole log when it refused a program ("" otherwise):
+// kept for a file of its own (runtime/verifier_log.hpp), never printed whole.
 struct BpfError {
+  BpfError() = default;
+  BpfError(BpfPhase p, int e, std::string m, std::string tail = {})
+      : phase(p),
+        err(e),
+        message(std::move(m)),
+        log_tail(std::move(tail)) {}
+
   BpfPhase phase = BpfPhase::Open;
   int err = 0;
   std::string message;
   std::string log_tail;
+  std::string verifier_log;
 
   // "load: prog 'x': Permission denied (EACCES)" + the log tail on following lines.
   std::string to_string() const;
+  // The first line of to_string(), without the log tail.
+  std::string summary() const;
 };
 using MaybeError = std::optional<BpfError>;
 

@@ -187,7 +187,9 @@ Result<> BpfObject::load(bool verbose) {
             "-byte values)";
   // Cut libbpf's ": <strerror>" suffix; BpfError::to_string adds its own.
   if (size_t c = msg.find(" load failed:"); c != std::string::npos) msg.resize(c + 12);
-  return make_error(BpfPhase::Load, err, msg, last_lines(vlog.empty() ? cap.text() : vlog, kLogTailLines));
+  BpfError e = make_error(BpfPhase::Load, err, msg, last_lines(vlog.empty() ? cap.text() : vlog, kLogTailLines));
+  e.verifier_log = std::move(vlog);
+  return e;
 }
 
 // Where cgroup v2 is mounted (runtime/memory_cgroup.hpp), /sys/fs/cgroup when nowhere.

@@ -1,5 +1,6 @@
 #include "runtime/privileges.hpp"
 
+#include <bpf/libbpf.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,6 +24,13 @@ std::string check_privileges() {
   if (!has(CAP_PERFMON) && !admin) missing += (missing.empty() ? "" : ", ") + std::string("CAP_PERFMON");
   if (missing.empty()) return "";
   return "bpfbench needs root or CAP_BPF and CAP_PERFMON (missing: " + missing + ")";
+}
+
+std::string check_bpf_loading() {
+  // libbpf's probe: `r0 = 0; exit` as a socket filter, the type every BPF kernel has.
+  const int r = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_SOCKET_FILTER, nullptr);
+  if (r == 1) return "";
+  return "the kernel refused a minimal BPF program (" + (r < 0 ? errno_text(-r) : std::string("not loaded")) + ")";
 }
 
 }  // namespace bpfbench

@@ -10,4 +10,9 @@ namespace bpfbench {
 // CAP_BPF and CAP_PERFMON (missing: CAP_PERFMON)".
 std::string check_privileges();
 
+// "" when the kernel loads a minimal BPF program for this process; otherwise why not
+// ("the kernel refused a minimal BPF program: Operation not permitted (EPERM)"): a
+// lockdown, a seccomp filter or a container can refuse every load even to root.
+std::string check_bpf_loading();
+
 }  // namespace bpfbench

@@ -76,6 +76,7 @@ class PointRunner {
     watch_.check_hooks();
     BB_TRY(make_components());
     BB_TRY(watch_kernel_threads());
+    if (opts_.on_started) opts_.on_started(p_);
     measure();
     return self_check();
   }

@@ -25,6 +25,9 @@ struct RunOptions {
   int64_t interval_ns = 0;
   bool verbose = false;             // echo libbpf's messages to stderr
   FeatureProber *prober = nullptr;  // shared per run (caches probes); nullptr = private
+  // Called once the point's programs are loaded and attached and its components made, just
+  // before its harness starts (not for a point that fails or is skipped before that).
+  std::function<void(const PlanPoint &)> on_started;
   // Progress: called after each interval (warmup ones included) on the sampling thread.
   std::function<void(const PlanPoint &, int iter, const Sample &, bool warmup)> on_sample;
   std::string uprobe_binary = "/proc/self/exe";  // where uprobe targets live

@@ -19,10 +19,12 @@ std::string status(const AbPointReport &rep, size_t i, size_t n, double elapsed,
 }
 
 // A turn's value of the point's metric, or why there is none (the report's note).
-std::optional<double> turn_value(const PointResult &r, AbSide side, AbPointReport &rep) {
+// A failed turn's note is one line of the table: the error's first line, the verifier's
+// log (when there is one) in a file the note names.
+std::optional<double> turn_value(const PointResult &r, AbSide side, AbPointReport &rep, VerifierLogFolder *logs) {
   if (r.status != PointResult::Status::Ok) {
-    rep.note =
-        fmt::format("{} in {}: {}", to_string(r.status), to_string(side), r.error ? r.error->to_string() : r.reason);
+    rep.note = fmt::format("{} in {}: {}", to_string(r.status), to_string(side),
+                           one_line_failure(r.reason, r.error, rep.label, {to_string(side)}, logs));
     return std::nullopt;
   }
   if (rep.metric.empty()) rep.metric = r.summary.primary;
@@ -43,7 +45,7 @@ void run_turns(const AbSideInput &a, const AbSideInput &b, const AbRunOptions &o
     PointResult r = run_point(p, *s.family, *s.object, o.run, stop);
     if (r.interference) rep.note_interference(turn, side, *r.interference);
     if (stop.stop_requested()) return true;  // an interrupted turn is no value
-    std::optional<double> value = turn_value(r, side, rep);
+    std::optional<double> value = turn_value(r, side, rep, o.logs);
     if (!value) return true;  // the note says why: the point is no longer live
     rep.add_turn(side, *value, r.prog_facts.empty() ? std::nullopt : r.prog_facts.front().jit_offset64);
     if (const MetricSummary *ms = r.summary.find(rep.metric)) {
@@ -88,7 +90,9 @@ void run_interleaved_point(const AbSideInput &a, const AbSideInput &b, const Int
   rep.higher_is_better = true;
   auto ran = run_interleaved(a, b, plan, io, stop);
   if (!ran) {
-    rep.note = "failed: " + ran.error().message;
+    // "failed in B: load: ..." when a side's loads failed (interleave_run names the side).
+    const std::string why = one_line_failure(ran.error().message, ran.error().bpf, rep.label, {}, o.logs);
+    rep.note = "failed" + std::string(why.starts_with("in ") ? " " : ": ") + why;
     return;
   }
   const ProgramSpec *prog = a.family->program(a.point->program.empty() ? a.family->default_program : a.point->program);

@@ -10,6 +10,7 @@
 #include "runtime/ab/interleave_run.hpp"
 #include "runtime/ab/interleavable.hpp"
 #include "runtime/run_point.hpp"
+#include "runtime/verifier_log.hpp"
 
 namespace bpfbench {
 
@@ -24,6 +25,9 @@ struct AbRunOptions {
   RunOptions run;  // verbose, prober: each turn's run_point
   // A one-line status after each round or pair ("[i/n] point elapsed ... B/A ...").
   std::function<void(const std::string &)> progress;
+  // Where the verifier's whole log of a refused load is kept (a point's note names the
+  // file); null: the note has the first line of the error only.
+  VerifierLogFolder *logs = nullptr;
 };
 
 // Runs one matched point (i of n, for progress) and returns its report, judged against

@@ -96,8 +96,8 @@ class InterleaveRunner {
         dispatcher.clear();
       }
     } end{threads_, dispatcher_};
-    BB_TRY(load(a_, as, run_.a_facts));
-    BB_TRY(load(b_, bs, run_.b_facts));
+    BB_TRY(in_side("A", load(a_, as, run_.a_facts)));
+    BB_TRY(in_side("B", load(b_, bs, run_.b_facts)));
     const uint32_t first_unit = uint32_t(run_.jit64.size());
     for (size_t k = 0; k < as.size(); ++k)
       run_.jit64.emplace_back(as[k]->facts() ? as[k]->facts()->jit_offset64 : std::nullopt,
@@ -126,6 +126,14 @@ class InterleaveRunner {
     threads_.stop();
     if (auto e = threads_.error()) return *e;
     return rounds;
+  }
+
+  // A failed load names its side ("in B: load: ..."), since both are loaded here.
+  static Result<> in_side(const char *side, Result<> r) {
+    if (r) return r;
+    Error e = r.error();
+    e.message = std::string("in ") + side + ": " + e.message;
+    return e;
   }
 
   Result<> load(const AbSideInput &side, Copies &out, std::optional<ProgFacts> &first_facts) {

@@ -163,11 +163,17 @@ TEST_CASE("SIGINT mid-run: prompt exit 130, partial results printed, nothing lef
 TEST_CASE("a verifier rejection names the bench and its .bdsl location, with the log, exit 2", "[runtime][cli]") {
   BB_REQUIRE_ROOT();
   RunBdsl f("# a family made to fail the verifier\nbench verifier_reject as \"rej\" < warmup 0s; duration 1s >\n");
-  auto r = run_process({kBin, "run", "--templates", kSrc + "/tests/fixtures/families", f.path.string()}, 60);
+  auto r = run_process({"/usr/bin/env", "-C", f.path.parent_path().string(), kBin, "run", "--templates",
+                        kSrc + "/tests/fixtures/families", f.path.string()},
+                       60);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find(f.path.string() + ":2:1: error: bench 'rej' failed: load") != std::string::npos);
-  CHECK(r.err.find("bb_hits") != std::string::npos);  // the verifier log tail names the access
+  CHECK(r.err.find(f.path.string() + ":2:1: error: bench 'rej': the verifier refused program 'bench_reject': ") !=
+        std::string::npos);
+  // The instruction it stopped at, in the template, and its source line, which names the access.
+  CHECK(r.err.find(kSrc + "/tests/fixtures/families/verifier_reject/prog.bpf.c:") != std::string::npos);
+  CHECK(r.err.find("__sync_fetch_and_add(&bb_hits[cpu * 4096].value, 1);") != std::string::npos);
+  CHECK(r.err.find("bpfbench-verifier-logs/rej.bench_reject.log") != std::string::npos);
 }
 
 TEST_CASE("run --rounds: every point runs N times round-robin, the CI is over the round means",

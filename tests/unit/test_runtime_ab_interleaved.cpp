@@ -4,9 +4,11 @@
 // A against itself reads near 1; and which points keep whole turns, and why.
 #include <catch2/catch.hpp>
 
+#include "fault_support.hpp"
 #include "point_runner.hpp"
 #include "runtime/ab/ab_runner.hpp"
 #include "runtime/ab/interleavable.hpp"
+#include "temp_dir.hpp"
 
 using namespace bpfbench;
 using namespace bpfbench::test;
@@ -132,4 +134,32 @@ TEST_CASE("ab: points that cannot share a process keep whole turns, and say why"
   PlanPoint usdt = make_point(fams.get("uprobes"), "usdt-nop");
   CHECK(plan_interleave(input(usdt), input(usdt)).why_not.find("the producer is usdt_nop") != std::string::npos);
   CHECK(plan_interleave(input(tp), input(tp)).why_not.empty());
+}
+
+TEST_CASE("runtime ab: a turn the verifier refuses is one line in the table, its log in a file",
+          "[runtime][ab][verify][no-asan]") {
+  BB_REQUIRE_ROOT();
+  PointRunner pr({fixtures_dir()});
+  Side a = side(pr, "trigger", "rawtp");
+  Side b = side(pr, "verifier_reject", "reject");
+  b.point.label = a.point.label;
+  TempDir dir;
+  VerifierLogFolder logs(dir.path.string());
+  AbRunOptions o = quick_options(pr.prober);
+  o.logs = &logs;
+  StopSource stop;
+  AbPointReport r = run_ab_point(a.input(pr.fams), b.input(pr.fams), o, 0, 0, 1, stop);
+  INFO(r.note);
+  CHECK(r.method == AbMethod::Turns);  // two families: whole turns, A's first
+  const std::string log = (dir.path / "bpfbench-verifier-logs" / (a.point.label + ".B.bench_reject.log")).string();
+  CHECK(r.note == "failed in B: load: libbpf: prog 'bench_reject': BPF program load failed: Permission denied "
+                  "(EACCES) (verifier log: " +
+                      log + ")");
+  CHECK(read_text(log).find("invalid access to map value") != std::string::npos);
+  AbReport rep;
+  rep.points.push_back(r);
+  const std::string table = ab_to_text(rep);
+  INFO(table);
+  CHECK(table.find("processed ") == std::string::npos);  // no verifier log in the report
+  CHECK(table.find("(verifier log: " + log + ")") != std::string::npos);
 }
