@@ -77,6 +77,7 @@ void note_shadowed(Diagnostics &diags, const std::string &what, const std::strin
                        what + " is taken from " + used + origin_note(used_origin) + "; it shadows " + hidden +
                            origin_note(hidden_origin),
                        {},
+                       {},
                        {}});
 }
 
