@@ -20,25 +20,31 @@ namespace {
 // struct bpf_link_info as kernels up to 6.18 lay it out (Debian's 6.1 UAPI header lacks
 // the perf_event and uprobe_multi members). Bytes the running kernel does not know stay 0,
 // which it requires.
+struct RawTracepointInfo {
+  uint64_t tp_name;
+  uint32_t tp_name_len;
+};
+struct TracingInfo {
+  uint32_t attach_type, target_obj_id, target_btf_id;
+};
+struct PerfEventInfo {
+  uint32_t type, pad;
+  uint64_t name;  // tracepoint.tp_name, kprobe.func_name, uprobe.file_name: one place
+  uint32_t name_len;
+};
+struct UprobeMultiInfo {
+  uint64_t path, offsets, ref_ctr_offsets, cookies;
+  uint32_t path_size, count, flags, pid;
+};
+// Named member types: an anonymous struct inside the anonymous union is a GNU extension
+// (clang's -Wnested-anon-types).
 struct LinkInfo {
   uint32_t type, id, prog_id, pad;
   union {
-    struct {
-      uint64_t tp_name;
-      uint32_t tp_name_len;
-    } raw_tracepoint;
-    struct {
-      uint32_t attach_type, target_obj_id, target_btf_id;
-    } tracing;
-    struct {
-      uint32_t type, pad;
-      uint64_t name;  // tracepoint.tp_name, kprobe.func_name, uprobe.file_name: one place
-      uint32_t name_len;
-    } perf_event;
-    struct {
-      uint64_t path, offsets, ref_ctr_offsets, cookies;
-      uint32_t path_size, count, flags, pid;
-    } uprobe_multi;
+    RawTracepointInfo raw_tracepoint;
+    TracingInfo tracing;
+    PerfEventInfo perf_event;
+    UprobeMultiInfo uprobe_multi;
     uint8_t room[224];
   };
 };
