@@ -110,15 +110,14 @@ void run_interleaved_point(const AbSideInput &a, const AbSideInput &b, const Int
   x.prog_stats_note = ran->prog_stats_note;
   rep.stats = x.stats.ratio;
   rep.stop = ran->stop;
-  const size_t x_dropped = x.dropped_pairs;
   rep.interleaved = std::move(x);
   if (ran->interference.found())
     rep.interference.push_back("while interleaved: " + interference_note(ran->interference));
   if (ran->interrupted) rep.note = "interrupted";
-  else if (!rep.stats.ok && rep.stats.pairs == 0 && x_dropped > 0)
-    rep.note = fmt::format("no ratio of {}: all {} pairs of slices dropped, the producers got under 0.2 ms of "
+  else if (!rep.stats.ok && rep.stats.pairs == 0 && ran->dropped_pairs > 0)
+    rep.note = fmt::format("no ratio of {}: all {} pairs of slices dropped, the producers got under {:g} ms of "
                            "CPU in a slice (a busy machine: try --method turns)",
-                           rep.metric, x_dropped);
+                           rep.metric, ran->dropped_pairs, kMinSliceCpuS * 1e3);
   else if (!rep.stats.ok) rep.note = "no ratio of " + rep.metric + ": " + rep.stats.why;
 }
 

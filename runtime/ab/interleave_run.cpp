@@ -216,7 +216,7 @@ Result<> InterleaveRunner::one_round(Copies &as, Copies &bs, uint32_t first_unit
   // share of the window is no criterion: on a loaded machine every slice gets a small
   // share, and its events per CPU second are still the program's speed (at a load average
   // of 25-32 on 2 CPUs: 5-8 % shares, ~1 ms a slice; a 20 % minimum dropped every pair).
-  auto says_little = [](const SliceValue &v) { return v.thread_cpu_s < 2e-4; };
+  auto says_little = [](const SliceValue &v) { return v.thread_cpu_s < kMinSliceCpuS; };
   for (size_t k = 0; k < as.size(); ++k) {
     const bool a_first = (round + k) % 2 == 0;
     SliceValue v[4];

@@ -32,6 +32,10 @@ struct InterleaveOptions {
   std::function<void(const InterleavedStats &, double elapsed_s)> on_round;
 };
 
+// A slice pair is dropped when a slice's producers ran under this much CPU per thread in
+// its counted window: the slice says little (runtime/ab/interleave_run.cpp).
+inline constexpr double kMinSliceCpuS = 2e-4;
+
 struct InterleaveRun {
   std::vector<AbSlicePair> pairs;
   // Each unit's (A, B) JITed code residue mod 64, by unit index.
@@ -40,7 +44,7 @@ struct InterleaveRun {
   AbStop stop = AbStop::Continue;
   std::optional<ProgFacts> a_facts, b_facts;  // the first load of each side
   size_t blocks = 0;
-  size_t dropped_pairs = 0;  // pairs with a slice in which the producers hardly ran (< 0.2 ms of CPU)
+  size_t dropped_pairs = 0;  // pairs with a slice in which the producers hardly ran (kMinSliceCpuS)
   double elapsed_s = 0;
   bool interrupted = false;
   std::string prog_stats_note;  // why there are no in-kernel times ("" when there are, or not asked)
