@@ -12,6 +12,7 @@
 
 #include "compiler/ast_dump.hpp"
 #include "compiler/check.hpp"
+#include "compiler/cpu_sets.hpp"
 #include "compiler/diagnostics.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/lower.hpp"
@@ -49,8 +50,16 @@ constexpr size_t kMaxFuzzPoints = 1024;
 
 // A fixed machine for the resource-limit check, so a run does not depend on where it
 // happens (like nproc below): pid_max, threads-max, root's (unchecked) RLIMIT_NPROC,
-// tasks running, 8 GiB available.
-constexpr MachineLimits kFuzzMachine{4'194'304, 63'000, 0, 400, int64_t(8) << 30};
+// tasks running, 8 GiB available, CPUs 0-3 online (nproc 4 below).
+MachineLimits fuzz_machine() {
+  MachineLimits m;
+  m.pid_max = 4'194'304;
+  m.threads_max = 63'000;
+  m.threads_running = 400;
+  m.mem_available = int64_t(8) << 30;
+  m.online_cpus = {0, 1, 2, 3};
+  return m;
+}
 
 size_t total_points(const CheckedProgram &prog) {
   size_t n = 0;
@@ -106,7 +115,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         std::optional<RunPlan> plan = lower(*checked, kInputPath, PlanOverrides{}, diags);
         if (plan) {
           // The CLI's last front-end stage; with --allow-large it goes on to emit anyway.
-          check_resource_limits(*plan, families(), kFuzzMachine, diags);
+          const MachineLimits machine = fuzz_machine();
+          check_resource_limits(*plan, families(), machine, diags);
+          check_cpus_online(*plan, machine.online_cpus, diags);
           (void)plan_to_text(*plan);
           dump_json(plan_to_json(*plan, sm));
           std::vector<EmitUnit> units = emit_programs(*plan, families(), sm, diags);

@@ -46,7 +46,7 @@ Side side(PointRunner &pr, const std::string &family, const std::string &prog,
 }  // namespace
 
 TEST_CASE("runtime ab: a dispatcher on the tracepoint alternates the loads, 128x the bytes compared is called slower",
-          "[runtime][ab][no-asan]") {
+          "[runtime][ab]") {
   BB_REQUIRE_ROOT();
   PointRunner pr;
   Side a = side(pr, "strncmp", "no-helper", {{"cmp_str_len", 16}});
@@ -80,7 +80,7 @@ TEST_CASE("runtime ab: a dispatcher on the tracepoint alternates the loads, 128x
   CHECK(after.links.empty());
 }
 
-TEST_CASE("runtime ab: test_run points alternate the calls, A against itself reads near 1", "[runtime][ab][no-asan]") {
+TEST_CASE("runtime ab: test_run points alternate the calls, A against itself reads near 1", "[runtime][ab]") {
   BB_REQUIRE_ROOT();
   PointRunner pr;
   Side a = side(pr, "trigger", "kernel-count");
@@ -102,7 +102,7 @@ TEST_CASE("runtime ab: test_run points alternate the calls, A against itself rea
   }
 }
 
-TEST_CASE("runtime ab: a stop request ends an interleaved point as interrupted", "[runtime][ab][no-asan]") {
+TEST_CASE("runtime ab: a stop request ends an interleaved point as interrupted", "[runtime][ab]") {
   BB_REQUIRE_ROOT();
   PointRunner pr;
   Side a = side(pr, "trigger", "kernel-count");
