@@ -98,6 +98,15 @@ int run(int argc, char **argv) {
   return run_args(int(args.size() - 1), args.data());
 }
 
+CLI::App *add_check_command(CLI::App &app, CheckArgs &check) {
+  auto *c = app.add_subcommand("check", "Parse and check a .bdsl file; report every problem");
+  add_file_options(c, check.in);
+  c->add_flag("--compile", check.compile, "Also generate and compile every BPF program");
+  c->add_flag("--verify", check.verify,
+              "Also load every point's programs into the kernel's verifier, nothing attached (root; implies --compile)");
+  return c;
+}
+
 CLI::App *add_plan_command(CLI::App &app, PlanArgs &plan) {
   auto *p = app.add_subcommand("plan", "Print the resolved run plan: every sweep point");
   add_file_options(p, plan.in);
@@ -125,11 +134,7 @@ int run_args(int argc, char **argv) {
   app.set_version_flag("--version", std::string("bpfbench ") + BPFBENCH_VERSION);
 
   CheckArgs check;
-  auto *c = app.add_subcommand("check", "Parse and check a .bdsl file; report every problem");
-  add_file_options(c, check.in);
-  c->add_flag("--compile", check.compile, "Also generate and compile every BPF program");
-  c->add_flag("--verify", check.verify,
-              "Also load every point's programs into the kernel's verifier, nothing attached (root; implies --compile)");
+  auto *c = add_check_command(app, check);
 
   PlanArgs plan;
   auto *p = add_plan_command(app, plan);
