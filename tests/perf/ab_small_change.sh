@@ -1,0 +1,102 @@
+#!/bin/bash
+# A known ~3 % change in a ~30 ns program, through interleaved `bpfbench ab` (K loads a
+# side under the dispatcher): is it detected, and how close is the estimated ratio to the
+# true one? (docs/measurements/2026-12-07-interleaved-ab.md)
+#
+# The program is rawtp-kfunc whose body is a chain of dependent 64-bit multiplies (an empty
+# asm keeps clang from folding them): A has 2, B has 3, CAL has 202. One multiply costs the
+# same few cycles wherever it sits, so the true B/A follows from two numbers measured apart
+# from ab: A's and CAL's ns per event, each run alone (`run`, no --prog-stats, alternated
+# ROUNDS times): c = (CAL - A) / 200 per multiply, true B/A = A / (A + c) in events per
+# second. Then POINTS ab points of A against B (4 identical points per file), and as many
+# of A against A.
+#
+#   sudo tests/perf/ab_small_change.sh OUT_DIR [ROUNDS] [POINT_FILES] [BPFBENCH]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: ab_small_change.sh OUT_DIR [ROUNDS] [POINT_FILES] [BPFBENCH]}
+rounds=${2:-5}
+files=${3:-5}
+bpfbench=${4:-$root/build/bpfbench}
+mkdir -p "$out"
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+
+chain_file() {  # MULTIPLIES FILE POINTS
+  {
+    echo "defaults < affinity; warmup 1s; duration 3s; >"
+    for r in $(seq 1 "$3"); do
+      cat <<B
+bench trigger as "r$r" < prog rawtp-kfunc; batch_iters 100; report hits;
+  code globals { __u64 bb_acc_sink; }
+  code body {
+    __u64 x = *(volatile __u64 *)&bb_acc_sink;
+#pragma clang loop unroll(full)
+    for (int i = 0; i < $1; i++) {
+      x *= 0x9E3779B97F4A7C15ull;
+      asm volatile("" : "+r"(x));
+    }
+    bb_acc_sink = x;
+  }
+>
+B
+    done
+  } >"$2"
+}
+chain_file 2 "$d/a1.bdsl" 1
+chain_file 202 "$d/cal1.bdsl" 1
+chain_file 2 "$d/a.bdsl" 4
+chain_file 3 "$d/b.bdsl" 4
+
+for r in $(seq 1 "$rounds"); do
+  for p in a1 cal1; do
+    "$bpfbench" run "$d/$p.bdsl" -q --json "$out/run-$p-$r.json" >/dev/null 2>"$out/run-$p-$r.err" ||
+      echo "run $p failed: $(tail -1 "$out/run-$p-$r.err")"
+  done
+done
+for i in $(seq 1 "$files"); do
+  for pair in ab aa; do
+    second=$d/b.bdsl
+    [ "$pair" = ab ] || second=$d/a.bdsl
+    t0=$(date +%s.%N)
+    "$bpfbench" ab "$d/a.bdsl" "$second" --format json >"$out/$pair-$i.json" 2>"$out/$pair-$i.err" || true
+    echo "$pair $i $(echo "$(date +%s.%N) - $t0" | bc) s $(uptime | sed 's/.*load average: //')" | tee -a "$out/times.txt"
+  done
+done
+
+python3 - "$out" <<'PY'
+import glob, json, statistics, sys
+out = sys.argv[1]
+ns = {"a1": [], "cal1": []}
+for p in ns:
+    for f in sorted(glob.glob(f"{out}/run-{p}-*.json")):
+        ns[p].append(1e9 / json.load(open(f))["points"][0]["stats"]["hits"]["mean"])
+a, cal = statistics.median(ns["a1"]), statistics.median(ns["cal1"])
+c = (cal - a) / 200
+true = a / (a + c)
+print(f"alone: A {a:.2f} ns/event ({len(ns['a1'])} runs: {min(ns['a1']):.2f}-{max(ns['a1']):.2f}), "
+      f"CAL {cal:.1f} ns/event; one multiply {c:.3f} ns; true B/A {true:.4f}")
+for pair in ("ab", "aa"):
+    ratios, verdicts, half, floor = [], [], [], []
+    for f in sorted(glob.glob(f"{out}/{pair}-*.json")):
+        try:
+            j = json.load(open(f))
+        except json.JSONDecodeError:
+            print(f"{f}: no JSON")
+            continue
+        for pt in j["points"]:
+            if pt.get("ratio") is None:
+                continue
+            ratios.append(pt["ratio"])
+            verdicts.append(pt.get("verdict"))
+            half.append(pt["half_width_pct"])
+            floor.append(pt["floor_pct"])
+    if not ratios:
+        print(f"{pair}: no points")
+        continue
+    changed = sum(v in ("faster", "slower") for v in verdicts)
+    print(f"{pair}: {len(ratios)} points, called changed {changed}, verdicts "
+          f"{ {v: verdicts.count(v) for v in set(verdicts)} }, median B/A {statistics.median(ratios):.4f} "
+          f"(range {min(ratios):.4f}-{max(ratios):.4f}), median CI half-width {statistics.median(half):.2f} %, "
+          f"median floor {statistics.median(floor):.2f} %")
+PY
