@@ -137,7 +137,7 @@ TEST_CASE("ab: points that cannot share a process keep whole turns, and say why"
 }
 
 TEST_CASE("runtime ab: a turn the verifier refuses is one line in the table, its log in a file",
-          "[runtime][ab][verify][no-asan]") {
+          "[runtime][ab][verify]") {
   BB_REQUIRE_ROOT();
   PointRunner pr({fixtures_dir()});
   Side a = side(pr, "trigger", "rawtp");
