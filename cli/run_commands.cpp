@@ -21,7 +21,7 @@ void add_run_commands(CLI::App &app, RunCommand &rc) {
   rc.run_cmd->add_flag("-q,--quiet", rc.run.quiet, "Print only summaries, no per-interval lines");
   rc.run_cmd->add_flag("-v,--verbose", rc.run.verbose, "Also print libbpf/verifier details");
   // Off by default: the stats' two clock reads per program run cost ~20 % of a trigger
-  // point's hits (docs/runtime.md, "In-kernel cost per run"), and the default numbers are
+  // point's hits (docs/run.md, "In-kernel cost per run"), and the default numbers are
   // the ones compared with the kernel bench.
   rc.run_cmd->add_flag("--prog-stats", rc.run.prog_stats,
                        "Enable BPF run-time stats during each point: prog_runs/prog_ns/prog_time_share metrics "

@@ -72,7 +72,8 @@ struct AbPointReport {
   // Appends a turn; turns 2k and 2k+1 make pair k. Recomputes `stats` on complete pairs.
   void add_turn(AbSide side, double value, std::optional<uint32_t> jit_offset64 = std::nullopt);
   // When A's and B's turns saw different sets of JIT offsets: "JITed code offsets mod 64:
-  // A 8, B 24 40 ..." (a small loop's time can move with them: docs/runtime.md); "" else.
+  // A 8, B 24 40 ..." (a small loop's time can move with them:
+  // docs/measurements/2026-12-01-runtime-vs-kernel-bench.md); "" else.
   std::string alignment_note() const;
   // Pairs the statistics rest on: of turns, or of slices (interleaved).
   size_t n_pairs() const { return interleaved ? interleaved->stats.ratio.pairs : a.size(); }

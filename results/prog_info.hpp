@@ -45,9 +45,10 @@ struct ProgFacts {
   uint32_t verified_insns = 0;             // bpf_prog_info: instructions the verifier processed
   uint32_t xlated_len = 0, jited_len = 0;  // bytes after rewriting / of JITed code
   // Where the JITed image starts, modulo 64 (bpf_prog_info.jited_ksyms[0]): the timing of
-  // a small loop can depend on it (docs/runtime.md, the bpf-nop finding). Only the residue
-  // is kept: a results file is shared, and a kernel text address would undo KASLR. Absent
-  // when the kernel hides the address (kptr_restrict, no JIT).
+  // a small loop can depend on it (docs/measurements/2026-12-01-runtime-vs-kernel-bench.md,
+  // the bpf-nop finding). Only the residue is kept: a results file is shared, and a kernel
+  // text address would undo KASLR. Absent when the kernel hides the address (kptr_restrict,
+  // no JIT).
   std::optional<uint32_t> jit_offset64;
   std::optional<int64_t> peak_states, total_states, verification_time_us;
 };

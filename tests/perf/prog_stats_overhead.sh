@@ -3,7 +3,8 @@
 # alternating pairs (order flipped every pair), then per program the median of the
 # per-pair hits ratios on/off, their range, and the median prog_ns with the stats on.
 #   sudo tests/perf/prog_stats_overhead.sh [bpfbench] [pairs] [seconds]
-# Run it on a quiet machine: under load the pairs are dominated by scheduling (docs/runtime.md).
+# Run it on a quiet machine: under load the pairs are dominated by scheduling
+# (docs/measurements/2026-12-01-prog-stats-cost.md).
 set -euo pipefail
 B=${1:-build/bpfbench}
 N=${2:-5}

@@ -2,7 +2,7 @@
 # Side by side with the kernel's own selftests `bench`: every scenario both tools run here,
 # in alternating pairs (ABBA: the order flips every pair, so drift divides out), printing per
 # scenario the medians of both and the median of the per-pair ratios bpfbench / kernel bench.
-# Not part of CI (CI has no kernel bench); the table goes into docs/runtime.md with its date.
+# Not part of CI (CI has no kernel bench); the table goes into docs/measurements/ with its date.
 #
 #   sudo tests/perf/vs_kernel_bench.sh [-p PAIRS] [-d SECONDS] [-b BPFBENCH] [-v mean|fast] [-o FILE] [NAME ...]
 #        tests/perf/vs_kernel_bench.sh -r FILE [-r FILE ...] [NAME ...]
@@ -25,7 +25,7 @@
 #   timed benches) keep their Summary; the header says which value was used. Both tools
 #   measure -d + 1 seconds (the kernel bench's count, which `bpfbench bench` copies since
 #   2026-12-06); an older bpfbench measured one fewer, so its fastest second was the
-#   largest of fewer and read low (docs/runtime.md).
+#   largest of fewer and read low (docs/measurements/2026-12-01-runtime-vs-kernel-bench.md).
 #
 # The kernel bench is GPL kernel code and never enters this repository. It is built outside
 # it, in /tmp, from public kernel sources:
