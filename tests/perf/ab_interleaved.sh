@@ -69,6 +69,10 @@ for i in $(seq 1 "$runs"); do
     yard) one yard "$yard/k200.bdsl" "$yard/k206.bdsl" ;;
     copies1) one copies1 "$yard/k200.bdsl" "$yard/k206.bdsl" --copies 1 --block 0 ;;
     copies1aa) one copies1aa "$yard/k200.bdsl" "$yard/k200.bdsl" --copies 1 --block 0 ;;
+    # The two halves of the default apart: K loads at once never reloaded, and one load a
+    # side reloaded every block (only A and B attached).
+    atonce) one atonce "$yard/k200.bdsl" "$yard/k206.bdsl" --block 0 ;;
+    reload) one reload "$yard/k200.bdsl" "$yard/k206.bdsl" --copies 1 ;;
     strncmp) one strncmp "$yard/strncmp.bdsl" --a cmp_str_len=512 --b cmp_str_len=528 ;;
     double) one double "$yard/k200.bdsl" "$yard/k400.bdsl" ;;
     *) echo "unknown config $c" >&2; exit 2 ;;
