@@ -5,6 +5,7 @@
 #include "compiler/emit_bpf.hpp"
 #include "compiler/escape.hpp"
 #include "compiler/manifest_fields.hpp"
+#include "compiler/names.hpp"
 
 #include <fmt/format.h>
 
@@ -13,16 +14,6 @@
 namespace bpfbench {
 
 namespace {
-
-bool is_c_identifier(const std::string &s) {
-  if (s.empty()) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-    if (!alpha && (i == 0 || c < '0' || c > '9')) return false;
-  }
-  return true;
-}
 
 // `{{code_x}}`, `{{ code_x }}`, `{{{code_x}}}` or `{{&code_x}}`: the key as a whole word
 // right after a tag opening.
@@ -78,7 +69,7 @@ void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<Manife
       errors.push_back({&j, "", where + "expected a hook name or a {\"name\", \"doc\"} object"});
       continue;
     }
-    if (!is_c_identifier(h.name)) {
+    if (!is_identifier(h.name)) {
       errors.push_back({&j, "", where + "hook name '" + h.name + "' is not a C identifier"});
       continue;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "compiler/names.hpp"
 #include "compiler/units.hpp"
 
 namespace bpfbench {
@@ -15,10 +16,7 @@ using ast::Value;
 
 constexpr size_t kMaxLetDepth = 64;
 
-bool is_function(const Value &v) {
-  return v.kind == Value::Kind::Expr && !v.text.empty() &&
-         ((v.text[0] >= 'a' && v.text[0] <= 'z') || (v.text[0] >= 'A' && v.text[0] <= 'Z') || v.text[0] == '_');
-}
+bool is_function(const Value &v) { return v.kind == Value::Kind::Expr && !v.text.empty() && is_ident_start(v.text[0]); }
 
 int precedence(const Value &v) {
   if (v.kind != Value::Kind::Expr || is_function(v)) return 3;

@@ -156,27 +156,9 @@ std::optional<MetricSource> parse_sum_terms(const std::string &text, const std::
 
 }  // namespace
 
-bool is_ident_char(char c, bool first) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
-}
-
-bool is_identifier(const std::string &s) {
-  if (s.empty()) return false;
-  for (size_t i = 0; i < s.size(); ++i)
-    if (!is_ident_char(s[i], i == 0)) return false;
-  return true;
-}
-
 bool is_socket_name(const std::string &s) {
   if (s.size() < 2 || s.size() > 3 || (s[0] != 'c' && s[0] != 'p') || s[1] < '1' || s[1] > '9') return false;
   return s.size() == 2 || (s[2] >= '0' && s[2] <= '9');
-}
-
-bool is_name(const std::string &s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!is_ident_char(c, false) && c != '-') return false;
-  return true;
 }
 
 template <>

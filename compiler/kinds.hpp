@@ -9,14 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/names.hpp"  // is_identifier, is_name: the name rules of manifests
+
 namespace bpfbench {
 
-// Name rules of manifests and .bdsl files. An identifier is a C identifier (param names
-// become C globals and macros, functions are C functions); a name may also hold '-'
-// ("uprobe-nop", a task comm such as "kworker-x").
-bool is_ident_char(char c, bool first);
-bool is_identifier(const std::string &s);
-bool is_name(const std::string &s);
 // A socket of the `socket_pairs` setup action: c<k> (connecting side) or p<k> (accepted
 // side), k = 1..99.
 bool is_socket_name(const std::string &s);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/names.hpp"
 #include "compiler/setup_spec.hpp"
 #include "compiler/units.hpp"
 
@@ -175,9 +176,9 @@ void ManifestFields::add_setup_refs(const json &obj, const std::string &where, c
 
 bool template_defines_function(const std::string &text, const std::string &name) {
   for (size_t pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
-    if (pos > 0 && is_ident_char(text[pos - 1], false)) continue;
+    if (pos > 0 && is_c_ident_char(text[pos - 1])) continue;
     size_t end = pos + name.size();
-    if (end < text.size() && is_ident_char(text[end], false)) continue;
+    if (end < text.size() && is_c_ident_char(text[end])) continue;
     while (end < text.size() && (text[end] == ' ' || text[end] == '\t' || text[end] == '\n')) ++end;
     if (end < text.size() && text[end] == '(') return true;
   }

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "compiler/kinds.hpp"
+#include "compiler/names.hpp"
 #include "compiler/resolve_value.hpp"
 #include "compiler/strings.hpp"
 

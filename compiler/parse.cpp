@@ -8,7 +8,9 @@
 
 #include "compiler/include_files.hpp"
 #include "compiler/input_file.hpp"
+#include "compiler/names.hpp"
 #include "compiler/parse_actions.hpp"
+#include "compiler/parse_builder.hpp"
 #include "grammar/bdsl.hpp"
 #include "grammar/error_messages.hpp"
 
@@ -16,11 +18,21 @@ namespace bpfbench {
 namespace {
 
 using namespace parse_detail;  // NOLINT: the parser's own insides
+namespace g = grammar;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+// Bytes that can never start a token: control characters and anything non-ASCII.
+bool is_invalid(char c) {
+  auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && !is_space(c)) || u >= 0x7f;
+}
+
+// The words that start a top-level item (grammar/bdsl.hpp: item_keyword).
+constexpr std::string_view kItemKeywords[] = {"include", "let", "defaults", "suite", "bench"};
 
 // The next item keyword at or after `err` (and after `item_start`, so parsing always
 // moves on), skipping strings and comments; the end of text when there is none.
 size_t recovery_point(std::string_view t, size_t item_start, size_t err) {
-  static constexpr std::string_view kKeywords[] = {"include", "let", "defaults", "suite", "bench"};
   size_t i = item_start;
   while (i < t.size()) {
     char c = t[i];
@@ -30,12 +42,12 @@ size_t recovery_point(std::string_view t, size_t item_start, size_t err) {
       ++i;
     } else if (c == '#' || (c == '/' && i + 1 < t.size() && t[i + 1] == '/')) {
       while (i < t.size() && t[i] != '\n') ++i;
-    } else if (is_ident_other(c)) {
+    } else if (is_bdsl_ident_char(c)) {
       size_t j = i;
-      while (j < t.size() && is_ident_other(t[j])) ++j;
+      while (j < t.size() && is_bdsl_ident_char(t[j])) ++j;
       std::string_view word = t.substr(i, j - i);
       if (i > item_start && i >= err)
-        for (std::string_view kw : kKeywords)
+        for (std::string_view kw : kItemKeywords)
           if (word == kw) return i;
       i = j;
     } else {
@@ -70,10 +82,9 @@ size_t last_token_end(std::string_view t, size_t from, size_t to) {
 // The error is at the end of the text or at the keyword of the next item.
 bool at_next_item(std::string_view t, size_t at) {
   if (at >= t.size()) return true;
-  static constexpr std::string_view kKeywords[] = {"include", "let", "defaults", "suite", "bench"};
   size_t j = at;
-  while (j < t.size() && is_ident_other(t[j])) ++j;
-  for (std::string_view kw : kKeywords)
+  while (j < t.size() && is_bdsl_ident_char(t[j])) ++j;
+  for (std::string_view kw : kItemKeywords)
     if (t.substr(at, j - at) == kw) return true;
   return false;
 }
@@ -114,7 +125,7 @@ class Parser {
       pegtl::memory_input<> in(text.data() + off, text.data() + text.size(), path, off, 1, 1);
       bool ok = false;
       try {
-        pegtl::parse<g::one_item, Action, Control>(in, b);
+        parse_one_item(in, b);
         off = static_cast<size_t>(in.current() - text.data());
         ok = true;
       } catch (const pegtl::parse_error &e) {
@@ -150,8 +161,8 @@ class Parser {
     } else if (invalid) {
       msg = fmt::format("invalid character (byte 0x{:02x})", static_cast<unsigned char>(text[at]));
       end = at + 1;
-    } else if (is_ident_other(text[at])) {
-      while (end < text.size() && is_ident_other(text[end])) ++end;
+    } else if (is_bdsl_ident_char(text[at])) {
+      while (end < text.size() && is_bdsl_ident_char(text[end])) ++end;
     } else {
       end = at + 1;
     }

@@ -43,25 +43,24 @@ std::string plan_to_text(const RunPlan &plan) {
   return out;
 }
 
-nlohmann::json params_to_json(const PlanPoint &p) {
+nlohmann::json point_identity_json(const PlanPoint &p) {
   nlohmann::json params = nlohmann::json::object();
   for (const auto &[name, v] : p.params) {
     if (v.is_int) params[name] = v.i;
     else params[name] = v.s;
   }
-  return params;
+  nlohmann::json j = {
+      {"index", p.index},   {"label", p.label},     {"suite", p.suite},
+      {"family", p.family}, {"program", p.program}, {"params", std::move(params)},
+  };
+  if (p.is_baseline) j["is_baseline"] = true;
+  return j;
 }
 
 nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
-  nlohmann::json params = params_to_json(p);
-  nlohmann::json j = {
-      {"index", p.index},
-      {"label", p.label},
-      {"suite", p.suite},
-      {"family", p.family},
-      {"program", p.program},
+  nlohmann::json j = point_identity_json(p);
+  j.update({
       {"bench_index", p.bench_index},
-      {"params", params},
       {"warmup_ns", p.warmup_ns},
       {"duration_ns", p.duration_ns},
       {"producers", p.producers},
@@ -72,8 +71,7 @@ nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm) {
       {"report", p.report},
       {"interval_ns", p.interval_ns},
       {"rounds", p.rounds},
-  };
-  if (p.is_baseline) j["is_baseline"] = true;
+  });
   if (p.baseline) j["baseline"] = *p.baseline;
   if (!p.expectations.empty()) {
     nlohmann::json ex = nlohmann::json::array();

@@ -27,8 +27,11 @@ std::string plan_to_text(const RunPlan &plan);
 void write_plan_text(const RunPlan &plan, const PlanSink &out, const PlanExtras &extras = {});
 void write_plan_json(const RunPlan &plan, const SourceManager &sm, const PlanSink &out, const PlanExtras &extras = {});
 nlohmann::json plan_to_json(const RunPlan &plan, const SourceManager &sm);
-// A point's params as a JSON object (numbers and words), as the plan and results files hold them.
-nlohmann::json params_to_json(const PlanPoint &p);
+// Which point this is, as the plan and results files both name it: index, label, suite,
+// family, program, params (numbers and words) and is_baseline (only when true). The
+// callers add their own members (nlohmann::json keeps an object's keys sorted, so where
+// they are added does not change the text).
+nlohmann::json point_identity_json(const PlanPoint &p);
 nlohmann::json point_to_json(const PlanPoint &p, const SourceManager &sm);
 // One line naming a point: its index in the file's plan (`file_index`, as `bpfbench plan
 // FILE` and `emit --point` number it) and label, its bench (index, family, where it is

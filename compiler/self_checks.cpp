@@ -1,6 +1,7 @@
 #include "compiler/self_checks.hpp"
 
 #include "compiler/constraints.hpp"
+#include "compiler/names.hpp"
 
 #include <algorithm>
 

@@ -7,6 +7,7 @@
 
 #include "compiler/diagnostics.hpp"
 #include "compiler/manifest_fields.hpp"
+#include "compiler/names.hpp"
 
 namespace bpfbench {
 namespace {
@@ -37,13 +38,6 @@ const std::map<SetupActionKind, ActionKeys> &actions() {
        {{{"map", ArgKind::Map}, {"program", ArgKind::Program}, {"sockets", ArgKind::Sockets}}, {}}},
   };
   return a;
-}
-
-bool is_ident(const std::string &s) {
-  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  });
 }
 
 // A number, or a param whose value the runtime reads at the point.
@@ -144,7 +138,7 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
       std::string err, value;
       if (kt->second == ArgKind::Map || kt->second == ArgKind::Program) {
         value = item.value().is_string() ? item.value().get<std::string>() : "";
-        if (!is_ident(value))
+        if (!is_identifier(value))
           err = kt->second == ArgKind::Map ? "must be a map name (a C identifier)"
                                        : "must be a program (a C function of the template)";
         else if (kt->second == ArgKind::Program && !f.template_path.empty() &&
@@ -228,7 +222,7 @@ void read_per_cpu(const json &obj, PerCpuSpec &out, std::vector<ManifestProblem>
     }
     *dst = item.value().get<std::string>();
   }
-  if (!is_ident(out.ops) || !is_ident(out.ns))
+  if (!is_identifier(out.ops) || !is_identifier(out.ns))
     errors.push_back({&obj, "", "per_cpu: 'ops' and 'ns' must name bb_counter arrays (C identifiers)"});
   const char *where = obj.contains("line") ? "line" : "";
   if (out.line.find("{rate}") == std::string::npos && out.line.find("{mean_m}") == std::string::npos)

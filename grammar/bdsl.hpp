@@ -1,4 +1,4 @@
-// The .bdsl grammar as PEGTL rules (rules only: messages in error_messages.hpp, actions in parse.cpp).
+// The .bdsl grammar as PEGTL rules (rules only: messages in error_messages.hpp, actions in compiler/parse_actions.cpp).
 #pragma once
 
 #include <tao/pegtl.hpp>

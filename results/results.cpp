@@ -43,7 +43,6 @@ nlohmann::json self_checks_to_json(const std::vector<SelfCheck> &checks) {
 
 nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, const std::string &program_sha256,
                                     double elapsed_s, int64_t interval_ns) {
-  nlohmann::json params = params_to_json(p);
   nlohmann::json warm = nlohmann::json::array(), samples = nlohmann::json::array();
   for (const auto &s : r.warmup) warm.push_back(sample_to_json(s));
   if (r.round_sizes.empty()) {
@@ -59,13 +58,8 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
   }
   nlohmann::json stats = nlohmann::json::object();
   for (const auto &m : r.summary.metrics) stats[m.name] = metric_to_json(m);
-  nlohmann::json j = {
-      {"index", p.index},
-      {"label", p.label},
-      {"suite", p.suite},
-      {"family", p.family},
-      {"program", p.program},
-      {"params", params},
+  nlohmann::json j = point_identity_json(p);
+  j.update({
       {"report", r.report},
       {"producers", r.producers},
       {"status", to_string(r.status)},
@@ -78,14 +72,13 @@ nlohmann::json point_result_to_json(const PlanPoint &p, const PointResult &r, co
       {"primary", r.summary.primary},
       {"stats", stats},
       {"warnings", r.summary.warnings},
-  };
+  });
   j["rounds"] = std::max<size_t>(1, r.round_sizes.size());
   j["adaptive"] = r.precision_pct > 0 ? nlohmann::json{{"ci_target_pct", r.precision_pct},
                                                        {"reached", r.precision_reached},
                                                        {"samples", r.samples.size()}}
                                       : nlohmann::json(nullptr);
   if (r.precision_pct > 0 && !r.precision_note.empty()) j["adaptive"]["note"] = r.precision_note;
-  if (p.is_baseline) j["is_baseline"] = true;
   // `expect` results (results/expectations.hpp): a failed one marks the point FAILED.
   j["expectations"] = expectations_to_json(r.expectations);
   j["expectations_failed"] = !all_passed(r.expectations);

@@ -156,16 +156,18 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
 }
 
 Result<std::unique_ptr<Consumer>> make_consumer(const ConsumerConfig &cfg) {
-  if (cfg.kind == ConsumerKind::None) return std::unique_ptr<Consumer>();
-  if (!cfg.consumed)
+  if (cfg.kind != ConsumerKind::None && !cfg.consumed)
     return Error(std::string("consumer '") + kind_name(cfg.kind) + "' needs a counter for consumed records");
-  if (cfg.kind == ConsumerKind::Ringbuf) return make_ringbuf_consumer(cfg);
-  if (cfg.kind == ConsumerKind::Socket) {
+  switch (cfg.kind) {
+  case ConsumerKind::None: return std::unique_ptr<Consumer>();
+  case ConsumerKind::Ringbuf:
+  case ConsumerKind::Perfbuf: return make_buffer_consumer(*buffer_kind(cfg.kind), cfg);
+  case ConsumerKind::Socket:
     if (cfg.socket_fd < 0)
       return Error("consumer 'socket' needs a socket to read: a socket_pairs setup action with `receive`");
     return std::unique_ptr<Consumer>(make_socket_consumer(cfg.socket_fd, cfg.consumed, cfg.interrupt, cfg.verify_per_byte));
   }
-  return make_perfbuf_consumer(cfg);
+  return Error("unknown consumer kind");
 }
 
 }  // namespace bpfbench

@@ -86,10 +86,16 @@ Result<> test_run_once(int fd, const std::vector<uint8_t> &data);
 // config. Kind "none" yields a producer that just waits for stop.
 Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg);
 
+// How a ring or perf buffer consumer reads its buffer (the `consumer` param, parsed once by
+// runtime/consumer_setup.cpp): libbpf's manager, or bpfbench's own mmap reader. One switch
+// (make_flavor, runtime/consumers/buffer_consumers.hpp) picks the reader for every buffer
+// kind, so -Wswitch names the place a new flavor has to be served.
+enum class BufferFlavor { Libbpf, Custom };
+
 // What a consumer needs from a loaded point (runtime/consumer_setup.hpp builds it).
 struct ConsumerConfig {
   ConsumerKind kind = ConsumerKind::None;
-  std::string flavor = "libbpf";  // libbpf (libbpf's manager) | custom (own mmap reader)
+  BufferFlavor flavor = BufferFlavor::Libbpf;
   int map_fd = -1;                // the BPF_MAP_TYPE_RINGBUF / PERF_EVENT_ARRAY map
   int socket_fd = -1;             // socket: the `receive` socket of the socket_pairs setup action
   // socket: ends drain_rest() early (a stop signal while the kernel's backlog drains).

@@ -5,6 +5,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/consumers/buffer_consumers.hpp"
 #include "runtime/uprobe_targets.hpp"
 
 namespace bpfbench {
@@ -24,17 +25,21 @@ bool runs_back_to_back(const PlanPoint &p) { return p.int_param("back2back", 0) 
 Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj) {
   ConsumerConfig c;
   c.kind = kind;
-  if (c.kind == ConsumerKind::None || c.kind == ConsumerKind::Socket) return c;  // socket: its fd comes from setup
-  if (const ParamValue *v = p.param("consumer"); v && !v->is_int) c.flavor = v->s;
+  const BufferKind *buf = buffer_kind(kind);
+  if (!buf) return c;  // socket: its fd comes from setup
+  if (const ParamValue *v = p.param("consumer"); v && !v->is_int) {
+    auto flavor = buffer_flavor(*buf, v->s);
+    if (!flavor) return flavor.error();
+    c.flavor = *flavor;
+  }
   c.sampled = p.int_param("sampled", 0) != 0;
   if (const ParamValue *v = p.param("record_count"); v && !v->is_int) c.atomic_count = v->s == "atomic";
   c.sample_rate = static_cast<uint64_t>(std::max<int64_t>(1, p.int_param("sample_rate", 1)));
   c.perfbuf_pages = static_cast<uint64_t>(std::max<int64_t>(1, p.int_param("perfbuf_pages", 128)));
-  const bool ring = c.kind == ConsumerKind::Ringbuf;
-  bpf_map *m = first_map_of_type(obj, ring ? BPF_MAP_TYPE_RINGBUF : BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+  bpf_map *m = first_map_of_type(obj, buf->map_type);
   if (!m)
-    return Error(std::string("consumer '") + kind_name(c.kind) + "' found no " +
-                 (ring ? "BPF_MAP_TYPE_RINGBUF" : "BPF_MAP_TYPE_PERF_EVENT_ARRAY") + " map in the program");
+    return Error(std::string("consumer '") + kind_name(c.kind) + "' found no " + buf->map_type_name +
+                 " map in the program");
   c.map_fd = bpf_map__fd(m);
   c.ring_size = bpf_map__max_entries(m);
   return c;

@@ -13,7 +13,7 @@ namespace bpfbench {
 
 // Consumer components take their options from the point's params by these names (a
 // family declares the ones it has, usually as `runtime` params):
-//   consumer       enum  libbpf | custom           (default libbpf)
+//   consumer       enum  libbpf | custom           (default libbpf; another word is an error)
 //   back2back      bool  the consumer triggers each batch itself (see runs_back_to_back)
 //   sampled        bool  perfbuf: wakeup_events = sample_period = sample_rate
 //   sample_rate    int

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 
+#include "compiler/names.hpp"
 #include "runtime/batch_timing.hpp"
 #include "runtime/consumer_setup.hpp"
 #include "runtime/counters.hpp"
@@ -562,7 +563,7 @@ Result<> PointRunner::self_check() {
 std::string object_name_for(const FamilyManifest &f) {
   std::string n = "bb_" + f.name;
   for (char &c : n)
-    if (!isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+    if (!is_c_ident_char(c)) c = '_';
   return n.substr(0, 15);
 }
 

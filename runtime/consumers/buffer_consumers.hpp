@@ -1,7 +1,10 @@
 // Ring buffer and perf buffer consumers (libbpf managers and bpfbench's own mmap readers).
 #pragma once
 
+#include <linux/bpf.h>
+
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "runtime/components.hpp"
@@ -11,14 +14,50 @@ namespace bpfbench {
 // How long a consumer blocks in one wait: the bound on how late it notices a stop.
 constexpr int kConsumerPollMs = 100;
 
-// flavor "libbpf": ring_buffer__poll with a counting callback; "custom": epoll on the map
-// and a reader over the mmap'ed consumer/producer pages that publishes its position once
-// per drained batch.
+// Flavor libbpf: ring_buffer__poll with a counting callback; custom: epoll on the map and
+// a reader over the mmap'ed consumer/producer pages that publishes its position once per
+// drained batch. `cfg.map_fd` is the ring buffer map.
 Result<std::unique_ptr<Consumer>> make_ringbuf_consumer(const ConsumerConfig &cfg);
 
-// flavor "libbpf": perf_buffer__poll with a raw event callback; "custom": the same per-CPU
-// perf rings (set up by libbpf) read directly from their mmap'ed pages.
+// Flavor libbpf: perf_buffer__poll with a raw event callback; custom: the same per-CPU
+// perf rings (set up by libbpf) read directly from their mmap'ed pages. `cfg.map_fd` is
+// the perf event array.
 Result<std::unique_ptr<Consumer>> make_perfbuf_consumer(const ConsumerConfig &cfg);
+
+// A consumer kind that reads a BPF buffer map: the map it reads and the maker of its readers.
+struct BufferKind {
+  ConsumerKind kind;
+  bpf_map_type map_type;
+  const char *map_type_name;  // "BPF_MAP_TYPE_RINGBUF", for messages
+  const char *noun;           // "ring buffer", for messages
+  Result<std::unique_ptr<Consumer>> (*make)(const ConsumerConfig &cfg);
+};
+// The row of `kind`; nullptr for a kind that reads no buffer map (none, socket).
+const BufferKind *buffer_kind(ConsumerKind kind);
+// The flavor the `consumer` param's word names; an error names the words there are.
+Result<BufferFlavor> buffer_flavor(const BufferKind &buf, const std::string &word);
+// `buf`'s reader of `cfg.flavor` over `cfg.map_fd`; fails without a map or when the buffer
+// cannot be set up.
+Result<std::unique_ptr<Consumer>> make_buffer_consumer(const BufferKind &buf, const ConsumerConfig &cfg);
+
+// A consumer of type C over `cfg`, set up by its init() ("" or why it could not be).
+template <typename C>
+Result<std::unique_ptr<Consumer>> make_initialized(const ConsumerConfig &cfg) {
+  auto c = std::make_unique<C>(cfg);
+  if (std::string why = c->init(); !why.empty()) return Error(why);
+  return std::unique_ptr<Consumer>(std::move(c));
+}
+
+// The one switch over the flavors: a buffer kind's reader of `cfg.flavor`, given its
+// reader types (each a BufferConsumer with init()).
+template <typename Libbpf, typename Custom>
+Result<std::unique_ptr<Consumer>> make_flavor(const ConsumerConfig &cfg) {
+  switch (cfg.flavor) {
+  case BufferFlavor::Libbpf: return make_initialized<Libbpf>(cfg);
+  case BufferFlavor::Custom: return make_initialized<Custom>(cfg);
+  }
+  return Error("unknown buffer consumer flavor");
+}
 
 // Shared loop of every buffer consumer: in back-to-back mode trigger a batch, wait for data
 // (at most kConsumerPollMs), drain, and again until stop; then one last drain so records

@@ -48,6 +48,7 @@ class PerfbufBase : public BufferConsumer {
 class PerfbufLibbpf final : public PerfbufBase {
  public:
   using PerfbufBase::PerfbufBase;
+  std::string init() { return open_buffers(); }
 
  private:
   std::string wait_and_drain() override {
@@ -137,18 +138,7 @@ class PerfbufCustom final : public PerfbufBase {
 }  // namespace
 
 Result<std::unique_ptr<Consumer>> make_perfbuf_consumer(const ConsumerConfig &cfg) {
-  if (cfg.map_fd < 0) return Error("consumer 'perfbuf' needs a BPF_MAP_TYPE_PERF_EVENT_ARRAY map in the program");
-  if (cfg.flavor == "libbpf") {
-    auto c = std::make_unique<PerfbufLibbpf>(cfg);
-    if (std::string why = c->open_buffers(); !why.empty()) return Error(why);
-    return std::unique_ptr<Consumer>(std::move(c));
-  }
-  if (cfg.flavor == "custom") {
-    auto c = std::make_unique<PerfbufCustom>(cfg);
-    if (std::string why = c->init(); !why.empty()) return Error(why);
-    return std::unique_ptr<Consumer>(std::move(c));
-  }
-  return Error("unknown perf buffer consumer '" + cfg.flavor + "' (expected libbpf or custom)");
+  return make_flavor<PerfbufLibbpf, PerfbufCustom>(cfg);
 }
 
 }  // namespace bpfbench

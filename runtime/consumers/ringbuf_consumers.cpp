@@ -132,18 +132,7 @@ class RingbufCustom final : public BufferConsumer {
 }  // namespace
 
 Result<std::unique_ptr<Consumer>> make_ringbuf_consumer(const ConsumerConfig &cfg) {
-  if (cfg.map_fd < 0) return Error("consumer 'ringbuf' needs a BPF_MAP_TYPE_RINGBUF map in the program");
-  if (cfg.flavor == "libbpf") {
-    auto c = std::make_unique<RingbufLibbpf>(cfg);
-    if (std::string why = c->init(); !why.empty()) return Error(why);
-    return std::unique_ptr<Consumer>(std::move(c));
-  }
-  if (cfg.flavor == "custom") {
-    auto c = std::make_unique<RingbufCustom>(cfg);
-    if (std::string why = c->init(); !why.empty()) return Error(why);
-    return std::unique_ptr<Consumer>(std::move(c));
-  }
-  return Error("unknown ring buffer consumer '" + cfg.flavor + "' (expected libbpf or custom)");
+  return make_flavor<RingbufLibbpf, RingbufCustom>(cfg);
 }
 
 }  // namespace bpfbench
