@@ -259,7 +259,7 @@ TEST_CASE("plan --facts loads every point's programs and gives the facts run rec
   test::TempDir dir;
   const std::string out = (dir.path / "run.json").string();
   test::ProcessResult run =
-      test::run_process({BPFBENCH_BINARY, "run", file, "--only", "tp", "-w1", "-d1", "-q", "--json", out});
+      test::run_process({BPFBENCH_BINARY, "run", file, "--only", "tp", "-w1s", "-d1s", "-q", "--json", out});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   std::ifstream in(out);
