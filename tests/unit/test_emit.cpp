@@ -419,7 +419,7 @@ TEST_CASE("a template value the template cannot take errors at the .bdsl line", 
 // word; so does bpfbench's (the family's params first, bb_tgid after). Their driver loops
 // re-read it after each locked add to CPU 0's counter, also at a page's first word, and
 // the CPU makes that read wait on the add (4K aliasing): trig-kernel-count on CPU 0 ran
-// ~25 % faster here with batch_iters at offset 8 (docs/families/trigger.md).
+// ~25 % faster here with batch_iters at offset 8 (docs/measurements/2026-12-01-family-measurements.md, trigger).
 TEST_CASE("the trigger family's batch_iters is the first .rodata variable, as in the kernel bench", "[emit][clang]") {
   FamilyRegistry reg = load_families();
   const FamilyManifest *f = reg.find("trigger");
