@@ -13,7 +13,7 @@
 
 #include "cli/ab.hpp"
 #include "cli/ab_kernels.hpp"
-#include "cli/point_select.hpp"
+#include "session/point_select.hpp"
 #include "cli/verify_points.hpp"
 
 #include "cli/front.hpp"

@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
-namespace bpfbench::cli {
-
+namespace bpfbench {
 struct FileArgs;
+}  // namespace bpfbench
+
+namespace bpfbench::cli {
 
 struct VmArgs {
   std::string kernel;   // "" = run on the host

@@ -67,7 +67,7 @@ RunSession::RunSession(const RunArgs &a, const Frontend &fe, CompiledPrograms pr
   }
 }
 
-// The plan holds only the selected points already (--only: cli/point_select.hpp).
+// The plan holds only the selected points already (--only: session/point_select.hpp).
 std::vector<const PlanPoint *> RunSession::all_points(const RunPlan &plan) {
   std::vector<const PlanPoint *> points;
   for (const auto &p : plan.points) points.push_back(&p);
