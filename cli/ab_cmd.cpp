@@ -14,7 +14,7 @@
 #include "cli/ab.hpp"
 #include "cli/ab_kernels.hpp"
 #include "session/point_select.hpp"
-#include "cli/verify_points.hpp"
+#include "cli/verify_report.hpp"
 
 #include "cli/front.hpp"
 #include "compiler/escape.hpp"

@@ -9,7 +9,7 @@
 #include "cli/run_commands.hpp"
 #include "cli/run_observers.hpp"
 #include "cli/run_session.hpp"
-#include "cli/verify_points.hpp"
+#include "cli/verify_report.hpp"
 #include "runtime/hw_counters.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
