@@ -1,5 +1,5 @@
 // Mistakes a new user makes on the command line get the name they meant: a kernel bench
-// name or option misspelt, an option a command does not have.
+// option misspelt, an option a command does not have.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -23,18 +23,7 @@ ProcessResult run_messages_cli(std::vector<std::string> args) {
 
 }  // namespace
 
-TEST_CASE("bench: a misspelt benchmark name gets a did-you-mean", "[cli][kbench]") {
-  ProcessResult r = run_messages_cli({"bench", "trig-rawpt"});
-  CHECK(r.exit_code == 2);
-  CHECK(r.err ==
-        "bpfbench: error: bench: benchmark 'trig-rawpt' not found; did you mean 'trig-rawtp'? (bpfbench bench --list "
-        "names them)\n");
-  CHECK(r.out.empty());
-  // Nothing close: no guess.
-  r = run_messages_cli({"bench", "frobnicate"});
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "bpfbench: error: bench: benchmark 'frobnicate' not found (bpfbench bench --list names them)\n");
-}
+// A misspelt benchmark name: test_kbench_translate.cpp (the session makes the message).
 
 // CLI11 let `--cmp_str_len` go, gave 64 to NAME and then called the benchmark name
 // unexpected ("The following argument was not expected: strncmp-helper").
