@@ -42,8 +42,7 @@ std::vector<std::string> own_command_line() {
     argv.push_back(all.substr(pos, end - pos));
     pos = end + 1;
   }
-  std::error_code ec;
-  if (!argv.empty()) argv[0] = fs::read_symlink("/proc/self/exe", ec).string();
+  if (!argv.empty()) argv[0] = own_executable();
   return argv;
 }
 
@@ -93,6 +92,11 @@ nlohmann::json read_probe(const std::string &dir) {
 }
 
 }  // namespace
+
+std::string own_executable() {
+  std::error_code ec;
+  return fs::read_symlink("/proc/self/exe", ec).string();
+}
 
 void add_vm_options(CLI::App *cmd, VmArgs &a) {
   cmd->add_option("--kernel", a.kernel,

@@ -20,6 +20,9 @@ struct VmArgs {
   double vm_timeout_s = 0;
 };
 
+// This process's own binary (/proc/self/exe): what a guest runs.
+std::string own_executable();
+
 // --kernel, --modules, --accel, --boot-timeout, --vm-timeout (vm/guest_run.cpp strips
 // exactly these before handing the command to the guest).
 void add_vm_options(CLI::App *cmd, VmArgs &a);
