@@ -42,6 +42,8 @@ RunPrinter::RunPrinter(const RunArgs &a, const Frontend &fe)
   for (const auto &p : fe.plan->points) producers_of_[p.bench_index].insert(p.producers);
 }
 
+void RunPrinter::run_started() { status_.restart(); }
+
 void RunPrinter::calibrated(const CalibrationPoint &c) {
   if (!args_.quiet) fmt::print("{}\n", calibration_line(c));
   std::fflush(stdout);

@@ -22,6 +22,7 @@ class RunPrinter : public RunListener {
  public:
   RunPrinter(const RunArgs &a, const Frontend &fe);
 
+  void run_started() override;
   void calibrated(const CalibrationPoint &c) override;
   void calibration_failed(const std::string &why) override;
   void round_starting(const PlanPoint &p, int round) override;

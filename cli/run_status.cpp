@@ -31,7 +31,7 @@ void write_status(const std::string &text) {
 }  // namespace
 
 RunStatus::RunStatus(const RunPlan &plan, bool quiet) : quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {
-  run_start_ = point_start_ = std::chrono::steady_clock::now();
+  restart();
   for (const auto &p : plan.points) {
     total_ += size_t(std::max(p.rounds, 1));  // runs, not points
     remaining_nominal_[p.precision_pct > 0] += nominal_seconds(p) * std::max(p.rounds, 1);
@@ -39,6 +39,8 @@ RunStatus::RunStatus(const RunPlan &plan, bool quiet) : quiet_(quiet), tty_(isat
 }
 
 RunStatus::~RunStatus() { clear(); }
+
+void RunStatus::restart() { run_start_ = point_start_ = std::chrono::steady_clock::now(); }
 
 double RunStatus::since(std::chrono::steady_clock::time_point t) const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();

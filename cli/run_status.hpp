@@ -18,6 +18,8 @@ class RunStatus {
   RunStatus(const RunStatus &) = delete;
   RunStatus &operator=(const RunStatus &) = delete;
 
+  // The run's clock starts now (elapsed and ETA count from here).
+  void restart();
   void point_started(const PlanPoint &p);
   // After a sample (the caller printed its line first, after clear()).
   void sampled(bool warmup);

@@ -91,6 +91,7 @@ void RunSession::calibrate(const char *when) {
 }
 
 void RunSession::measure() {
+  listener_.run_started();
   calibrate("start");
   measure_points();
   calibrate("end");

@@ -47,6 +47,8 @@ struct RunOutcome {
 class RunListener {
  public:
   virtual ~RunListener() = default;
+  // measure() begins: the run's clock starts (the session's setup is behind it).
+  virtual void run_started() {}
   // A calibration point measured, or why it did not (a stop says nothing).
   virtual void calibrated(const CalibrationPoint &) {}
   virtual void calibration_failed(const std::string &) {}
