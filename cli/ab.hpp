@@ -1,39 +1,14 @@
 // `bpfbench ab`: two variants of the same points run alternately (ABBA), reported as paired
 // B/A ratios with a CI, a verdict and suite geomeans (results/paired.hpp, ab_report.hpp).
+// What it compares and how is session/ab_args.hpp; matching and running, session/ab_session.hpp.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "cli/commands.hpp"
-#include "results/paired.hpp"
-#include "runtime/ab/ab_runner.hpp"
+#include "session/ab_args.hpp"
 
 namespace bpfbench::cli {
-
-struct AbArgs {
-  std::vector<std::string> files;           // two: before after; one: with --a/--b or --control
-  FileArgs in;                              // --templates, --allow-large and the harness overrides (file unused)
-  std::vector<std::string> a_sets, b_sets;  // --a/--b NAME=VALUE
-  std::string a_templates, b_templates;     // --a-templates/--b-templates DIR: the side's family folder
-  std::string a_kernel, b_kernel;           // --a-kernel/--b-kernel K: each side's turns in a qemu guest
-  std::string accel = "auto";               // --accel for the guests
-  double boot_timeout_s = 90;               // --boot-timeout for each guest
-  bool control = false;
-  std::string floor_from;       // a control run's JSON
-  std::string format = "text";  // text | markdown | json
-  double threshold_pct = 0;     // changes up to this are within noise
-  std::optional<double> fail_on_regression_pct;
-  AbStopRule rule;
-  AbTurnValue turn_value = AbTurnValue::Fast;  // --turn-value
-  AbMethodChoice method = AbMethodChoice::Auto;  // --method
-  InterleaveOptions interleave;                  // --copies, --slice, --block, --prog-stats
-  std::string only;                            // only points whose label contains this
-  bool verbose = false;
-};
 
 struct AbCommand {
   AbArgs args;
@@ -41,13 +16,6 @@ struct AbCommand {
 };
 
 void add_ab_command(CLI::App &app, AbCommand &ab);
-// The combinations of options that make no sense, as one message ("" = fine).
-std::string ab_usage_error(const AbArgs &a);
-// Whether A's and B's points are matched by plan position (one file, --a/--b settings
-// that may change the labels) rather than by suite and label.
-bool ab_match_by_position(const AbArgs &a);
-// --a-kernel and --b-kernel both given: the turns run in guests (cli/ab_kernels.hpp).
-bool ab_kernels(const AbArgs &a);
 int cmd_ab(const AbArgs &a);
 
 }  // namespace bpfbench::cli

@@ -8,7 +8,7 @@
 #include "compiler/ast_dump.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/plan_dump.hpp"
-#include "cli/point_select.hpp"
+#include "session/point_select.hpp"
 
 namespace bpfbench::cli {
 
@@ -20,37 +20,6 @@ void print_diagnostics(Frontend &fe) {
     if (d.severity == Severity::Note && !fe.shown_notes.insert(text).second) continue;
     std::fputs(text.c_str(), stderr);
   }
-}
-
-std::string source_location(const Frontend &fe, const SourceRange &r) {
-  if (!r.valid()) return fe.plan ? fe.plan->file : std::string();
-  return fmt::format("{}:{}:{}", fe.sources.file(r.file).path, r.line, r.col);
-}
-
-namespace {
-
-// parse → check → lower of the file (or text) `args` names, with its options; no printing.
-bool run_frontend_for(const FileArgs &args, Frontend &fe) {
-  FrontendOptions opts;
-  opts.extra_template_dirs = args.template_dirs;
-  opts.include_dirs = args.include_dirs;
-  if (!args.only_template_dirs.empty()) {
-    opts.template_dirs = args.only_template_dirs;
-    for (const auto &d : args.template_dirs) opts.template_dirs.push_back(TemplateDir{d, "--templates"});
-  }
-  opts.overrides = args.overrides;
-  opts.allow_large = args.allow_large;
-  return args.text ? run_frontend_text(args.file, *args.text, opts, fe) : run_frontend(args.file, opts, fe);
-}
-
-}  // namespace
-
-size_t precompile_quietly(const FileArgs &args, const std::atomic<bool> *stop) {
-  Frontend fe;
-  if (!run_frontend_for(args, fe) || !fe.plan || fe.diags.has_errors() || !select_points(*fe.plan, args.only)) return 0;
-  CompiledPrograms compiled;
-  compile_programs(fe, compiled, stop, /*with_vmlinux=*/false);  // the guest's BTF is not ours
-  return compiled.compiled;
 }
 
 bool load_frontend(const FileArgs &args, Frontend &fe) {

@@ -9,7 +9,7 @@
 #include "cli/commands.hpp"
 #include "compiler/escape.hpp"
 #include "cli/front.hpp"
-#include "cli/verify_points.hpp"
+#include "cli/verify_report.hpp"
 #include "compiler/ast_dump.hpp"
 #include "compiler/emit_bpf.hpp"
 #include "compiler/plan_dump.hpp"
@@ -27,7 +27,7 @@ namespace {
 // exit code, with the summary or the refusals printed.
 int verify_for_check(const CheckArgs &a, Frontend &fe, const CompiledPrograms &compiled, const StopSource &stop,
                      const std::string &compiled_text) {
-  VerifyTally t = verify_points({plan_side(fe, compiled)}, stop);
+  VerifyTally t = verify_and_print({plan_side(fe, compiled)}, stop);
   if (t.interrupted) {
     fmt::print(stderr, "bpfbench: interrupted\n");
     return exit_code_for(stop);

@@ -17,10 +17,10 @@
 #include "cli/commands.hpp"
 #include "cli/front.hpp"
 #include "cli/values.hpp"
-#include "compiler/json_input.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/stop.hpp"
+#include "vm/guest_probe.hpp"
 #include "vm/guest_run.hpp"
 #include "vm/labels.hpp"
 
@@ -42,8 +42,7 @@ std::vector<std::string> own_command_line() {
     argv.push_back(all.substr(pos, end - pos));
     pos = end + 1;
   }
-  std::error_code ec;
-  if (!argv.empty()) argv[0] = fs::read_symlink("/proc/self/exe", ec).string();
+  if (!argv.empty()) argv[0] = own_executable();
   return argv;
 }
 
@@ -86,13 +85,12 @@ std::string attach_summary(const nlohmann::json &rows) {
   return fmt::format("attach {}/{}{}", yes, all, missing.empty() ? "" : " (missing: " + missing + ")");
 }
 
-nlohmann::json read_probe(const std::string &dir) {
-  JsonError bad;
-  auto j = read_json_file(dir + "/probe.json", kMaxTextInputBytes, bad);
-  return j && j->is_array() ? *j : nlohmann::json();
-}
-
 }  // namespace
+
+std::string own_executable() {
+  std::error_code ec;
+  return fs::read_symlink("/proc/self/exe", ec).string();
+}
 
 void add_vm_options(CLI::App *cmd, VmArgs &a) {
   cmd->add_option("--kernel", a.kernel,
@@ -209,27 +207,16 @@ int cmd_kernels(const KernelsArgs &a) {
       continue;
     }
     if (a.probe) {
-      vm::GuestRequest req;
-      req.kernel = *k;
-      req.accel = vm::choose_accel(vm::accel_from_name(a.accel));
-      req.argv = {own_command_line().at(0), "probe", "--json"};
-      req.cwd = "/";
-      req.stop = &stop.flag();
-      std::string captured;
-      req.on_stdout = [&](const std::string &s) { captured += s; };
       progress("probing " + k->label() + " in qemu");
-      vm::GuestResult r = vm::run_in_guest(req);
-      JsonError bad;
-      auto probe = parse_json(captured, bad).value_or(nlohmann::json());
-      if (!r.ok || r.job_exit != 0 || !probe.is_array()) {
-        if (r.ok) r.error = "probe in the guest failed (exit " + std::to_string(r.job_exit) + ")";
-        print_failure(r);
+      vm::GuestProbe p =
+          vm::probe_in_guest(*k, vm::choose_accel(vm::accel_from_name(a.accel)), own_executable(), &stop.flag());
+      if (!p.error.empty()) {
+        p.run.error = p.error;
+        print_failure(p.run);
         rc = kExitBadInput;
-      } else {
-        std::ofstream(k->dir + "/probe.json") << json_text(probe, 2) << "\n";
       }
     }
-    nlohmann::json probe = read_probe(k->dir);
+    nlohmann::json probe = vm::read_guest_probe(*k);
     j.update({{"release", k->release},
               {"package", k->package},
               {"version", k->version},

@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
-namespace bpfbench::cli {
-
+namespace bpfbench {
 struct FileArgs;
+}  // namespace bpfbench
+
+namespace bpfbench::cli {
 
 struct VmArgs {
   std::string kernel;   // "" = run on the host
@@ -17,6 +19,9 @@ struct VmArgs {
   double boot_timeout_s = 90;
   double vm_timeout_s = 0;
 };
+
+// This process's own binary (/proc/self/exe): what a guest runs.
+std::string own_executable();
 
 // --kernel, --modules, --accel, --boot-timeout, --vm-timeout (vm/guest_run.cpp strips
 // exactly these before handing the command to the guest).

@@ -236,7 +236,7 @@ int run_checked(int argc, char **argv) {
   } catch (...) {
     std::fprintf(stderr, "bpfbench: internal error\n");
   }
-  return bpfbench::cli::kExitBadInput;
+  return bpfbench::kExitBadInput;
 }
 
 }  // namespace

@@ -5,15 +5,16 @@
 #include <cstdlib>
 
 #include "cli/front.hpp"
-#include "compiler/escape.hpp"
 #include "cli/run_commands.hpp"
-#include "cli/run_observers.hpp"
-#include "cli/run_session.hpp"
-#include "cli/verify_points.hpp"
+#include "cli/run_printer.hpp"
+#include "cli/verify_report.hpp"
+#include "compiler/escape.hpp"
 #include "runtime/hw_counters.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/stop.hpp"
+#include "session/run_observers.hpp"
+#include "session/run_session.hpp"
 
 namespace bpfbench::cli {
 
@@ -45,13 +46,21 @@ int cmd_run(const RunArgs &a) {
   if (!calibration) return kExitBadInput;
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
-  if (!export_paths_ok({a.json_out, a.csv_out, a.markdown_out}, fe)) return kExitBadInput;
+  if (std::string why = export_paths_problem({a.json_out, a.csv_out, a.markdown_out}, fe); !why.empty()) {
+    fmt::print(stderr, "bpfbench: error: {}\n", why);
+    return kExitBadInput;
+  }
   if (std::string why = check_privileges(); !why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return kExitBadInput;
   }
-  RunObservers observers;  // --profile, --hw-counters: probed once, said once when missing
-  if (!prepare_observers(a, fe, observers)) return kExitBadInput;
+  std::vector<std::string> said;  // --profile, --hw-counters: probed once, said once when missing
+  Result<RunObservers> observers = prepare_observers(a, fe, said);
+  for (const auto &line : said) fmt::print(stderr, "bpfbench: {}\n", line);
+  if (!observers) {
+    fmt::print(stderr, "bpfbench: error: {}\n", observers.error().message);
+    return kExitBadInput;
+  }
   CompiledPrograms programs;
   bool compiled = compile_programs(fe, programs, &stop.flag());
   print_diagnostics(fe);
@@ -60,10 +69,11 @@ int cmd_run(const RunArgs &a) {
   // point costs the seconds of the loads, not the minutes of the points before it.
   if (std::optional<int> refused = verify_before_measuring({plan_side(fe, programs)}, stop)) return *refused;
 
-  RunSession session(a, fe, std::move(programs), stop, std::move(observers), *calibration);
+  RunPrinter printer(a, fe);
+  RunSession session(a, fe, std::move(programs), stop, printer, std::move(*observers), *calibration);
   session.measure();
   session.finish_unfinished();
-  return session.conclude();
+  return printer.conclude(session.conclude());
 }
 
 int cmd_probe(const ProbeArgs &a) {

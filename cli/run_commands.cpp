@@ -1,9 +1,9 @@
 #include "cli/run_commands.hpp"
 
-#include "cli/calibration.hpp"
 #include "cli/options.hpp"
 #include "cli/results_cmds.hpp"
 #include "cli/values.hpp"
+#include "session/calibration.hpp"
 
 namespace bpfbench::cli {
 

@@ -34,7 +34,7 @@ struct PlanExpectation {
 struct PlanPoint {
   size_t index = 0;        // position in the plan
   // Its index in the file's whole plan, as `bpfbench plan FILE` numbers it: `index` until
-  // --only keeps some points and renumbers them (cli/point_select.hpp); this one stays.
+  // --only keeps some points and renumbers them (session/point_select.hpp); this one stays.
   size_t file_index = 0;
   size_t bench_index = 0;  // which `bench` statement (file order)
   std::string suite;       // suite title, "" outside a suite

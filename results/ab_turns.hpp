@@ -1,6 +1,6 @@
 // The one ABBA turn loop of `ab`: host turns (whole point runs, one point at a time:
 // runtime/ab/ab_runner.cpp) and guest turns (one guest boot per turn runs every point still
-// live: cli/ab_kernels.cpp) differ only in what a turn is; which side goes next, which points
+// live: session/ab_kernels.cpp) differ only in what a turn is; which side goes next, which points
 // are still live, the stop rule after each pair and what an interruption leaves are here.
 #pragma once
 

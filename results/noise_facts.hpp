@@ -28,7 +28,7 @@ nlohmann::json noise_to_json(const NoiseFacts &n);
 // the mean frequency, the summed wall time.
 NoiseFacts combine_noise(const std::vector<NoiseFacts> &parts);
 
-// A calibration point of a run (cli/calibration.hpp): the trigger family's `base` loop,
+// A calibration point of a run (session/calibration.hpp): the trigger family's `base` loop,
 // measured at the start and at the end of `bpfbench run`.
 struct CalibrationPoint {
   std::string when;  // "start" | "end"

@@ -37,7 +37,7 @@ std::string job_script(const std::vector<std::string> &argv, const std::string &
 
 // The host's settings of where bpfbench's files are (XDG_CACHE_HOME, BPFBENCH_TEMPLATE_PATH),
 // as "NAME=value", for the guest: its root is the host's, so the same paths name the same
-// files, and a guest run reads the object cache the host filled (cli/front.hpp
+// files, and a guest run reads the object cache the host filled (session/inputs.hpp
 // precompile_quietly) instead of compiling under emulation.
 std::vector<std::string> host_file_env();
 

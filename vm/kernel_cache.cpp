@@ -85,7 +85,7 @@ RunOptions timed(double timeout_s, std::string cwd = "") {
   return o;
 }
 
-void note(void (*progress)(const std::string &), const std::string &msg) {
+void note(const std::function<void(const std::string &)> &progress, const std::string &msg) {
   if (progress) progress(msg);
 }
 
@@ -154,7 +154,7 @@ std::vector<KernelSpec> KernelCache::cached() const {
 
 std::optional<KernelSpec> KernelCache::resolve(const std::string &name, bool allow_download, std::string *error,
                                                const std::string &modules_dir,
-                                               void (*progress)(const std::string &)) const {
+                                               const std::function<void(const std::string &)> &progress) const {
   auto fail = [&](const std::string &why) {
     if (error) *error = why;
     return std::optional<KernelSpec>{};
@@ -183,7 +183,7 @@ std::optional<KernelSpec> KernelCache::resolve(const std::string &name, bool all
 }
 
 std::optional<KernelSpec> KernelCache::download(const std::string &name, const std::string &package, std::string *error,
-                                                void (*progress)(const std::string &)) const {
+                                                const std::function<void(const std::string &)> &progress) const {
   auto fail = [&](const std::string &why) {
     if (error) *error = why;
     return std::optional<KernelSpec>{};

@@ -2,6 +2,7 @@
 // + dpkg -x into the cache, never installed into /boot) or any vmlinux/bzImage by path.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,7 +46,7 @@ class KernelCache {
   // `modules_dir` overrides where a path's modules are. `progress` gets one-line notes.
   std::optional<KernelSpec> resolve(const std::string &name_or_path, bool allow_download, std::string *error,
                                     const std::string &modules_dir = "",
-                                    void (*progress)(const std::string &) = nullptr) const;
+                                    const std::function<void(const std::string &)> &progress = {}) const;
 
   // Every kernel unpacked in the cache, newest release first per name.
   std::vector<KernelSpec> cached() const;
@@ -53,7 +54,7 @@ class KernelCache {
  private:
   std::optional<KernelSpec> find_cached(const std::string &name) const;
   std::optional<KernelSpec> download(const std::string &name, const std::string &package, std::string *error,
-                                     void (*progress)(const std::string &)) const;
+                                     const std::function<void(const std::string &)> &progress) const;
   std::optional<KernelSpec> from_path(const std::string &path, const std::string &modules_dir,
                                       std::string *error) const;
   std::string root_;

@@ -1,6 +1,7 @@
 // The `ab` comparison of one matched point, below the CLI: interleaved when both sides can
 // share one process (runtime/ab/interleavable.hpp), else whole point runs in ABBA turns
-// until the stop rule. The CLI matches the points and prints; tests call this in-process.
+// until the stop rule. session/ab_session.hpp matches the points, the CLI prints; tests
+// call this in-process.
 #pragma once
 
 #include <functional>

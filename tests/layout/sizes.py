@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 MAX_FILE, MAX_FUNC = 700, 80
-DIRS = ["grammar", "compiler", "runtime", "results", "cli", "vm"]
+DIRS = ["grammar", "compiler", "runtime", "results", "session", "cli", "vm"]
 HEAD = re.compile(r"^(\s*)([A-Za-z_][\w:<>,\s*&~]*\s+[*&]*[~\w:]+|[\w:~]+)\([^;]*$")
 CONTROL = re.compile(r"^\s*(if|for|while|switch|return|else|case|do)\b")
 

@@ -6,9 +6,11 @@
 #   bash tests/perf/output_snapshot.sh build/bpfbench /tmp/after
 #   diff -r /tmp/before /tmp/after
 # For every examples/*.bdsl and tests/cases/ok_*.bdsl: check (and check --compile), plan,
-# plan --json, emit, --dump=ast, each with its exit code; list and list --json; and with
-# RUN=1 (root + BPF) a short run of examples/trigger.bdsl whose text and JSON have every
-# number and timestamp masked (their values differ run to run; their shape must not).
+# plan --json, emit, --dump=ast, each with its exit code; list and list --json; the kernel
+# bench's lists and refusals (`bench`) and ab's; and with RUN=1 (root + BPF) a short run of
+# examples/trigger.bdsl, runs in rounds and with a failed expect, `bench` runs and an ab
+# control run, whose text and JSON have every number and timestamp masked (their values
+# differ run to run; their shape must not).
 set -uo pipefail
 bin=$(realpath "${1:?usage: output_snapshot.sh BPFBENCH OUTDIR}")
 out=${2:?usage: output_snapshot.sh BPFBENCH OUTDIR}
@@ -37,6 +39,17 @@ done
 for f in tests/cases/err_*.bdsl; do
   snap "$(echo "$f" | tr '/' '_').check" "$bin" check "$f"
 done
+
+# The kernel bench's command line and ab: what they list and refuse before any kernel work.
+snap bench-list "$bin" bench --list
+snap bench-scenarios "$bin" bench xdp-lb --list-scenarios
+snap bench-unknown "$bin" bench trig-rawpt
+snap bench-refused "$bin" bench -p2 rename-base
+snap bench-no-option "$bin" bench --nr_maps 10 trig-rawtp
+snap bench-scenario "$bin" bench xdp-lb --scenario tcp-v4-lru-hti
+snap ab-usage "$bin" ab examples/trigger.bdsl
+snap ab-setting "$bin" ab examples/trigger.bdsl --a producers
+snap ab-only "$bin" ab examples/trigger.bdsl --a producers=1 --b producers=2 --only nothing-like-it
 
 # The resource-limit errors quote this machine's free memory and running tasks; template
 # paths name the checkout.
@@ -68,6 +81,21 @@ doc = json.load(open(sys.argv[1]))
 doc.pop("environment", None)
 print(json.dumps(shape(doc), indent=1, sort_keys=True))
 PY
+  # Rounds, a failed expect, the kernel bench's formats and an ab control run: masked the same way.
+  masked() {  # masked NAME CMD...: stdout and stderr masked, the exit code as it is
+    local name=$1; shift
+    "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    echo "$?" >"$out/$name.rc"
+    sed -e "s#$tmp/#<tmp>/#g" "$tmp/$name.out" | mask >"$out/$name.out"
+    sed -e "s#$tmp/#<tmp>/#g" "$tmp/$name.err" | mask >"$out/$name.err"
+  }
+  printf 'suite "S" < bench trigger as "{prog}" < prog [base, rawtp]; warmup 0s; duration 1s; > >\n' >"$tmp/r.bdsl"
+  printf 'bench trigger as "never" < prog base; warmup 0s; duration 1s; expect hits == 0; >\n' >"$tmp/e.bdsl"
+  masked run-rounds "$bin" run "$tmp/r.bdsl" --rounds 2 --calibration off
+  masked run-expect "$bin" run "$tmp/e.bdsl" -q --calibration off
+  masked bench-rawtp "$bin" bench -w0 -d1 trig-rawtp
+  masked bench-quiet "$bin" bench -q -w0 -d1 -p2 trig-rawtp
+  masked ab-control "$bin" ab "$tmp/r.bdsl" --control --only base --max-pairs 3 --method turns
   rm -rf "$tmp"
 fi
 echo "snapshot: $(ls "$out" | wc -l) files in $out"

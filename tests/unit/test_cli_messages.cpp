@@ -1,5 +1,5 @@
 // Mistakes a new user makes on the command line get the name they meant: a kernel bench
-// name or option misspelt, an option a command does not have.
+// option misspelt, an option a command does not have; `ab`'s options refused with why.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -23,18 +23,7 @@ ProcessResult run_messages_cli(std::vector<std::string> args) {
 
 }  // namespace
 
-TEST_CASE("bench: a misspelt benchmark name gets a did-you-mean", "[cli][kbench]") {
-  ProcessResult r = run_messages_cli({"bench", "trig-rawpt"});
-  CHECK(r.exit_code == 2);
-  CHECK(r.err ==
-        "bpfbench: error: bench: benchmark 'trig-rawpt' not found; did you mean 'trig-rawtp'? (bpfbench bench --list "
-        "names them)\n");
-  CHECK(r.out.empty());
-  // Nothing close: no guess.
-  r = run_messages_cli({"bench", "frobnicate"});
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "bpfbench: error: bench: benchmark 'frobnicate' not found (bpfbench bench --list names them)\n");
-}
+// A misspelt benchmark name: test_kbench_translate.cpp (the session makes the message).
 
 // CLI11 let `--cmp_str_len` go, gave 64 to NAME and then called the benchmark name
 // unexpected ("The following argument was not expected: strncmp-helper").
@@ -70,4 +59,33 @@ TEST_CASE("ab: an --only matching no label of A says so, with the labels", "[cli
   CHECK(r.exit_code == 2);
   CHECK(r.err == "bpfbench: error: --only 'r' matches no point label; the labels are: r1\n");
   CHECK(r.out.empty());
+}
+
+// The option values CLI11 refuses, a floors file that is not one, and one combination of
+// settings (all of them: test_session_ab.cpp) as `ab` says them: exit 2, a clear message.
+TEST_CASE("ab: option errors exit 2 with a clear message", "[cli][ab]") {
+  bpfbench::test::TempDir d;
+  const std::string f = d.write("a.bdsl", "suite \"S\" < bench trigger as \"t\" < prog base; > >\n"),
+                    g = d.write("b.bdsl", "suite \"S\" < bench trigger as \"t\" < prog base; > >\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {{f}, "bpfbench: error: one file needs --a/--b settings, --a-templates/--b-templates, --a-kernel/--b-kernel"},
+      {{f, "--a-kernel", "6.1", "--b-kernel", "6.12", "--accel", "xen"}, "--accel"},
+      {{f, g, "--format", "xml"}, "--format"},
+      {{f, g, "--turn-value", "p90"}, "--turn-value"},
+      {{f, g, "--floor-from", d.write("x.json", "{}")}, "not the JSON of a control run"},
+      {{f, "--a", "producers"}, "bpfbench: error: --a takes NAME=VALUE, got 'producers'"},
+  };
+  for (const auto &c : cases) {
+    std::vector<std::string> args{"ab"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    ProcessResult r = run_messages_cli(args);
+    INFO(c.message << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(c.message) != std::string::npos);
+    CHECK(r.out.empty());
+  }
 }

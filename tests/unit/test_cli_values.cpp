@@ -93,6 +93,7 @@ TEST_CASE("every nonsense option value is refused with its option, value and bou
       {{"run", kTrigger, "--min-duration", "5ms"}, "--min-duration: 5ms is below the 10ms minimum"},
       {{"run", kTrigger, "--interval", "5ms"}, "--interval: 5ms is below the 10ms minimum"},
       {{"run", kTrigger, "--interval", "61s"}, "--interval: 61s is above the 60s maximum"},
+      {{"run", kTrigger, "--calibration", "50ms"}, "--calibration: 50ms is below the 100ms minimum"},
       {{"run", kTrigger, "--rounds", "0"}, "--rounds: 0 is below the 1 minimum"},
       {{"run", kTrigger, "--rounds", "101"}, "--rounds: 101 is above the 100 maximum"},
       {{"run", kTrigger, "--precision", "0"}, "--precision: 0 is below the 0.01% minimum"},

@@ -1,6 +1,7 @@
 // Points the verifier refuses, end to end (root + BPF): `check --verify` names each at its
 // .bdsl place with the complaint and its source line, and keeps the whole log in a file;
-// `run` and `ab` refuse before measuring anything; "started" is said only once loaded.
+// `run` refuses before measuring anything (ab's sides in-process: test_session_ab.cpp);
+// "started" is said only once loaded.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -118,21 +119,7 @@ TEST_CASE("run: a point the verifier refuses ends the run before anything is mea
   CHECK_FALSE(fs::exists(json));  // nothing ran: no results to keep
 }
 
-TEST_CASE("ab: B refused at its second point fails before the first turn, exit 2", "[runtime][cli][verify][ab]") {
-  BB_REQUIRE_ROOT();
-  TempDir dir;
-  const std::string a = dir.write("a.bdsl", kBothFine), b = dir.write("b.bdsl", kSecondRefused);
-  auto r = bpfbench_in(dir, {"ab", a, b});
-  INFO(r.out << r.err);
-  CHECK(r.exit_code == 2);
-  CHECK(r.out.empty());  // no report: nothing was compared
-  check_nothing_measured(r);
-  CHECK(r.err.find(b + ":4:3: error: bench 'two' in B: the verifier refused program 'bench_tp': R1 invalid mem "
-                       "access 'scalar'\n") != std::string::npos);
-  CHECK(r.err.find("): bpfbench-verifier-logs/two.B.bench_tp.log\n") != std::string::npos);
-  CHECK(fs::exists(dir.path / "bpfbench-verifier-logs" / "two.B.bench_tp.log"));
-  CHECK(r.err.ends_with("bpfbench: 1 point refused before anything was measured (3 points verified)\n"));
-}
+// ab: B refused at its second point, found before the first turn: test_session_ab.cpp.
 
 TEST_CASE("run says a benchmark started only once its programs are loaded and attached", "[runtime][cli][verify]") {
   BB_REQUIRE_ROOT();

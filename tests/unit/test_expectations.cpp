@@ -127,7 +127,10 @@ TEST_CASE("expectations are judged on the summary mean, a missing metric fails",
   CHECK(j[2]["expect"] == "hits < 1.000000");
 }
 
-TEST_CASE("a failed expect marks the point FAILED and the run exits 1", "[expect][runtime][cli]") {
+// The outcome (exit 1, the tally, each expectation's result): test_session_run.cpp; here,
+// how `run` prints it.
+TEST_CASE("a failed expect prints the point FAILED at the expect's line and the run exits 1",
+          "[expect][runtime][cli]") {
   BB_REQUIRE_ROOT();
   ExpectBdsl f("bench trigger as \"ok\" < prog base; warmup 0s; duration 1s; expect hits > 0; >\n"
                "bench trigger as \"never\" < prog base; warmup 0s; duration 1s;\n"
@@ -141,10 +144,4 @@ TEST_CASE("a failed expect marks the point FAILED and the run exits 1", "[expect
   CHECK(r.out.find("ok: FAILED") == std::string::npos);
   CHECK(r.out.find("never: FAILED: expect hits > 0") == std::string::npos);  // that one held
   CHECK(r.err.find("1 point FAILED an expectation") != std::string::npos);
-
-  ExpectBdsl good("bench trigger < prog base; warmup 0s; duration 1s; expect hits > 0; expect hits < 1G; >\n");
-  auto g = bpfbench::test::run_process({BPFBENCH_BINARY, "run", "-q", good.path}, 60);
-  INFO(g.out << g.err);
-  CHECK(g.exit_code == 0);
-  CHECK(g.out.find("FAILED") == std::string::npos);
 }

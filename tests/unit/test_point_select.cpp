@@ -3,7 +3,7 @@
 // `--only lpm-1000` also ran lpm-100000, and to run nothing with exit 0 on a typo).
 #include <catch2/catch.hpp>
 
-#include "cli/point_select.hpp"
+#include "session/point_select.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 
@@ -33,7 +33,7 @@ std::vector<std::string> labels(const RunPlan &plan) {
 
 TEST_CASE("only: matches a label exactly, not as a substring", "[cli][only]") {
   RunPlan plan = plan_of({"lpm-100", "lpm-1000", "lpm-100000"});
-  auto kept = cli::select_points(plan, {"lpm-1000"});
+  auto kept = select_points(plan, {"lpm-1000"});
   REQUIRE(kept);
   CHECK(*kept == 1);
   CHECK(labels(plan) == std::vector<std::string>{"lpm-1000"});
@@ -42,7 +42,7 @@ TEST_CASE("only: matches a label exactly, not as a substring", "[cli][only]") {
 
 TEST_CASE("only: takes shell globs and several patterns", "[cli][only]") {
   RunPlan plan = plan_of({"rb-libbpf", "rb-custom", "pb-libbpf", "pb-custom", "lpm-1"});
-  auto kept = cli::select_points(plan, {"rb-*", "pb-c?stom"});
+  auto kept = select_points(plan, {"rb-*", "pb-c?stom"});
   REQUIRE(kept);
   CHECK(labels(plan) == std::vector<std::string>{"rb-libbpf", "rb-custom", "pb-custom"});
   for (size_t i = 0; i < plan.points.size(); ++i) CHECK(plan.points[i].index == i);
@@ -52,8 +52,8 @@ TEST_CASE("only: keeps a main point's baseline, renumbered", "[cli][only]") {
   RunPlan plan = plan_of({"a", "b-baseline", "b", "c"});
   plan.points[1].is_baseline = true;
   plan.points[2].baseline = 1;
-  SECTION("selected by the main label") { REQUIRE(cli::select_points(plan, {"b"})); }
-  SECTION("selected by the baseline's own label") { REQUIRE(cli::select_points(plan, {"b-baseline"})); }
+  SECTION("selected by the main label") { REQUIRE(select_points(plan, {"b"})); }
+  SECTION("selected by the baseline's own label") { REQUIRE(select_points(plan, {"b-baseline"})); }
   CHECK(labels(plan) == std::vector<std::string>{"b-baseline", "b"});
   REQUIRE(plan.points[1].baseline);
   CHECK(*plan.points[1].baseline == 0);
@@ -64,18 +64,18 @@ TEST_CASE("only, exact (emit): the points named and no others, a main point with
   plan.points[1].is_baseline = true;
   plan.points[2].baseline = 1;
   SECTION("the main label: the main point alone, first") {
-    REQUIRE(cli::select_points(plan, {"b"}, cli::Baselines::Exact));
+    REQUIRE(select_points(plan, {"b"}, Baselines::Exact));
     CHECK(labels(plan) == std::vector<std::string>{"b"});
     CHECK(plan.points[0].index == 0);
     CHECK(plan.points[0].file_index == 2);  // what the file's plan calls it stays
     CHECK_FALSE(plan.points[0].baseline);  // not in the plan: no index into it
   }
   SECTION("the baseline's own label: the baseline alone") {
-    REQUIRE(cli::select_points(plan, {"b-baseline"}, cli::Baselines::Exact));
+    REQUIRE(select_points(plan, {"b-baseline"}, Baselines::Exact));
     CHECK(labels(plan) == std::vector<std::string>{"b-baseline"});
   }
   SECTION("both: both, the main point's baseline renumbered") {
-    REQUIRE(cli::select_points(plan, {"b*"}, cli::Baselines::Exact));
+    REQUIRE(select_points(plan, {"b*"}, Baselines::Exact));
     CHECK(labels(plan) == std::vector<std::string>{"b-baseline", "b"});
     REQUIRE(plan.points[1].baseline);
     CHECK(*plan.points[1].baseline == 0);
@@ -84,7 +84,7 @@ TEST_CASE("only, exact (emit): the points named and no others, a main point with
 
 TEST_CASE("only: with a pattern that matches nothing lists the labels", "[cli][only]") {
   RunPlan plan = plan_of({"base", "tp"});
-  auto kept = cli::select_points(plan, {"tp", "rawpt"});
+  auto kept = select_points(plan, {"tp", "rawpt"});
   REQUIRE_FALSE(kept);
   CHECK(kept.error().message == "--only 'rawpt' matches no point label; the labels are: base, tp");
 }

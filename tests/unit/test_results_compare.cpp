@@ -255,6 +255,10 @@ TEST_CASE("bpfbench compare and plot on result files", "[cli][compare][plot]") {
   CHECK(nlohmann::json::parse(md.out)["schema"] == "bpfbench-compare/1");
   auto bad = bpfbench::test::run_process({BPFBENCH_BINARY, "compare", a, "/nonexistent.json"});
   CHECK(bad.exit_code == 2);
+  // --normalize needs both calibrations: a file without one is bad input, not a ratio of 1.
+  auto norm = bpfbench::test::run_process({BPFBENCH_BINARY, "compare", a, b, "--normalize"});
+  CHECK(norm.exit_code == 2);
+  CHECK(norm.err.find("--normalize: " + a + " has no calibration") != std::string::npos);
 
   std::string svg = (dir.path / "p.svg").string();
   auto plot = bpfbench::test::run_process({BPFBENCH_BINARY, "plot", a, b, "-o", svg});

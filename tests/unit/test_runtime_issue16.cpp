@@ -188,7 +188,8 @@ TEST_CASE("kprobe.multi-all takes vmlinux functions once without the skip list",
   CHECK_FALSE(is_kprobe_multi_all_section("?kprobe.multi/bpf_get_numa_node_id"));
 }
 
-TEST_CASE("bench runs the new kernel-bench names and refuses rename with -p2", "[runtime][cli][kbench]") {
+// What bench refuses (rename with -p2, ...): test_kbench_translate.cpp.
+TEST_CASE("bench runs the new kernel-bench names", "[runtime][cli][kbench]") {
   BB_REQUIRE_ROOT();
   using test::run_process;
   for (const char *name : {"count-local", "rename-rawtp", "trig-uprobe-multi-nop", "trig-usdt-nop5"}) {
@@ -200,9 +201,6 @@ TEST_CASE("bench runs the new kernel-bench names and refuses rename with -p2", "
       if (!skipped) CHECK(r.out.find("Summary: hits ") != std::string::npos);
     }
   }
-  auto p2 = run_process({BPFBENCH_BINARY, "bench", "-p2", "rename-base"}, 60);
-  CHECK(p2.exit_code == 2);
-  CHECK(p2.err.find("benchmark doesn't support multi-producer!") != std::string::npos);
 }
 
 // The kernel bench's -d N measures N + 1 intervals after the warmup (bench.c stops after

@@ -16,6 +16,7 @@
 
 #include "tests/vm/vm_test_support.hpp"
 #include "vm/cpio.hpp"
+#include "vm/guest_probe.hpp"
 #include "vm/guest_run.hpp"
 #include "vm/kernel_cache.hpp"
 #include "vm/kernel_image.hpp"
@@ -423,4 +424,30 @@ TEST_CASE("kernel files are read bounded: a FIFO, a deep or odd JSON is nothing,
   // A results file nested too deep is not labelled (the dump of it recursed).
   KernelSpec k;
   CHECK_FALSE(label_json_file(t.write("deep.json", "{\"a\": " + deep + "}"), vm_info(k, Accel::Tcg), &err));
+}
+
+// `kernels --probe` keeps each guest's probe rows in the kernel's folder; `kernels` reads
+// them back without a boot. What it reads was written by an earlier run (or by anyone who
+// could write there): anything but a JSON array is no probe.
+TEST_CASE("guest probes are kept in the kernel's folder and read back bounded, anything else is none", "[vm-unit]") {
+  TempDir t;
+  KernelSpec k;
+  k.dir = (t.path / "k").string();
+  std::filesystem::create_directories(k.dir);
+  CHECK(read_guest_probe(k).is_null());  // never probed
+  const nlohmann::json rows = nlohmann::json::array(
+      {{{"kind", "attach"}, {"name", "fentry"}, {"available", true}}, {{"kind", "prog"}, {"name", "xdp"}}});
+  CHECK(write_guest_probe(k, rows).empty());
+  CHECK(read_guest_probe(k) == rows);
+  t.write("k/probe.json", "{\"kind\": \"attach\"}");
+  CHECK(read_guest_probe(k).is_null());  // not an array
+  t.write("k/probe.json", "[1, 2");
+  CHECK(read_guest_probe(k).is_null());  // not JSON
+  std::filesystem::remove(t.path / "k/probe.json");
+  REQUIRE(::mkfifo((t.path / "k/probe.json").c_str(), 0600) == 0);
+  CHECK(read_guest_probe(k).is_null());  // a FIFO: not waited on
+  // A folder that is gone: the write says why instead of losing the rows unseen.
+  KernelSpec gone;
+  gone.dir = (t.path / "missing").string();
+  CHECK_FALSE(write_guest_probe(gone, rows).empty());
 }

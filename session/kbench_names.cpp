@@ -1,6 +1,6 @@
-#include "cli/kbench_names.hpp"
+#include "session/kbench_names.hpp"
 
-namespace bpfbench::cli {
+namespace bpfbench {
 namespace {
 
 using O = KbenchOptions;
@@ -110,4 +110,4 @@ const KbenchName *find_kbench_name(const std::string &name) {
   return nullptr;
 }
 
-}  // namespace bpfbench::cli
+}  // namespace bpfbench

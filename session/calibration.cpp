@@ -1,14 +1,12 @@
-#include "cli/calibration.hpp"
+#include "session/calibration.hpp"
 
 #include <fmt/format.h>
-
-#include <cmath>
 
 #include "compiler/template_path.hpp"
 #include "runtime/noise_facts.hpp"
 #include "runtime/run_point.hpp"
 
-namespace bpfbench::cli {
+namespace bpfbench {
 
 namespace {
 
@@ -59,13 +57,4 @@ std::optional<CalibrationPoint> Calibrator::measure(const std::string &when, Fea
   return c;
 }
 
-std::string calibration_line(const CalibrationPoint &c) {
-  std::string out = fmt::format("calibration ({}): {:.4f} {} ±{:.2f}% ({} samples)", c.when, c.mean, c.unit,
-                                c.mean > 0 ? c.ci95 / c.mean * 100 : 0.0, c.n);
-  if (std::isfinite(c.noise.other_cpu_pct))
-    out += fmt::format("; other processes {:.1f}% of the CPUs", c.noise.other_cpu_pct);
-  if (std::isfinite(c.noise.load1)) out += fmt::format(", load {:.2f}", c.noise.load1);
-  return out;
-}
-
-}  // namespace bpfbench::cli
+}  // namespace bpfbench

@@ -1,10 +1,10 @@
-#include "cli/point_select.hpp"
+#include "session/point_select.hpp"
 
 #include <fnmatch.h>
 
 #include <fmt/format.h>
 
-namespace bpfbench::cli {
+namespace bpfbench {
 
 bool label_matches(const std::string &pattern, const std::string &label) {
   return pattern == label || fnmatch(pattern.c_str(), label.c_str(), 0) == 0;
@@ -69,4 +69,4 @@ Result<size_t> select_points(RunPlan &plan, const std::vector<std::string> &patt
   return plan.points.size();
 }
 
-}  // namespace bpfbench::cli
+}  // namespace bpfbench

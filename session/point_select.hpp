@@ -7,7 +7,7 @@
 #include "compiler/plan.hpp"
 #include "results/error.hpp"
 
-namespace bpfbench::cli {
+namespace bpfbench {
 
 // Whether `label` is `pattern` or matches it as a shell glob: the --only rule of every command.
 bool label_matches(const std::string &pattern, const std::string &label);
@@ -30,4 +30,4 @@ enum class Baselines {
 Result<size_t> select_points(RunPlan &plan, const std::vector<std::string> &patterns,
                              Baselines baselines = Baselines::Follow);
 
-}  // namespace bpfbench::cli
+}  // namespace bpfbench

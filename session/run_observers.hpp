@@ -5,11 +5,14 @@
 #include <optional>
 #include <string>
 
-#include "cli/run_commands.hpp"
-#include "compiler/pipeline.hpp"
-#include "runtime/profiler.hpp"
+#include <vector>
 
-namespace bpfbench::cli {
+#include "compiler/pipeline.hpp"
+#include "results/error.hpp"
+#include "runtime/profiler.hpp"
+#include "session/run_args.hpp"
+
+namespace bpfbench {
 
 struct RunObservers {
   std::optional<ProfileOptions> profile;  // set when --profile and perf runs here
@@ -23,8 +26,9 @@ std::string profiles_parent(const RunArgs &a);
 // Probes perf and the PMU as asked, opens or creates the profiles folder (not through
 // another user's symlink, not another user's folder: runtime/profiler.hpp) and this run's
 // private folder in it, and checks every point's profile files like the other outputs
-// (check_output_paths). False after printing why when a path is bad (exit 2); a missing
-// perf or PMU is a warning and the run goes on.
-bool prepare_observers(const RunArgs &a, const Frontend &fe, RunObservers &out);
+// (check_output_paths). A missing perf or PMU is a note or warning in `said` ("note: …",
+// "warning: …", in order) and the run goes on without them; a bad path is the error (exit 2),
+// after what `said` holds.
+Result<RunObservers> prepare_observers(const RunArgs &a, const Frontend &fe, std::vector<std::string> &said);
 
-}  // namespace bpfbench::cli
+}  // namespace bpfbench

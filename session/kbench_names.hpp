@@ -9,7 +9,7 @@
 
 #include "results/report_kernel.hpp"
 
-namespace bpfbench::cli {
+namespace bpfbench {
 
 // Which of the kernel bench's benchmark options a name accepts.
 enum class KbenchOptions {
@@ -51,4 +51,4 @@ struct KbenchName {
 std::span<const KbenchName> kbench_names();
 const KbenchName *find_kbench_name(const std::string &name);
 
-}  // namespace bpfbench::cli
+}  // namespace bpfbench

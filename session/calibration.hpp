@@ -13,7 +13,7 @@
 #include "runtime/probe.hpp"
 #include "runtime/stop.hpp"
 
-namespace bpfbench::cli {
+namespace bpfbench {
 
 // The shortest and longest --calibration (at least 10 intervals of the 10 ms minimum).
 inline constexpr int64_t kMinCalibrationNs = 100'000'000;
@@ -38,7 +38,4 @@ class Calibrator {
   const std::vector<uint8_t> no_object_;  // base loads no program
 };
 
-// "calibration (start): 2.3456 M/s ±0.51% (10 samples); other processes 3.1%, load 0.42"
-std::string calibration_line(const CalibrationPoint &c);
-
-}  // namespace bpfbench::cli
+}  // namespace bpfbench

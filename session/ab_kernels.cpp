@@ -2,65 +2,26 @@
 // is one guest boot (vm/guest_run.hpp) of the side's kernel that runs `bpfbench run` over
 // every matched point still short of its stop rule; turns go in ABBA order, and the turns'
 // values pair up per point as in a host ab run (docs/ab.md, "Two kernels").
-#include "cli/ab_kernels.hpp"
+#include "session/ab_kernels.hpp"
 
 #include <unistd.h>
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <filesystem>
 
-#include "cli/front.hpp"
-#include "compiler/escape.hpp"
 #include "results/ab_turns.hpp"
 #include "results/results.hpp"
+#include "session/inputs.hpp"
 #include "vm/guest_run.hpp"
 #include "vm/kernel_cache.hpp"
 #include "vm/labels.hpp"
 
-namespace bpfbench::cli {
+namespace bpfbench {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-void say(const std::string &msg) {
-  fmt::print(stderr, "bpfbench: {}\n", msg);
-  std::fflush(stderr);
-}
-
-// The guest's command: `run FILE -q --calibration off --json OUT --only LABEL...` with the ab
-// command line's harness overrides and template folders, run in our working directory
-// (relative paths stay as given). The calibration is off: the pairs are the drift guard here.
-std::vector<std::string> turn_argv(const AbArgs &a, const std::vector<std::string> &labels, const std::string &json) {
-  std::error_code ec;
-  std::vector<std::string> argv = {fs::read_symlink("/proc/self/exe", ec).string(),
-                                   "run",
-                                   a.files[0],
-                                   "-q",
-                                   "--calibration",
-                                   "off",
-                                   "--json",
-                                   json};
-  auto add = [&argv](const std::string &opt, const std::string &value) {
-    argv.push_back(opt);
-    argv.push_back(value);
-  };
-  for (const auto &l : labels) add("--only", l);
-  for (const auto &d : a.in.template_dirs) add("--templates", d);
-  for (const auto &d : a.in.include_dirs) add("--include-dir", d);
-  const PlanOverrides &o = a.in.overrides;
-  if (o.warmup_ns) add("-w", fmt::format("{}ns", *o.warmup_ns));
-  if (o.duration_ns) add("-d", fmt::format("{}ns", *o.duration_ns));
-  if (o.producers) add("-p", std::to_string(*o.producers));
-  if (o.consumers) add("-c", std::to_string(*o.consumers));
-  if (o.affinity && *o.affinity) argv.push_back("-a");
-  if (o.prod_cpus) add("--prod-affinity", *o.prod_cpus);
-  if (o.cons_cpus) add("--cons-affinity", *o.cons_cpus);
-  if (a.in.allow_large) argv.push_back("--allow-large");
-  return argv;
-}
 
 // A turn's value of the point's primary metric from the guest's results, or why there is none.
 std::optional<double> guest_value(const ResultSet &rs, AbPointReport &rep, const std::string &side) {
@@ -85,13 +46,13 @@ struct Side {
 };
 
 // One guest run of `labels` on `side`: its results, or nullopt after the message.
-std::optional<ResultSet> guest_turn(const AbArgs &a, const Side &side, const vm::AccelChoice &accel,
-                                    const std::vector<std::string> &labels, const std::string &json,
-                                    const StopSource &stop) {
+std::optional<ResultSet> guest_turn(const AbArgs &a, const GuestTurnsIo &io, const Side &side,
+                                    const vm::AccelChoice &accel, const std::vector<std::string> &labels,
+                                    const std::string &json, const StopSource &stop) {
   vm::GuestRequest req;
   req.kernel = side.kernel;
   req.accel = accel;
-  req.argv = turn_argv(a, labels, json);
+  req.argv = guest_turn_argv(a, io.program, labels, json);
   std::error_code ec;
   req.cwd = fs::current_path(ec).string();
   req.boot_timeout_s = a.boot_timeout_s;
@@ -100,15 +61,15 @@ std::optional<ResultSet> guest_turn(const AbArgs &a, const Side &side, const vm:
   vm::GuestResult g = vm::run_in_guest(req);
   if (stop.stop_requested()) return std::nullopt;
   if (!g.ok) {
-    say(fmt::format("error: {}: {}", side.name, g.error));
-    if (!g.console_tail.empty()) fmt::print(stderr, "--- guest console (last lines) ---\n{}\n---\n", g.console_tail);
+    io.say(fmt::format("error: {}: {}", side.name, g.error));
+    if (!g.console_tail.empty()) io.dump(fmt::format("--- guest console (last lines) ---\n{}\n---\n", g.console_tail));
     return std::nullopt;
   }
   std::string err;
   std::optional<ResultSet> rs = load_results(json, err, &stop.flag());
   if (!rs) {
-    say(fmt::format("error: {}: the guest's run (exit {}) left no results: {}", side.name, g.job_exit, err));
-    if (!g.job_stderr.empty()) fmt::print(stderr, "{}", g.job_stderr);
+    io.say(fmt::format("error: {}: the guest's run (exit {}) left no results: {}", side.name, g.job_exit, err));
+    if (!g.job_stderr.empty()) io.dump(g.job_stderr);
   }
   fs::remove(json, ec);
   return rs;
@@ -116,20 +77,45 @@ std::optional<ResultSet> guest_turn(const AbArgs &a, const Side &side, const vm:
 
 }  // namespace
 
-bool run_kernel_turns(const AbArgs &a, StopSource &stop, std::vector<AbPointReport> &reps, std::string &timing_note) {
+// Run in our working directory (relative paths stay as given). The calibration is off: the
+// pairs are the drift guard here.
+std::vector<std::string> guest_turn_argv(const AbArgs &a, const std::string &program,
+                                         const std::vector<std::string> &labels, const std::string &json) {
+  std::vector<std::string> argv = {program, "run", a.files[0], "-q", "--calibration", "off", "--json", json};
+  auto add = [&argv](const std::string &opt, const std::string &value) {
+    argv.push_back(opt);
+    argv.push_back(value);
+  };
+  for (const auto &l : labels) add("--only", l);
+  for (const auto &d : a.in.template_dirs) add("--templates", d);
+  for (const auto &d : a.in.include_dirs) add("--include-dir", d);
+  const PlanOverrides &o = a.in.overrides;
+  if (o.warmup_ns) add("-w", fmt::format("{}ns", *o.warmup_ns));
+  if (o.duration_ns) add("-d", fmt::format("{}ns", *o.duration_ns));
+  if (o.producers) add("-p", std::to_string(*o.producers));
+  if (o.consumers) add("-c", std::to_string(*o.consumers));
+  if (o.affinity && *o.affinity) argv.push_back("-a");
+  if (o.prod_cpus) add("--prod-affinity", *o.prod_cpus);
+  if (o.cons_cpus) add("--cons-affinity", *o.cons_cpus);
+  if (a.in.allow_large) argv.push_back("--allow-large");
+  return argv;
+}
+
+bool run_kernel_turns(const AbArgs &a, const GuestTurnsIo &io, StopSource &stop, std::vector<AbPointReport> &reps,
+                      std::string &timing_note) {
   vm::KernelCache cache(vm::default_cache_root());
   Side sides[2];
   for (int s = 0; s < 2; ++s) {
     std::string err;
-    auto k = cache.resolve(s == 0 ? a.a_kernel : a.b_kernel, true, &err, "", say);
+    auto k = cache.resolve(s == 0 ? a.a_kernel : a.b_kernel, true, &err, "", io.say);
     if (!k) {
-      say(fmt::format("error: --{}-kernel: {}", s == 0 ? 'a' : 'b', err));
+      io.say(fmt::format("error: --{}-kernel: {}", s == 0 ? 'a' : 'b', err));
       return false;
     }
     sides[s] = {*k, fmt::format("{} ({})", s == 0 ? "A" : "B", k->release)};
   }
   const vm::AccelChoice accel = vm::choose_accel(vm::accel_from_name(a.accel));
-  say(fmt::format("A = {}, B = {}; {}", sides[0].kernel.label(), sides[1].kernel.label(), accel.why));
+  io.say(fmt::format("A = {}, B = {}; {}", sides[0].kernel.label(), sides[1].kernel.label(), accel.why));
   if (accel.accel != vm::Accel::Kvm) timing_note = fmt::format("{} (qemu TCG guests)", vm::kEmulatedNote);
   // Every turn is a fresh guest whose own compiles are lost at power-off: compiled here
   // once, each turn reads the objects from the host's cache.
@@ -139,7 +125,7 @@ bool run_kernel_turns(const AbArgs &a, StopSource &stop, std::vector<AbPointRepo
   precompile_quietly(pre, &stop.flag());
   char tmpl[] = "/tmp/bpfbench-ab-XXXXXX";
   if (!mkdtemp(tmpl)) {
-    say("error: cannot create a folder in /tmp for the guests' results");
+    io.say("error: cannot create a folder in /tmp for the guests' results");
     return false;
   }
   const fs::path dir = tmpl;
@@ -152,15 +138,15 @@ bool run_kernel_turns(const AbArgs &a, StopSource &stop, std::vector<AbPointRepo
     std::vector<std::string> labels;
     for (size_t i : live) labels.push_back(reps[i].label);
     const Side &s = sides[side == AbSide::A ? 0 : 1];
-    std::optional<ResultSet> rs = guest_turn(a, s, accel, labels, (dir / "turn.json").string(), stop);
+    std::optional<ResultSet> rs = guest_turn(a, io, s, accel, labels, (dir / "turn.json").string(), stop);
     if (!rs) return stop.stop_requested();  // a failed guest ends every point (said above)
     for (size_t i : live)
       if (std::optional<double> v = guest_value(*rs, reps[i], s.name)) reps[i].add_turn(side, *v);
     return true;
   };
   loop.after_turn = [&](size_t turn, AbSide side, const std::vector<size_t> &live, double elapsed) {
-    say(fmt::format("turn {} ({}) done: {} point{}, {:.0f} s", turn + 1, sides[side == AbSide::A ? 0 : 1].name,
-                    live.size(), live.size() == 1 ? "" : "s", elapsed));
+    io.say(fmt::format("turn {} ({}) done: {} point{}, {:.0f} s", turn + 1, sides[side == AbSide::A ? 0 : 1].name,
+                       live.size(), live.size() == 1 ? "" : "s", elapsed));
   };
   const bool ok = run_abba_turns(points, loop);
   std::error_code ec;
@@ -171,4 +157,4 @@ bool run_kernel_turns(const AbArgs &a, StopSource &stop, std::vector<AbPointRepo
   return ok;
 }
 
-}  // namespace bpfbench::cli
+}  // namespace bpfbench

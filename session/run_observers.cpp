@@ -1,4 +1,4 @@
-#include "cli/run_observers.hpp"
+#include "session/run_observers.hpp"
 
 #include <fmt/format.h>
 #include <set>
@@ -6,7 +6,7 @@
 #include "compiler/atomic_file.hpp"
 #include "runtime/hw_counters.hpp"
 
-namespace bpfbench::cli {
+namespace bpfbench {
 
 namespace {
 
@@ -40,34 +40,31 @@ std::string profiles_parent(const RunArgs &a) {
   return ".";
 }
 
-bool prepare_observers(const RunArgs &a, const Frontend &fe, RunObservers &out) {
+Result<RunObservers> prepare_observers(const RunArgs &a, const Frontend &fe, std::vector<std::string> &said) {
+  RunObservers out;
   HwProbe hw;
   if (!a.profile.empty() || a.hw_counters) hw = probe_hw_counters();
   if (a.hw_counters) {
     out.hw_counters = hw.available;
     if (!hw.available)
-      fmt::print(stderr, "bpfbench: note: --hw-counters: {}; no cycles or instructions per op in this run\n",
-                 hw.reason);
+      said.push_back(fmt::format("note: --hw-counters: {}; no cycles or instructions per op in this run", hw.reason));
   }
-  if (a.profile.empty()) return true;
+  if (a.profile.empty()) return out;
   if (std::string why = probe_perf(); !why.empty()) {
-    fmt::print(stderr, "bpfbench: warning: --profile: {}; the run goes on unprofiled\n", why);
-    return true;
+    said.push_back(fmt::format("warning: --profile: {}; the run goes on unprofiled", why));
+    return out;
   }
   ProfileOptions po;
   po.folded = a.profile == "folded";
   po.event = hw.available ? "cycles" : "cpu-clock";  // no PMU: the software clock event
   po.stem_of = stems_for(*fe.plan);
   auto folders = open_profile_folders(profiles_parent(a));
-  if (!folders) {
-    fmt::print(stderr, "bpfbench: error: --profile: {}\n", folders.error().message);
-    return false;
-  }
+  if (!folders) return Error("--profile: " + folders.error().message);
   po.folders = std::move(*folders);
   const std::string &dir = po.folders->out.path();
   if (size_t n = po.folders->stale_removed)
-    fmt::print(stderr, "bpfbench: note: --profile: removed {} temporary folder{} a killed run left in {}\n", n,
-               n == 1 ? "" : "s", dir);
+    said.push_back(fmt::format("note: --profile: removed {} temporary folder{} a killed run left in {}", n,
+                               n == 1 ? "" : "s", dir));
   std::vector<OutputRequest> outputs;
   for (const std::string *f : {&a.json_out, &a.csv_out, &a.markdown_out})
     if (!f->empty()) outputs.push_back({"--json/--csv/--markdown", *f});
@@ -77,12 +74,9 @@ bool prepare_observers(const RunArgs &a, const Frontend &fe, RunObservers &out) 
   }
   std::vector<std::string> inputs;
   for (size_t i = 0; i < fe.sources.size(); ++i) inputs.push_back(fe.sources.file(static_cast<uint32_t>(i)).path);
-  if (std::string why = check_output_paths(outputs, inputs); !why.empty()) {
-    fmt::print(stderr, "bpfbench: error: {}\n", why);
-    return false;
-  }
+  if (std::string why = check_output_paths(outputs, inputs); !why.empty()) return Error(why);
   out.profile = std::move(po);
-  return true;
+  return out;
 }
 
-}  // namespace bpfbench::cli
+}  // namespace bpfbench

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""The arrows between the code folders, and a session library that neither parses options
+nor prints.
+
+    grammar <- compiler <- results <- runtime <- session <- cli
+                       ^-- vm <-----------------'
+
+A folder may include headers of the folders it points to, never of one above it: cli/ is
+the binary's options and printing, session/ what the commands do (tests call it
+in-process), runtime/ and vm/ the kernel and the guests, results/ pure data code
+(layout.results_without_kernel also keeps libbpf and kernel headers out of it). The one
+arrow against the order is compiler/ -> results/error.hpp: Result<T> and Error, which every
+layer returns, live there until a util/ folder holds them.
+
+session/ names no CLI11 header and writes to no terminal stream: no stdout, stderr,
+std::cout/cerr, fmt::print or printf (fmt::format builds text the CLI prints). Exit 1
+lists every include or line that breaks this.
+"""
+import pathlib
+import re
+import sys
+
+ALLOWED = {
+    "grammar": {"grammar"},
+    "compiler": {"compiler", "grammar"},
+    "results": {"results", "compiler", "grammar"},
+    "runtime": {"runtime", "results", "compiler", "grammar"},
+    "vm": {"vm", "compiler"},
+    "session": {"session", "runtime", "results", "vm", "compiler", "grammar"},
+    "cli": {"cli", "session", "runtime", "results", "vm", "compiler", "grammar"},
+}
+EXCEPTIONS = {("compiler", "results/error.hpp")}
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]')
+# What prints or parses options, in session/ code (comments removed first).
+SESSION_BANNED = re.compile(
+    r"\b(stdout|stderr|STDOUT_FILENO|STDERR_FILENO|std::cout|std::cerr|std::clog|fmt::print|printf|fprintf|puts|fputs)\b")
+
+
+def code_of(line):
+    return line.split("//", 1)[0]
+
+
+def problems(root):
+    for folder, allowed in ALLOWED.items():
+        for path in sorted(pathlib.Path(root, folder).rglob("*")):
+            if path.suffix not in (".cpp", ".hpp"):
+                continue
+            rel = path.relative_to(root)
+            for n, line in enumerate(path.read_text(errors="replace").split("\n"), 1):
+                m = INCLUDE.match(line)
+                if m:
+                    target = m.group(1)
+                    top = target.split("/", 1)[0]
+                    if folder == "session" and top == "CLI":
+                        yield f"{rel}:{n}: session/ parses no options: {target}"
+                    if top in ALLOWED and top not in allowed and (folder, target) not in EXCEPTIONS:
+                        yield f"{rel}:{n}: {folder}/ includes {target} (a layer above it)"
+                elif folder == "session" and SESSION_BANNED.search(code_of(line)):
+                    yield f"{rel}:{n}: session/ prints nothing (the CLI does): {line.strip()}"
+
+
+def main():
+    found = list(problems(sys.argv[1] if len(sys.argv) > 1 else "."))
+    for p in found:
+        print(p)
+    print(f"layers: {len(found)} problem(s)")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
