@@ -4,12 +4,17 @@
 # true one? (docs/measurements/2026-12-07-interleaved-ab.md)
 #
 # The program is rawtp-kfunc whose body is a chain of dependent 64-bit multiplies (an empty
-# asm keeps clang from folding them): A has 2, B has 3, CAL has 202. One multiply costs the
-# same few cycles wherever it sits, so the true B/A follows from two numbers measured apart
-# from ab: A's and CAL's ns per event, each run alone (`run`, no --prog-stats, alternated
-# ROUNDS times): c = (CAL - A) / 200 per multiply, true B/A = A / (A + c) in events per
-# second. Then POINTS ab points of A against B (4 identical points per file), and as many
-# of A against A.
+# asm keeps clang from folding them): A has 2, B has 3, CAL has 202. A multiply costs the
+# same few cycles wherever it sits, so B's extra cost is a 200th of CAL's. Two ways to know
+# it, neither from the A-B comparison itself:
+#  - in the kernel: `run --prog-stats` of A and CAL alone, ROUNDS times alternated: c = (CAL
+#    - A) / 200 ns per multiply (run-time stats count only the program's own time, so other
+#    work on the machine changes them little);
+#  - from a large ratio: `ab` of A against CAL (the same dispatcher, producer and counting
+#    as A against B) reads r = A/CAL in events per second; with one multiply costing
+#    (1/r - 1)/200 of A's event, the true B/A is 1 / (1 + (1/r - 1)/200).
+# Then POINT_FILES ab runs (4 identical points each) of A against B, and as many of A
+# against A.
 #
 #   sudo tests/perf/ab_small_change.sh OUT_DIR [ROUNDS] [POINT_FILES] [BPFBENCH]
 set -euo pipefail
@@ -47,13 +52,15 @@ chain_file 2 "$d/a1.bdsl" 1
 chain_file 202 "$d/cal1.bdsl" 1
 chain_file 2 "$d/a.bdsl" 4
 chain_file 3 "$d/b.bdsl" 4
+chain_file 202 "$d/cal.bdsl" 4
 
 for r in $(seq 1 "$rounds"); do
   for p in a1 cal1; do
-    "$bpfbench" run "$d/$p.bdsl" -q --json "$out/run-$p-$r.json" >/dev/null 2>"$out/run-$p-$r.err" ||
+    "$bpfbench" run "$d/$p.bdsl" -q --prog-stats --json "$out/run-$p-$r.json" >/dev/null 2>"$out/run-$p-$r.err" ||
       echo "run $p failed: $(tail -1 "$out/run-$p-$r.err")"
   done
 done
+"$bpfbench" ab "$d/a.bdsl" "$d/cal.bdsl" --format json >"$out/cal.json" 2>"$out/cal.err" || true
 for i in $(seq 1 "$files"); do
   for pair in ab aa; do
     second=$d/b.bdsl
@@ -70,12 +77,18 @@ out = sys.argv[1]
 ns = {"a1": [], "cal1": []}
 for p in ns:
     for f in sorted(glob.glob(f"{out}/run-{p}-*.json")):
-        ns[p].append(1e9 / json.load(open(f))["points"][0]["stats"]["hits"]["mean"])
-a, cal = statistics.median(ns["a1"]), statistics.median(ns["cal1"])
-c = (cal - a) / 200
-true = a / (a + c)
-print(f"alone: A {a:.2f} ns/event ({len(ns['a1'])} runs: {min(ns['a1']):.2f}-{max(ns['a1']):.2f}), "
-      f"CAL {cal:.1f} ns/event; one multiply {c:.3f} ns; true B/A {true:.4f}")
+        st = json.load(open(f))["points"][0]["stats"]
+        if "prog_ns" in st:
+            ns[p].append(st["prog_ns"]["mean"])
+if ns["a1"] and ns["cal1"]:
+    a, cal = statistics.median(ns["a1"]), statistics.median(ns["cal1"])
+    print(f"in the kernel (--prog-stats, alone): A {a:.1f} ns/run ({min(ns['a1']):.1f}-{max(ns['a1']):.1f}), "
+          f"CAL {cal:.1f} ns/run ({min(ns['cal1']):.1f}-{max(ns['cal1']):.1f}); one multiply {(cal - a) / 200:.3f} ns")
+try:
+    rc = statistics.median(p["ratio"] for p in json.load(open(f"{out}/cal.json"))["points"] if p.get("ratio"))
+    print(f"ab A vs CAL: CAL/A {rc:.4f} in events per second; so the true B/A is {1 / (1 + (1 / rc - 1) / 200):.4f}")
+except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
+    print(f"ab A vs CAL: no ratio ({e})")
 for pair in ("ab", "aa"):
     ratios, verdicts, half, floor = [], [], [], []
     for f in sorted(glob.glob(f"{out}/{pair}-*.json")):
