@@ -4,15 +4,16 @@
 # true one? (docs/measurements/2026-12-07-interleaved-ab.md)
 #
 # The program is rawtp-kfunc whose body is a chain of dependent 64-bit multiplies (an empty
-# asm keeps clang from folding them): A has 2, B has 3, CAL has 202. A multiply costs the
-# same few cycles wherever it sits, so B's extra cost is a 200th of CAL's. Two ways to know
-# it, neither from the A-B comparison itself:
+# asm keeps clang from folding them): A has 12, B has 14, CAL has 212. Past the first ~6
+# (which the CPU overlaps with the rest of the event: 2 and 3 multiplies cost the same,
+# 32.7 and 33.0 ns in the kernel here) each multiply costs the same ~0.9 ns, so B's extra
+# cost is a 100th of CAL's. Two ways to know it, neither from the A-B comparison itself:
 #  - in the kernel: `run --prog-stats` of A and CAL alone, ROUNDS times alternated: c = (CAL
 #    - A) / 200 ns per multiply (run-time stats count only the program's own time, so other
 #    work on the machine changes them little);
 #  - from a large ratio: `ab` of A against CAL (the same dispatcher, producer and counting
 #    as A against B) reads r = A/CAL in events per second; with one multiply costing
-#    (1/r - 1)/200 of A's event, the true B/A is 1 / (1 + (1/r - 1)/200).
+#    (1/r - 1)/200 of A's event, the true B/A is 1 / (1 + 2 (1/r - 1)/200).
 # Then POINT_FILES ab runs (4 identical points each) of A against B, and as many of A
 # against A.
 #
@@ -48,11 +49,11 @@ B
     done
   } >"$2"
 }
-chain_file 2 "$d/a1.bdsl" 1
-chain_file 202 "$d/cal1.bdsl" 1
-chain_file 2 "$d/a.bdsl" 4
-chain_file 3 "$d/b.bdsl" 4
-chain_file 202 "$d/cal.bdsl" 4
+chain_file 12 "$d/a1.bdsl" 1
+chain_file 212 "$d/cal1.bdsl" 1
+chain_file 12 "$d/a.bdsl" 4
+chain_file 14 "$d/b.bdsl" 4
+chain_file 212 "$d/cal.bdsl" 4
 
 for r in $(seq 1 "$rounds"); do
   for p in a1 cal1; do
@@ -86,7 +87,7 @@ if ns["a1"] and ns["cal1"]:
           f"CAL {cal:.1f} ns/run ({min(ns['cal1']):.1f}-{max(ns['cal1']):.1f}); one multiply {(cal - a) / 200:.3f} ns")
 try:
     rc = statistics.median(p["ratio"] for p in json.load(open(f"{out}/cal.json"))["points"] if p.get("ratio"))
-    print(f"ab A vs CAL: CAL/A {rc:.4f} in events per second; so the true B/A is {1 / (1 + (1 / rc - 1) / 200):.4f}")
+    print(f"ab A vs CAL: CAL/A {rc:.4f} in events per second; so the true B/A is {1 / (1 + 2 * (1 / rc - 1) / 200):.4f}")
 except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
     print(f"ab A vs CAL: no ratio ({e})")
 for pair in ("ab", "aa"):
