@@ -11,30 +11,16 @@
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 #include "test_runtime_support.hpp"
+#include "verify_fixtures.hpp"
 
 namespace fs = std::filesystem;
 using bpfbench::test::kBin;
 using bpfbench::test::run_process;
+using bpfbench::test::kBothFine;
+using bpfbench::test::kSecondRefused;
 using bpfbench::test::TempDir;
 
 namespace {
-
-// Two points; the second's inline C dereferences a random number, which the verifier
-// refuses at once ("R1 invalid mem access 'scalar'").
-const char *kSecondRefused = "defaults < warmup 0s; duration 1s; >\n"
-                             "suite \"s\" <\n"
-                             "  bench trigger as \"one\" < prog tp; report hits; >\n"
-                             "  bench trigger as \"two\" < prog tp; report hits;\n"
-                             "    code body {\n"
-                             "      if (*(volatile int *)(unsigned long)bpf_get_prandom_u32()) return;\n"
-                             "    }\n"
-                             "  >\n"
-                             ">\n";
-const char *kBothFine = "defaults < warmup 0s; duration 1s; >\n"
-                        "suite \"s\" <\n"
-                        "  bench trigger as \"one\" < prog tp; report hits; >\n"
-                        "  bench trigger as \"two\" < prog tp; report hits; >\n"
-                        ">\n";
 
 // bpfbench with `args`, run in `dir` (where the logs' folder goes).
 bpfbench::test::ProcessResult bpfbench_in(const TempDir &dir, std::vector<std::string> args, int timeout_s = 120) {

@@ -13,6 +13,7 @@
 #include "session/ab_kernels.hpp"
 #include "session/ab_session.hpp"
 #include "session_support.hpp"
+#include "verify_fixtures.hpp"
 #include "temp_dir.hpp"
 #include "test_runtime_support.hpp"
 
@@ -435,22 +436,8 @@ TEST_CASE("ab: two template folders differing in one program", "[ab][session][ru
 TEST_CASE("ab: B refused at its second point is found before the first turn, its log kept",
           "[ab][session][runtime][verify]") {
   BB_REQUIRE_ROOT();
-  const std::string fine = "defaults < warmup 0s; duration 1s; >\n"
-                           "suite \"s\" <\n"
-                           "  bench trigger as \"one\" < prog tp; report hits; >\n"
-                           "  bench trigger as \"two\" < prog tp; report hits; >\n"
-                           ">\n";
-  const std::string refused = "defaults < warmup 0s; duration 1s; >\n"
-                              "suite \"s\" <\n"
-                              "  bench trigger as \"one\" < prog tp; report hits; >\n"
-                              "  bench trigger as \"two\" < prog tp; report hits;\n"
-                              "    code body {\n"
-                              "      if (*(volatile int *)(unsigned long)bpf_get_prandom_u32()) return;\n"
-                              "    }\n"
-                              "  >\n"
-                              ">\n";
   TempDir d;
-  const std::string fa = d.write("a.bdsl", fine), fb = d.write("b.bdsl", refused);
+  const std::string fa = d.write("a.bdsl", test::kBothFine), fb = d.write("b.bdsl", test::kSecondRefused);
   AbArgs a;
   a.files = {fa, fb};
   AbVariant va, vb;
