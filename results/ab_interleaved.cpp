@@ -91,6 +91,7 @@ nlohmann::json interleaved_json(const AbInterleaved &x) {
                       {"dropped_pairs", x.dropped_pairs},
                       {"elapsed_s", json_number(x.elapsed_s)},
                       {"ci_unit", s.time_blocks ? "time block" : "load"},
+                      {"confidence", s.ratio.confidence},
                       {"control_n", s.control_n},
                       {"control_floor_pct", json_number(s.control_floor_pct)},
                       {"wall_ratio", json_number(s.wall_ratio)},

@@ -33,12 +33,19 @@ std::string header(const AbReport &r) {
                                 r.control ? " (control: A against itself)" : "");
   if (any_method(r, AbMethod::Interleaved))
     out += "ab: interleaved points: A's and B's loads alternate in one process; a slice's value is the active load's "
-           "events per CPU second of the producer threads; the CI is over loads, never slices\n";
+           "events per CPU second of the producer threads; the CI is over loads, never slices, and at 99% (a point "
+           "is judged after every round of slices)\n";
   if (any_method(r, AbMethod::Turns) && r.turn_value == AbTurnValue::Fast)
     out += "ab: a turn's value is the 90th percentile of its 100 ms intervals, in the metric's better direction "
            "(--turn-value fast)\n";
   if (!r.timing_note.empty()) out += "ab: " + printable_text(r.timing_note) + "\n";
   return out;
+}
+
+// The CI column's heading: whole turns use 95% intervals, interleaved points 99% ones.
+std::string ci_label(const AbReport &r) {
+  const bool inter = any_method(r, AbMethod::Interleaved), turns = any_method(r, AbMethod::Turns);
+  return inter && turns ? "CI (99%/95%)" : inter ? "99% CI" : "95% CI";
 }
 
 nlohmann::json point_json(const AbPointReport &p) {
@@ -220,8 +227,8 @@ std::string ab_regression_message(const AbReport &r, double limit_pct) {
 
 std::string ab_to_text(const AbReport &r) {
   std::string out = header(r);
-  out += fmt::format("{:<28} {:<10} {:>5} {:>8} {:>20} {:>9} {:>9}  {}\n", "point", "metric", "pairs", "B/A", "95% CI",
-                     "±CI", "speed", "verdict");
+  out += fmt::format("{:<28} {:<10} {:>5} {:>8} {:>20} {:>9} {:>9}  {}\n", "point", "metric", "pairs", "B/A",
+                     ci_label(r), "±CI", "speed", "verdict");
   for (const auto &p : r.points) {
     std::string name = printable_text(point_name({p.suite, p.label}));
     out += fmt::format("{:<28} {:<10} {:>5} {:>8} {:>20} {:>9} {:>9}  {}{}\n", name, p.metric, p.n_pairs(),
@@ -256,7 +263,7 @@ std::string ab_to_markdown(const AbReport &r) {
     out += "A turn's value is the 90th percentile of its 100 ms intervals, in the metric's better direction "
            "(`--turn-value fast`).\n\n";
   if (!r.timing_note.empty()) out += markdown_text(r.timing_note) + "\n\n";
-  out += "| suite | point | metric | pairs | B/A | 95% CI | ±CI | speed | verdict |\n";
+  out += "| suite | point | metric | pairs | B/A | " + ci_label(r) + " | ±CI | speed | verdict |\n";
   out += "|---|---|---|---:|---:|---|---:|---:|---|\n";
   for (const auto &p : r.points)
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {}{} |\n", markdown_text(p.suite),

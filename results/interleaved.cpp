@@ -81,7 +81,7 @@ void control(InterleavedStats &st, double confidence) {
   PairedRatio c = log_ratio_ci(logs, confidence);
   st.control_mean_log = c.mean_log;
   st.control_half_log = c.half_log;
-  st.control_floor_pct = std::expm1(std::fabs(c.mean_log) + c.half_log) * 100;
+  st.control_floor_pct = std::expm1(std::fabs(c.mean_log)) * 100;
 }
 
 }  // namespace
@@ -155,12 +155,11 @@ AbStop interleaved_stop_state(const InterleavedStats &s, bool higher_is_better, 
     const double floor = interleaved_floor_pct(s, user_floor_pct);
     Verdict v = ab_verdict(s.ratio, higher_is_better, floor);
     if (v == Verdict::Faster || v == Verdict::Slower) return AbStop::Decided;
-    // No change is an answer only when the whole CI lies inside the floor: one that crosses
-    // its edge may still leave it with more units.
-    const double band = std::log1p(std::max(floor, 0.0) / 100);
-    const bool inside = band == 0 || std::fabs(s.ratio.mean_log) + s.ratio.half_log <= band;
+    // No change, to within the precision: the CI is not outside the floor and is narrow. Not
+    // "the whole CI inside the floor": the floor is the control's own small difference now,
+    // and a CI of ±precision would hardly ever fit inside it.
     const bool settled = s.time_blocks || s.units.size() >= rule.min_units_no_change;
-    if (inside && settled && s.ratio.half_width_pct <= rule.precision_pct) return AbStop::Reached;
+    if (settled && s.ratio.half_width_pct <= rule.precision_pct) return AbStop::Reached;
   }
   if (elapsed_s >= rule.max_time_s) return AbStop::MaxTime;
   return AbStop::Continue;

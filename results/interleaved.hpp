@@ -43,8 +43,10 @@ struct InterleavedStats {
   // pairs in time, so the place the JIT gave the one load is not sampled.
   bool time_blocks = false;
   // The built-in control: A's loads against each other and B's against each other (units
-  // 2i and 2i+1), ln of their geometric means. Its floor is |mean| + CI half-width, in %:
-  // the largest change two loads of the same code show here. NaN without two units.
+  // 2i and 2i+1), ln of their geometric means. Its floor is |mean|, in %: how far the same
+  // code read from itself in this run. Not |mean| + half-width: the control compares loads
+  // measured ~100 ms apart, not adjacent slices, so its interval is 1.5-3x the ratio's, and
+  // stacked on the ratio's own interval it hid 2.5 % changes (measured). NaN without two units.
   size_t control_n = 0;
   double control_mean_log = 0, control_half_log = 0;
   double control_floor_pct = 0;
@@ -53,25 +55,32 @@ struct InterleavedStats {
   std::optional<double> prog_ns_ratio;  // B/A of the in-kernel ns per run, when measured
 };
 
+// The interval a verdict needs: the stop rule looks at a point after every round (up to
+// ~19 looks in 12 s), and each look at 95 % is one more chance to call a change that is not
+// there (docs/ab.md).
+inline constexpr double kInterleavedConfidence = 0.99;
+
 // `jit64` gives each unit's (A, B) residues by unit index (may be shorter than the units).
 InterleavedStats
 interleaved_stats(const std::vector<AbSlicePair> &pairs,
                   const std::vector<std::pair<std::optional<uint32_t>, std::optional<uint32_t>>> &jit64,
-                  double confidence = 0.95);
+                  double confidence = kInterleavedConfidence);
 
 // The floor a point is judged by (ab_verdict): the user's (`--threshold`, `--floor-from`)
 // or the built-in control's, whichever is larger.
 double interleaved_floor_pct(const InterleavedStats &s, double user_floor_pct);
 
 // When an interleaved point has measured enough: at least `min_units` units (or time
-// blocks) and `min_time_s`, then a CI outside the floor (Decided), or, from
-// `min_units_no_change` units on, one inside it with a half-width under the precision
-// (Reached); or the time limit.
+// blocks) and `min_time_s`, then a CI (at `confidence`) outside the floor (Decided), or,
+// from `min_units_no_change` units on, a CI that is not outside it with a half-width
+// under the precision (Reached: no change larger than about floor + precision); or the
+// time limit.
 struct InterleavedRule {
+  double confidence = kInterleavedConfidence;
   double precision_pct = 0.5;
   size_t min_units = 4;
-  // "No change" is an answer from this many units on: the floor of the first block's four
-  // comparisons (t with 3 degrees of freedom) is too wide to say a change is inside it.
+  // "No change" is an answer from this many units on (the first block of 8 loads a side,
+  // two of 4): fewer units' interval (t with 3 degrees of freedom) says little.
   size_t min_units_no_change = 8;
   double min_time_s = 1.0;
   double max_time_s = 12.0;

@@ -29,6 +29,7 @@ std::vector<AbSide> abba_order(size_t turns) {
 PairedRatio log_ratio_ci(const std::vector<double> &logs, double confidence) {
   PairedRatio r;
   r.pairs = logs.size();
+  r.confidence = confidence;
   if (logs.empty()) {
     r.why = "no pairs";
     return r;

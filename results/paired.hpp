@@ -36,6 +36,7 @@ struct PairedRatio {
   double ci_low = 0, ci_high = 0;   // exp(mean_log ∓ half_log)
   double half_width_pct = 0;        // (exp(half_log) - 1) · 100: the stop rule's measure
   double max_abs_log = 0;           // the largest |ln(b/a)| of one pair (the spread)
+  double confidence = 0.95;         // of the interval
   double change_pct() const { return (ratio - 1) * 100; }
 };
 PairedRatio paired_ratio(const std::vector<double> &a, const std::vector<double> &b, double confidence = 0.95);

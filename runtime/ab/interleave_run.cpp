@@ -239,7 +239,7 @@ Result<> InterleaveRunner::one_round(Copies &as, Copies &bs, uint32_t first_unit
     }
   }
   if (auto e = threads_.error()) return *e;
-  run_.stats = interleaved_stats(run_.pairs, run_.jit64);
+  run_.stats = interleaved_stats(run_.pairs, run_.jit64, o_.rule.confidence);
   const double t = elapsed();
   run_.stop = interleaved_stop_state(run_.stats, true, o_.user_floor_pct, o_.rule, t);
   if (o_.on_round) o_.on_round(run_.stats, t);
