@@ -23,13 +23,13 @@ void add_interleave_options(CLI::App *cmd, AbArgs &a) {
       ->check(CLI::IsMember({"auto", "turns"}));
   add_value<int64_t>(
       cmd, "--copies", integer_in(1, kMaxCopies), [&a](int64_t n) { a.interleave.copies = size_t(n); },
-      "Interleaved: loads of each side at once, each a unit of the CI (default 4)", "K");
+      "Interleaved: loads of each side at once, each a unit of the CI (default 8)", "K");
   add_value<int64_t>(
       cmd, "--slice", duration_in(kMinSliceNs, 1'000'000'000), [&a](int64_t ns) { a.interleave.slice_ns = ns; },
       "Interleaved: how long one load is active before the next (default 20ms)", "DURATION");
   add_value<int64_t>(
       cmd, "--block", duration_in(0, kMaxTimeNs), [&a](int64_t ns) { a.interleave.block_ns = ns; },
-      "Interleaved: fresh loads after this long (default 2s; 0 keeps the first loads throughout)", "DURATION");
+      "Interleaved: fresh loads after this long (default 1s; 0 keeps the first loads throughout)", "DURATION");
   cmd->add_flag("--prog-stats", a.interleave.prog_stats,
                 "Interleaved: also the in-kernel ns per run of A and B from the same slices (BPF run-time stats)");
 }

@@ -19,10 +19,10 @@
 namespace bpfbench {
 
 struct InterleaveOptions {
-  size_t copies = 4;                 // loads of each side at once (a unit is copy k of A and of B)
+  size_t copies = 8;                 // loads of each side at once (a unit is copy k of A and of B)
   int64_t slice_ns = 20'000'000;     // one load active this long
   int64_t settle_ns = 2'000'000;     // of it, not counted after a switch
-  int64_t block_ns = 2'000'000'000;  // fresh loads after this long; 0: the first loads throughout
+  int64_t block_ns = 1'000'000'000;  // fresh loads after this long; 0: the first loads throughout
   InterleavedRule rule;
   double user_floor_pct = 0;  // --threshold / --floor-from
   bool prog_stats = false;    // in-kernel ns per run of the entry program, per slice
