@@ -62,9 +62,10 @@ std::string interleaved_text(const AbInterleaved &x, double floor_pct) {
   }
   out += "\n";
   if (s.wall_ratio > 0)
-    out += fmt::format("  per wall time B/A {:.4f} (the verdict uses the producer threads' CPU time: preemption drops "
-                       "out)\n",
-                       s.wall_ratio);
+    out += fmt::format("  per wall time B/A {:.4f} (the verdict uses {})\n", s.wall_ratio,
+                       x.kernel_time ? "BPF_PROG_TEST_RUN's own duration of the runs: the syscall and preemption "
+                                       "drop out"
+                                     : "the producer threads' CPU time: preemption drops out");
   return out;
 }
 
@@ -82,7 +83,8 @@ nlohmann::json interleaved_json(const AbInterleaved &x) {
                      {"a_prog_ns", json_or_null(u.a_prog_ns)},
                      {"b_prog_ns", json_or_null(u.b_prog_ns)}});
   nlohmann::json j = {{"dispatch", x.dispatch},
-                      {"value", "events per CPU second of the producer threads"},
+                      {"value", x.kernel_time ? "events per second of the test_run calls' kernel-reported duration"
+                                              : "events per CPU second of the producer threads"},
                       {"copies", x.copies},
                       {"blocks", x.blocks},
                       {"slice_ms", x.slice_ms},

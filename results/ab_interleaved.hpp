@@ -27,6 +27,9 @@ struct AbInterleaved {
   InterleavedStats stats;
   std::optional<ProgFacts> a_facts, b_facts;  // of the first load of each side
   std::string prog_stats_note;                // why no in-kernel ns ("" when measured or not asked)
+  // Slices valued per second of BPF_PROG_TEST_RUN's reported duration, not of the producer
+  // threads' CPU time (test_run points).
+  bool kernel_time = false;
 };
 
 // Lines under the point's row in the text report (each starting with two spaces).

@@ -33,8 +33,9 @@ std::string header(const AbReport &r) {
                                 r.control ? " (control: A against itself)" : "");
   if (any_method(r, AbMethod::Interleaved))
     out += "ab: interleaved points: A's and B's loads alternate in one process; a slice's value is the active load's "
-           "events per CPU second of the producer threads; the CI is over loads, never slices, and at 99% (a point "
-           "is judged after every round of slices)\n";
+           "events per CPU second of the producer threads (test_run points: per second of the kernel's own duration "
+           "of the runs); the CI is over loads, never slices, and at 99% (a point is judged after every round of "
+           "slices)\n";
   if (any_method(r, AbMethod::Turns) && r.turn_value == AbTurnValue::Fast)
     out += "ab: a turn's value is the 90th percentile of its 100 ms intervals, in the metric's better direction "
            "(--turn-value fast)\n";

@@ -62,17 +62,21 @@ class TestRunProducer final : public Producer {
     std::vector<uint8_t> data = cfg_.data_in;
     // Room for what a program adds in front (XDP headroom: 256 bytes) or behind.
     std::vector<uint8_t> out(cfg_.expected_retval && !data.empty() ? data.size() + 512 : 0);
+    const uint64_t runs = cfg_.repeat ? cfg_.repeat : 1;
     for (uint64_t call = 1; !stop.load(std::memory_order_relaxed); ++call) {
-      if (std::string why = run_once(data, out); !why.empty())
+      uint32_t duration = 0;  // the kernel's mean ns per run of this call
+      if (std::string why = run_once(data, out, duration); !why.empty())
         return why[0] != 'B' ? "test_run call " + std::to_string(call) + ": " + why : why;
       slot.add(ops_);
+      slot.add_kernel_ns(uint64_t(duration) * runs);
     }
     return "";
   }
 
  private:
   // One call; "" or why it failed ("BPF_PROG_TEST_RUN failed: ...") or was wrong.
-  std::string run_once(std::vector<uint8_t> &data, std::vector<uint8_t> &out) const {
+  // `duration`: the kernel's mean ns per run of the call.
+  std::string run_once(std::vector<uint8_t> &data, std::vector<uint8_t> &out, uint32_t &duration) const {
     LIBBPF_OPTS(bpf_test_run_opts, opts);
     opts.repeat = cfg_.repeat;
     if (!data.empty()) {
@@ -85,6 +89,7 @@ class TestRunProducer final : public Producer {
     }
     const int fd = cfg_.active_test_run_fd ? cfg_.active_test_run_fd->load(std::memory_order_relaxed) : cfg_.test_run_fd;
     if (bpf_prog_test_run_opts(fd, &opts) != 0) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
+    duration = opts.duration;
     if (!cfg_.expected_retval) return "";
     if (opts.retval != *cfg_.expected_retval)
       return "returned " + std::to_string(static_cast<int32_t>(opts.retval)) + ", expected " +

@@ -54,4 +54,12 @@ uint64_t ProducerCounters::take() {
   return d;
 }
 
+uint64_t ProducerCounters::take_kernel_ns() {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < n_; ++i) sum += slots_[i].kernel_ns.load(std::memory_order_relaxed);
+  uint64_t d = sum - last_kernel_ns_;
+  last_kernel_ns_ = sum;
+  return d;
+}
+
 }  // namespace bpfbench

@@ -48,8 +48,14 @@ class BssCounters {
 // producers never share a cache line.
 struct alignas(128) ProducerSlot {
   std::atomic<uint64_t> ops{0};
+  // test_run: the kernel's own duration of the producer's calls, in ns (BPF_PROG_TEST_RUN
+  // reports it: the runs alone, without the syscall or the time the thread was preempted).
+  std::atomic<uint64_t> kernel_ns{0};
 
   void add(uint64_t n) { ops.store(ops.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+  void add_kernel_ns(uint64_t n) {
+    kernel_ns.store(kernel_ns.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
   // A locked add, as the kernel bench's inc_counter() (atomic_inc) counts each operation of
   // its user-space producers: the `op_count atomic` param (docs/families.md).
   void add_atomic(uint64_t n) { ops.fetch_add(n, std::memory_order_relaxed); }
@@ -81,11 +87,13 @@ class ProducerCounters {
   size_t size() const { return n_; }
   // Operations of all producers since the previous call.
   uint64_t take();
+  // The test_run calls' kernel-reported duration (all producers) since the previous call.
+  uint64_t take_kernel_ns();
 
  private:
   size_t n_;
   std::unique_ptr<ProducerSlot[]> slots_;
-  uint64_t last_ = 0;
+  uint64_t last_ = 0, last_kernel_ns_ = 0;
 };
 
 }  // namespace bpfbench

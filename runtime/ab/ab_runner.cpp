@@ -108,6 +108,7 @@ void run_interleaved_point(const AbSideInput &a, const AbSideInput &b, const Int
   x.a_facts = ran->a_facts;
   x.b_facts = ran->b_facts;
   x.prog_stats_note = ran->prog_stats_note;
+  x.kernel_time = ran->kernel_time;
   rep.stats = x.stats.ratio;
   rep.stop = ran->stop;
   rep.interleaved = std::move(x);

@@ -47,6 +47,10 @@ struct InterleaveRun {
   size_t dropped_pairs = 0;  // pairs with a slice in which the producers hardly ran (kMinSliceCpuS)
   double elapsed_s = 0;
   bool interrupted = false;
+  // A slice's value is events per second of the test_run calls' kernel-reported duration
+  // (test_run producers of a program type the kernel times), not of the producer threads'
+  // CPU time.
+  bool kernel_time = false;
   std::string prog_stats_note;  // why there are no in-kernel times ("" when there are, or not asked)
   Interference interference;    // what ran beside the point (another bpfbench, busy CPUs, foreign programs)
 };

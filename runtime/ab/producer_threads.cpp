@@ -32,6 +32,7 @@ Result<> ProducerThreads::start(Producer &producer, const std::vector<int> &cpus
   }
   if (auto e = error()) return *e;
   counters_->take();
+  counters_->take_kernel_ns();
   return {};
 }
 

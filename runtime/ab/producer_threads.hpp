@@ -30,6 +30,8 @@ class ProducerThreads {
   uint64_t cpu_ns() const;
   // Operations since the last call (all threads).
   uint64_t take_ops() { return counters_ ? counters_->take() : 0; }
+  // test_run: the kernel-reported duration of the calls since the last call, in ns.
+  uint64_t take_kernel_ns() { return counters_ ? counters_->take_kernel_ns() : 0; }
   // A thread that failed (a producer error, a pin that did not take), once stopped or not.
   std::optional<Error> error() const;
   // Stops and joins every thread (idempotent).

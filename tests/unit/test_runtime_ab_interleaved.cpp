@@ -8,6 +8,8 @@
 #include "point_runner.hpp"
 #include "runtime/ab/ab_runner.hpp"
 #include "runtime/ab/interleavable.hpp"
+#include "runtime/ab/interleave_run.hpp"
+#include "results/ab_interleaved.hpp"
 #include "temp_dir.hpp"
 
 using namespace bpfbench;
@@ -100,6 +102,40 @@ TEST_CASE("runtime ab: test_run points alternate the calls, A against itself rea
     CHECK(u.pairs > 0);
     CHECK(u.a_jit64.has_value());
   }
+  // test_run of a raw_tp program reports no duration: the slices are valued by the producer
+  // thread's CPU time, and the report says so.
+  CHECK_FALSE(r.interleaved->kernel_time);
+  CHECK(interleaved_json(*r.interleaved)["value"] == "events per CPU second of the producer threads");
+}
+
+// One producer thread's runs take at most the slice's wall time, so events per second of
+// the kernel-reported duration are at least the events per wall second (less a call at
+// each edge of the window), and a slice with events has a duration.
+TEST_CASE("runtime ab: a test_run slice's value is per second of the kernel's duration of the runs",
+          "[runtime][ab]") {
+  BB_REQUIRE_ROOT();
+  PointRunner pr;
+  Side a = side(pr, "crypto", "encrypt");
+  InterleavePlan plan = plan_interleave(a.input(pr.fams), a.input(pr.fams));
+  INFO(plan.why_not);
+  REQUIRE(plan.why_not.empty());
+  CHECK(plan.dispatch == AbDispatch::TestRunCalls);
+  REQUIRE(a.point.producers == 1);
+  StopSource stop;
+  AbRunOptions o = quick_options(pr.prober);
+  o.interleave.rule.max_time_s = 1;
+  auto ran = run_interleaved(a.input(pr.fams), a.input(pr.fams), plan, o.interleave, stop);
+  INFO((ran ? "" : ran.error().message));
+  REQUIRE(ran);
+  CHECK(ran->kernel_time);  // a tc program: the kernel times its test_run
+  REQUIRE(!ran->pairs.empty());
+  size_t at_least_wall = 0;
+  for (const AbSlicePair &p : ran->pairs) {
+    CHECK(p.a > 0);
+    CHECK(p.b > 0);
+    at_least_wall += p.a >= 0.95 * p.a_wall && p.b >= 0.95 * p.b_wall;
+  }
+  CHECK(at_least_wall == ran->pairs.size());
 }
 
 TEST_CASE("runtime ab: a stop request ends an interleaved point as interrupted", "[runtime][ab]") {
