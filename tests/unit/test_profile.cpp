@@ -12,6 +12,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -165,13 +166,12 @@ TEST_CASE("profile: a timing point's recording names its program", "[runtime][pr
   CHECK(exists(r.profile->data_path));
   REQUIRE(exists(r.profile->folded_path));
   CHECK(r.profile->samples > 0);
-  bool named = false;
-  for (const auto &s : r.profile->top)
-    named |= s.kind == SymbolKind::Bpf && s.name.rfind("bpf_prog_", 0) == 0 && s.name.size() > 12 &&
-             s.name.substr(s.name.size() - 12) == "_bench_ktime";
+  // The recording names the program: the folded stacks hold its JIT symbol, bpf_prog_<tag>_
+  // <name>. Not "among the 12 hottest symbols": where reading the clock is dear (this VM:
+  // pvclock_clocksource_read 75 % of the samples) the program's own few instructions fell
+  // to 13th in a CI run.
   INFO(format_profile(*r.profile));
-  CHECK(named);
-  CHECK(slurp(r.profile->folded_path).find("_bench_ktime_[k]") != std::string::npos);
+  CHECK(std::regex_search(slurp(r.profile->folded_path), std::regex("bpf_prog_[0-9a-f]{16}_bench_ktime_\\[k\\]")));
 }
 
 namespace {
