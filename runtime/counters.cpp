@@ -46,20 +46,16 @@ uint64_t BssCounters::take(size_t i) {
 
 ProducerCounters::ProducerCounters(size_t n) : n_(n), slots_(new ProducerSlot[n ? n : 1]) {}
 
-uint64_t ProducerCounters::take() {
+uint64_t ProducerCounters::take_delta(std::atomic<uint64_t> ProducerSlot::*field, uint64_t &last) {
   uint64_t sum = 0;
-  for (size_t i = 0; i < n_; ++i) sum += slots_[i].ops.load(std::memory_order_relaxed);
-  uint64_t d = sum - last_;
-  last_ = sum;
+  for (size_t i = 0; i < n_; ++i) sum += (slots_[i].*field).load(std::memory_order_relaxed);
+  uint64_t d = sum - last;
+  last = sum;
   return d;
 }
 
-uint64_t ProducerCounters::take_kernel_ns() {
-  uint64_t sum = 0;
-  for (size_t i = 0; i < n_; ++i) sum += slots_[i].kernel_ns.load(std::memory_order_relaxed);
-  uint64_t d = sum - last_kernel_ns_;
-  last_kernel_ns_ = sum;
-  return d;
-}
+uint64_t ProducerCounters::take() { return take_delta(&ProducerSlot::ops, last_); }
+
+uint64_t ProducerCounters::take_kernel_ns() { return take_delta(&ProducerSlot::kernel_ns, last_kernel_ns_); }
 
 }  // namespace bpfbench

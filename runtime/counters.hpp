@@ -94,6 +94,8 @@ class ProducerCounters {
   size_t n_;
   std::unique_ptr<ProducerSlot[]> slots_;
   uint64_t last_ = 0, last_kernel_ns_ = 0;
+  // The sum of one field over the slots, less `last` (then set to the sum).
+  uint64_t take_delta(std::atomic<uint64_t> ProducerSlot::*field, uint64_t &last);
 };
 
 }  // namespace bpfbench
