@@ -6,6 +6,8 @@
 #                                 every process it waited for (bash's `times`: a compiler
 #                                 under ninja, a test under ctest, a child of a test)
 #   ci-steps.sh report            prints one line per recorded step, in start order
+#   ci-steps.sh objects DIR       the CPU seconds of the objects compiled in build tree DIR
+#                                 (scripts/ci-object-time.sh wrote them): the sum, the top 8
 # Steps run side by side (scripts/test.sh's background jobs), so their walls overlap; their
 # CPU seconds add up. Nothing a step leaves running after it ends is counted.
 set -uo pipefail
@@ -34,8 +36,14 @@ report)
     awk '{printf "  %-16s %6d %7.1f %7.1f %7.1f\n", $1, $2, $3, $4, $5; u += $4; s += $5}
       END {printf "  %-16s %6s %7s %7.1f %7.1f\n", "sum of steps", "", "", u, s}'
   ;;
+objects)
+  find "$2" -name '*.o.cpu' -exec awk '{printf "%.1f %s\n", $1 + $2, FILENAME}' {} + | sort -rn >"$dir/objects.tmp"
+  awk -v d="$2" '{s += $1} END {printf "objects compiled in %s: %d, %.1f CPU seconds; the most:\n", d, NR, s}' "$dir/objects.tmp"
+  head -8 "$dir/objects.tmp" | sed -E "s|$2/||; s|\.cpu$||; s|CMakeFiles/||; s|^|  |"
+  rm -f "$dir/objects.tmp"
+  ;;
 *)
-  echo "usage: $0 run NAME CMD... | report" >&2
+  echo "usage: $0 run NAME CMD... | report | objects DIR" >&2
   exit 2
   ;;
 esac

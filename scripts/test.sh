@@ -10,6 +10,11 @@ rm -rf "$CI_STEPS_DIR"
 mkdir -p "$CI_STEPS_DIR"
 ci_steps=$PWD/scripts/ci-steps.sh
 step() { bash "$ci_steps" run "$@"; }
+# And each object's CPU seconds (a compiler launcher), in both build trees; not where the
+# caller has a launcher of its own (ccache).
+if [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=$PWD/scripts/ci-object-time.sh
+fi
 # With the sanitizer step on, every Catch2 test case it can run under ASan+UBSan (all but
 # those tagged [no-asan]) is compiled and run there only, not also in this build: here the
 # test binary holds only the [no-asan] cases (BPFBENCH_UNIT_TESTS=noasan). The C++ of the
@@ -174,6 +179,9 @@ else
 fi
 echo
 bash "$ci_steps" report
+for tree in build build-asan; do
+  [ ! -d "../$tree" ] || bash "$ci_steps" objects "$(cd "../$tree" && pwd)"
+done
 echo
 if [ "$skipped" -gt 0 ]; then
   echo "skipped tests and why:"
