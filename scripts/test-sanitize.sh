@@ -134,6 +134,7 @@ if [ "$mode" = all ]; then
 fi
 # The runtime cases one at a time: many measure, and they share the kernel.
 for f in "${rt_files[@]}"; do run_part "runtime-${f#\#}" "[$f]$rt" || rc=1; done
+echo "sanitize: the runtime cases left $(find "$XDG_CACHE_HOME" -type f -name '*.o' | wc -l) compiled objects in the run's cache (compiles into a test's own cache not counted)"
 if [ "$mode" = all ]; then
   wait "$fe_pid" || rc=1
 else
