@@ -37,12 +37,7 @@ bg_pids=()
 # The runtime cases compile into a cache of this run's own, empty at its start: the same
 # compiles on every machine, whatever ~/.cache holds (test-sanitize.sh gives the ASan run
 # one of its own too).
-# The guest kernels stay where they are (a link to the usual folder): the kernel-matrix
-# tests fetch them once.
 ci_cache=$(mktemp -d /tmp/bpfbench-ci-cache.XXXXXX)
-kernels="${XDG_CACHE_HOME:-$HOME/.cache}/bpfbench/kernels"
-mkdir -p "$kernels" "$ci_cache/bpfbench"
-ln -s "$(cd "$kernels" && pwd)" "$ci_cache/bpfbench/kernels"
 stop_background() {
   for p in "${bg_pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done
   rm -rf "$ci_cache"
