@@ -34,14 +34,7 @@ step build env BPFBENCH_WERROR=ON BPFBENCH_UNIT_TESTS=$units bash scripts/build.
 # process group (set -m; not setsid: a new session is a new scheduler autogroup, which gets
 # an equal share of the CPU whatever its tasks' policy), killed if this script ends first.
 bg_pids=()
-# The runtime cases compile into a cache of this run's own, empty at its start: the same
-# compiles on every machine, whatever ~/.cache holds (test-sanitize.sh gives the ASan run
-# one of its own too).
-ci_cache=$(mktemp -d /tmp/bpfbench-ci-cache.XXXXXX)
-stop_background() {
-  for p in "${bg_pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done
-  rm -rf "$ci_cache"
-}
+stop_background() { for p in "${bg_pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done; }
 trap stop_background EXIT
 trap 'stop_background; exit 130' INT
 trap 'stop_background; exit 143' TERM
@@ -103,7 +96,7 @@ rc=${PIPESTATUS[0]}
 # vm-guest) run in the background (above).
 rest='^(frontend|runtime-deadline|vm-host)$'
 [ "${BPFBENCH_HARDENING:-1}" = 0 ] || rest='^(frontend|runtime-deadline|vm-host|vm-guest)$'
-XDG_CACHE_HOME=$ci_cache step ctest-serial ctest --output-on-failure --timeout 600 -j1 -LE "$rest" 2>&1 | tee -a ctest.log
+step ctest-serial ctest --output-on-failure --timeout 600 -j1 -LE "$rest" 2>&1 | tee -a ctest.log
 rc2=${PIPESTATUS[0]}
 [ "$rc" -ne 0 ] || rc=$rc2
 [ "$rc" -ne 0 ] || rc=$rc0
