@@ -15,21 +15,20 @@ step() { bash "$ci_steps" run "$@"; }
 if [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
   export CMAKE_CXX_COMPILER_LAUNCHER=$PWD/scripts/ci-object-time.sh
 fi
-# With the sanitizer step on, each Catch2 test case runs once: the front-end cases and the
-# runtime cases tagged [asan] (those reaching code no front-end case reaches) under
-# ASan+UBSan, the [no-asan] cases and the other runtime cases here, in the normal build
-# (BPFBENCH_UNIT_TESTS=noasan: its test binary holds only the files with such cases). The
-# C++ of every test file is still compiled with -Werror, by clang in the sanitizer tree.
+# With the sanitizer step on, every Catch2 test case it can run under ASan+UBSan (all but
+# those tagged [no-asan]) is compiled and run there only, not also in this build: here the
+# test binary holds only the [no-asan] cases (BPFBENCH_UNIT_TESTS=noasan). The C++ of the
+# test files is still compiled with -Werror, by clang in the sanitizer tree.
 units=noasan
 [ "${BPFBENCH_HARDENING:-1}" != 0 ] || units=all
 step build env BPFBENCH_WERROR=ON BPFBENCH_UNIT_TESTS=$units bash scripts/build.sh
 
 # The sanitizer tree (below) builds in the background while the ctest passes run: those
 # passes leave about one CPU of two idle (one producer thread; measured on this 2-CPU VM:
-# 45-60% idle through the second pass). Once built, the same background job starts the fuzz
-# run and runs the sanitizer step's front-end test cases (test-sanitize.sh frontend: no
-# kernel, no root, nothing measured); its runtime cases wait for the ctest passes (below:
-# they share the kernel with them). It runs at SCHED_IDLE, so it takes only the CPU time the tests leave
+# 45-60% idle through the second pass). Once built, the same background job runs the
+# sanitizer step's front-end test cases (test-sanitize.sh frontend: no kernel, no root,
+# nothing measured); the runtime cases wait for the ctest passes (below: they share the
+# kernel with them). It runs at SCHED_IDLE, so it takes only the CPU time the tests leave
 # unused and a test thread that wakes preempts it at once; no test checks a speed. Its own
 # process group (set -m; not setsid: a new session is a new scheduler autogroup, which gets
 # an equal share of the CPU whatever its tasks' policy), killed if this script ends first.
@@ -69,9 +68,7 @@ if [ "${BPFBENCH_HARDENING:-1}" != 0 ]; then
     rc=$?
     echo "$rc" >build/sanitize-build.rc
     [ "$rc" -eq 0 ] || exit "$rc"
-    other=(chrt --other 0)  # root may leave SCHED_IDLE; others keep it
-    "${other[@]}" true 2>/dev/null || other=()
-    (cd build && FUZZ_NO_BUILD=1 nice -n 19 "${other[@]}" bash ../scripts/ci-steps.sh run fuzz bash ../scripts/fuzz.sh "$FUZZ_CAP" >fuzz.out 2>&1
+    (cd build && FUZZ_NO_BUILD=1 chrt --other 0 nice -n 19 bash ../scripts/ci-steps.sh run fuzz bash ../scripts/fuzz.sh "$FUZZ_CAP" >fuzz.out 2>&1
       echo "$?" >fuzz.rc) &
     SANITIZE_CLEANED=1 exec bash scripts/ci-steps.sh run asan-frontend bash scripts/test-sanitize.sh frontend >build/sanitize-frontend.out 2>&1' &
   san_pid=$!
@@ -110,10 +107,10 @@ ctest_counts() {  # LOG: "passed failed skipped" of the ctest output in LOG
 }
 read -r passed failed skipped <<<"$(ctest_counts ctest.log)"
 
-# Hardening: the unit tests under ASan+UBSan (scripts/test-sanitize.sh: the front-end cases
-# but the [no-asan] ones, and the [asan] runtime cases; its last lines name the [no-asan]
-# ones, and why), and a libFuzzer run of the front end and the JSON readers (a fixed number
-# of executions each, above), both from one clang-19 tree (build-asan/). The ASan run's Catch2 totals and
+# Hardening: the unit tests under ASan+UBSan (scripts/test-sanitize.sh: every Catch2 test
+# case but the [no-asan] ones the pass above ran; its last lines name those, and why), then
+# a libFuzzer run of the front end and the results-file reader (a fixed number of executions
+# each, below), both from one clang-19 tree (build-asan/). The ASan run's Catch2 totals and
 # the fuzz run (one test) join the counts. BPFBENCH_HARDENING=0 leaves both out (counted as skipped) and builds and runs every
 # Catch2 test case in the passes above.
 extra_skips=()
