@@ -2,14 +2,12 @@
 # Builds bpfbench and its unit tests with ASan+UBSan (clang-19, build-asan/, shared with the
 # fuzz run: scripts/sanitize-tree.sh) and runs the unit test binary under them: unit,
 # .bdsl case and compile tests, the CLI tests (they run build-asan's bpfbench) and the
-# runtime tests tagged [asan] (those reaching code no front-end case reaches), except the
-# test cases tagged [no-asan] (each one's reason in `not_run` below). The forked clang
-# child runs under the sanitizers as well. Any sanitizer report, from any of these
-# processes, fails the run.
+# runtime tests, except the test cases tagged [no-asan] (each one's reason in `not_run`
+# below). The forked clang child runs under the sanitizers as well. Any sanitizer report,
+# from any of these processes, fails the run.
 # The runtime test cases run one at a time; beside them, at SCHED_IDLE, the front-end test
 # cases, two at a time, one process per source file. scripts/test.sh runs these test cases
-# here only: its normal build holds only the [no-asan] ones and the runtime ones not tagged
-# [asan] (BPFBENCH_UNIT_TESTS=noasan).
+# here only: its normal build holds only the [no-asan] ones (BPFBENCH_UNIT_TESTS=noasan).
 # Last line: "sanitize: N passed, N failed, N skipped" (Catch2 test cases).
 #
 #   scripts/test-sanitize.sh [all|frontend|rest]
@@ -91,11 +89,8 @@ trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 fe="~[runtime]~[no-asan]"
 mapfile -t files < <("$bin" -# --list-tags "$fe" |
   sed -nE 's/^ *([0-9]+) +\[(#[^]]+)\]$/\1 \2/p' | sort -rn | cut -d' ' -f2)
-# The runtime cases tagged [asan]: those that reach code of bpfbench no front-end case
-# reaches (docs/testing.md says how they were chosen). scripts/test.sh runs the other runtime
-# cases in the normal build's ctest pass (tests/CMakeLists.txt). One process per source
-# file, one at a time (below).
-rt="[runtime][asan]~[no-asan]"
+# The runtime cases: one process per source file too, one at a time (below).
+rt="[runtime]~[no-asan]"
 mapfile -t rt_files < <("$bin" -# --list-tags "$rt" | sed -nE 's/^ *[0-9]+ +\[(#[^]]+)\]$/\1/p' | sort)
 log="$build/sanitize.log"
 : >"$log"

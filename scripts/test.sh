@@ -39,48 +39,24 @@ trap 'stop_background; exit 130' INT
 trap 'stop_background; exit 143' TERM
 # First, alone on the machine: the runtime cases with a wall-clock deadline (label
 # runtime-deadline, tests/CMakeLists.txt: a stop within a second), before anything starts
-# in the background; then the two qemu boots that also probe the host's kernel (label
-# vm-host, tests/vm/CMakeLists.txt): they fetch the guest kernels if need be, before the
-# boots in the background use them.
+# in the background.
 set +e
-(cd build && step first ctest --output-on-failure --timeout 600 -j1 -L '^(runtime-deadline|vm-host)$' 2>&1 | tee ctest.log
+(cd build && step deadline ctest --output-on-failure --timeout 600 -j1 -L '^runtime-deadline$' 2>&1 | tee ctest.log
   exit "${PIPESTATUS[0]}")
 rc0=$?
 set -e
-# The fuzz run (scripts/fuzz.sh): a fixed number of executions per target (those two
-# targets' counts in 40 s and 20 s in CI runs when they ran alone), not a time: the same
-# fuzzing however much CPU it gets, at most 400 s each. fuzz_floors (the --floor-from
-# reader): ~4 s of executions at its rate here (7400/s). fuzz_manifest (the family.json
-# reader): 6000 executions, 5-10 s here (1132/s alone, 750/s at nice 19 beside four builds).
-export FUZZ_RUNS="fuzz_frontend:${BPFBENCH_FUZZ_RUNS_FRONTEND:-48000} fuzz_results:${BPFBENCH_FUZZ_RUNS_RESULTS:-105000} fuzz_floors:${BPFBENCH_FUZZ_RUNS_FLOORS:-30000} fuzz_manifest:${BPFBENCH_FUZZ_RUNS_MANIFEST:-6000}"
-export FUZZ_CAP=400
 san_pid=
-vm_pid=
 if [ "${BPFBENCH_HARDENING:-1}" != 0 ]; then
   # The sanitizer step's old logs and reports go now, not when `frontend` starts: by then
   # `rest` may be writing its own (SANITIZE_CLEANED=1).
-  rm -rf build/sanitize-build.rc build/fuzz.rc build-asan/sanitizer-reports build-asan/sanitize-*.log build-asan/sanitize-frontend.rc
-  # Once built, the same job starts the fuzz run at nice 19, SCHED_OTHER (chrt --other):
-  # libFuzzer's 10 s per-input timeout is wall clock, and a task at SCHED_IDLE can wait that
-  # long while two producer threads run. It leaves its exit code in build/fuzz.rc.
+  rm -rf build/sanitize-build.rc build-asan/sanitizer-reports build-asan/sanitize-*.log build-asan/sanitize-frontend.rc
   set -m
   chrt --idle 0 bash -c 'bash scripts/ci-steps.sh run asan-build bash scripts/sanitize-build.sh >build/sanitize-build.log 2>&1
     rc=$?
     echo "$rc" >build/sanitize-build.rc
-    [ "$rc" -eq 0 ] || exit "$rc"
-    (cd build && FUZZ_NO_BUILD=1 chrt --other 0 nice -n 19 bash ../scripts/ci-steps.sh run fuzz bash ../scripts/fuzz.sh "$FUZZ_CAP" >fuzz.out 2>&1
-      echo "$?" >fuzz.rc) &
-    SANITIZE_CLEANED=1 exec bash scripts/ci-steps.sh run asan-frontend bash scripts/test-sanitize.sh frontend >build/sanitize-frontend.out 2>&1' &
+    [ "$rc" -ne 0 ] || SANITIZE_CLEANED=1 exec bash scripts/ci-steps.sh run asan-frontend bash scripts/test-sanitize.sh frontend >build/sanitize-frontend.out 2>&1' &
   san_pid=$!
   bg_pids+=("$san_pid")
-  # The qemu boots that touch nothing of the host's kernel (label vm-guest) at nice 19, one
-  # at a time, beside everything from here on: the guests' kernels are not the host's, and
-  # the host side of those tests loads no BPF program (checked: no BPF program id was taken
-  # on the host during them), so they cannot disturb the runtime cases' checks of the host's
-  # BPF objects. With BPFBENCH_HARDENING=0 they run in the ctest pass.
-  (cd build && exec nice -n 19 bash "$ci_steps" run vm-guest ctest --output-on-failure --timeout 600 -j1 -L '^vm-guest$' >vm-guest.log 2>&1) &
-  vm_pid=$!
-  bg_pids+=("$vm_pid")
   set +m
 fi
 cd build
@@ -90,9 +66,9 @@ set +e
 step ctest-frontend ctest --output-on-failure --timeout 600 -j2 -L frontend 2>&1 | tee -a ctest.log
 rc=${PIPESTATUS[0]}
 # With the sanitizer step on, the qemu boots that touch nothing of the host's kernel (label
-# vm-guest) run in the background (above).
-rest='^(frontend|runtime-deadline|vm-host)$'
-[ "${BPFBENCH_HARDENING:-1}" = 0 ] || rest='^(frontend|runtime-deadline|vm-host|vm-guest)$'
+# vm-guest) run later, beside its runtime cases (below).
+rest='^(frontend|runtime-deadline)$'
+[ "${BPFBENCH_HARDENING:-1}" = 0 ] || rest='^(frontend|runtime-deadline|vm-guest)$'
 step ctest-serial ctest --output-on-failure --timeout 600 -j1 -LE "$rest" 2>&1 | tee -a ctest.log
 rc2=${PIPESTATUS[0]}
 [ "$rc" -ne 0 ] || rc=$rc2
@@ -126,8 +102,37 @@ else
   bg_rc=$(cat sanitize-build.rc 2>/dev/null || echo 1)
   tail -n 1 sanitize-build.log
   echo "test.sh: the background sanitizer build ended $((SECONDS - t0)) s after the ctest passes (exit ${bg_rc})"
+  # The fuzz step runs beside the sanitizer step, at nice 19: the runtime test cases there
+  # run one at a time and leave about one CPU of two idle once the front-end queue is done
+  # (measured in a CI run here: ~200 s at 48-52 % idle). A fixed number of executions per
+  # target (those two targets' counts in 40 s and 20 s in the last CI runs before the
+  # change, when they ran alone), not a time: the same fuzzing however much CPU it gets,
+  # at most 400 s each. Nice 19, not SCHED_IDLE: libFuzzer's 10 s per-input timeout is wall
+  # clock, and a task at SCHED_IDLE can wait that long while two producer threads run.
+  # Only when the background build succeeded (its targets are there: fuzz.sh runs no ninja
+  # of its own beside the sanitizer step's); otherwise after it, as before.
+  # fuzz_floors (the --floor-from reader): ~4 s of executions at its rate here (7400/s).
+  # fuzz_manifest (the family.json reader): 6000 executions, 5-10 s here (1132/s alone, 750/s
+  # at nice 19 beside four other builds).
+  export FUZZ_RUNS="fuzz_frontend:${BPFBENCH_FUZZ_RUNS_FRONTEND:-48000} fuzz_results:${BPFBENCH_FUZZ_RUNS_RESULTS:-105000} fuzz_floors:${BPFBENCH_FUZZ_RUNS_FLOORS:-30000} fuzz_manifest:${BPFBENCH_FUZZ_RUNS_MANIFEST:-6000}"
+  fuzz_cap=400
+  fuzz_pid=
+  # The qemu boots of label vm-guest run beside the sanitizer step too, at nice 19, one at
+  # a time: the guests' kernels are not the host's, and the host side of those tests loads
+  # no BPF program, so they cannot disturb the runtime cases' checks of the host's BPF
+  # objects (the two boots that also probe the host ran in the ctest pass).
+  set -m
+  nice -n 19 bash "$ci_steps" run vm-guest ctest --output-on-failure --timeout 600 -j1 -L '^vm-guest$' >vm-guest.log 2>&1 &
+  vm_pid=$!
+  bg_pids+=("$vm_pid")
+  set +m
   if [ "$bg_rc" -eq 0 ]; then
-    # The [asan] runtime cases; then it waits for the background front-end cases and counts both.
+    set -m
+    FUZZ_NO_BUILD=1 nice -n 19 bash "$ci_steps" run fuzz bash ../scripts/fuzz.sh "$fuzz_cap" >fuzz.out 2>&1 &
+    fuzz_pid=$!
+    bg_pids+=("$fuzz_pid")
+    set +m
+    # The runtime cases; then it waits for the background front-end cases and counts both.
     SANITIZE_FRONTEND_PID=$san_pid step asan-runtime bash ../scripts/test-sanitize.sh rest 2>&1 | tee sanitize.out
     san_rc=${PIPESTATUS[0]}
     cat sanitize-frontend.out 2>/dev/null
@@ -137,14 +142,13 @@ else
     san_rc=${PIPESTATUS[0]}
   fi
   t1=$SECONDS
-  if [ "$bg_rc" -eq 0 ]; then
-    # Started by the background job once the build was done (above).
-    while [ ! -s fuzz.rc ] && kill -0 -- -"$san_pid" 2>/dev/null; do sleep 1; done
-    fuzz_rc=$(cat fuzz.rc 2>/dev/null || echo 1)
+  if [ -n "$fuzz_pid" ]; then
+    wait "$fuzz_pid"
+    fuzz_rc=$?
     cat fuzz.out
-    echo "test.sh: the fuzz step ran in the background and ended $((SECONDS - t1)) s after the sanitizer step"
+    echo "test.sh: the fuzz step ran beside the sanitizer step and ended $((SECONDS - t1)) s after it"
   else
-    step fuzz bash ../scripts/fuzz.sh "$FUZZ_CAP" 2>&1 | tee fuzz.out
+    step fuzz bash ../scripts/fuzz.sh "$fuzz_cap" 2>&1 | tee fuzz.out
     fuzz_rc=${PIPESTATUS[0]}
   fi
   t2=$SECONDS
@@ -154,7 +158,7 @@ else
   cat vm-guest.log >>ctest.log
   read -r vp vf vs <<<"$(ctest_counts vm-guest.log)"
   passed=$((passed + vp)) failed=$((failed + vf)) skipped=$((skipped + vs))
-  echo "test.sh: the vm-guest boots ran in the background and ended $((SECONDS - t2)) s after the fuzz step"
+  echo "test.sh: the vm-guest boots ran beside the sanitizer step and ended $((SECONDS - t2)) s after the fuzz step"
   [ "$rc" -ne 0 ] || rc=$vm_rc
   set -e
   echo "test.sh: sanitizer step $((t1 - t0)) s (exit ${san_rc}), fuzz step done $((t2 - t1)) s after it (exit ${fuzz_rc})"
