@@ -17,22 +17,25 @@ case ${1:-} in
 run)
   name=$2
   shift 2
+  # `times`' second line: this shell's waited-for children, "XmY.YYYs XmY.YYYs", before and
+  # after: a process that exec'd this script (bash -c runs its last command so) keeps the
+  # times of the children it waited for before. No pipe: a pipe's subshell would report its
+  # own (empty) children.
+  times >"$dir/$name.tms0"
   start=$(date +%s.%N)
   "$@"
   rc=$?
   end=$(date +%s.%N)
-  # `times`' second line: this shell's waited-for children, "XmY.YYYs XmY.YYYs". No pipe: a
-  # pipe's subshell would report its own (empty) children.
   times >"$dir/$name.tms"
-  read -r cu cs < <(sed -n 2p "$dir/$name.tms" | sed -E 's/([0-9]+)m([0-9.]+)s/\1 \2/g' |
-    awk '{printf "%.1f %.1f\n", $1 * 60 + $2, $3 * 60 + $4}')
+  read -r cu cs < <({ sed -n 2p "$dir/$name.tms0"; sed -n 2p "$dir/$name.tms"; } |
+    sed -E 's/([0-9]+)m([0-9.]+)s/\1 \2/g' | awk '{u = $1 * 60 + $2 - u; s = $3 * 60 + $4 - s} END {printf "%.1f %.1f\n", u, s}')
   echo "$name $(awk -v s="$start" -v e="$end" -v t="$t0" 'BEGIN {printf "%.0f %.1f", s - t, e - s}') $cu $cs" >"$dir/$name"
   exit "$rc"
   ;;
 report)
   echo "CI steps (start: seconds after the script started; wall, user and system CPU seconds):"
   printf '  %-16s %6s %7s %7s %7s\n' step start wall user sys
-  for f in "$dir"/*; do [[ $f == *.tms || ! -f $f ]] || cat "$f"; done | sort -k2 -n |
+  for f in "$dir"/*; do [[ $f == *.tms || $f == *.tms0 || ! -f $f ]] || cat "$f"; done | sort -k2 -n |
     awk '{printf "  %-16s %6d %7.1f %7.1f %7.1f\n", $1, $2, $3, $4, $5; u += $4; s += $5}
       END {printf "  %-16s %6s %7s %7.1f %7.1f\n", "sum of steps", "", "", u, s}'
   ;;
