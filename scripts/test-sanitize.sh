@@ -67,7 +67,7 @@ if [ "$mode" = rest ]; then
     echo "sanitize: 'rest' needs a 'frontend' run, done or running (no $fe_done, no SANITIZE_FRONTEND_PID)" >&2
     exit 2
   fi
-  rm -f "$build/sanitize-runtime.log"
+  rm -f "$build"/sanitize-runtime-*.log "$build"/sanitize-runtime-*.cpu
 elif [ "${SANITIZE_CLEANED:-}" != 1 ]; then
   # Not with SANITIZE_CLEANED=1 (scripts/test.sh cleans before it starts `frontend`): a
   # `rest` started meanwhile may already be writing its log and reports here.
@@ -89,10 +89,20 @@ trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 fe="~[runtime]~[no-asan]"
 mapfile -t files < <("$bin" -# --list-tags "$fe" |
   sed -nE 's/^ *([0-9]+) +\[(#[^]]+)\]$/\1 \2/p' | sort -rn | cut -d' ' -f2)
+# The runtime cases: one process per source file too, one at a time (below).
+rt="[runtime]~[no-asan]"
+mapfile -t rt_files < <("$bin" -# --list-tags "$rt" | sed -nE 's/^ *[0-9]+ +\[(#[^]]+)\]$/\1/p' | sort)
 log="$build/sanitize.log"
 : >"$log"
 run_part() {  # NAME SPEC: one Catch2 process, its output in $build/sanitize-NAME.log
-  "$bin" -# --durations yes "$2" >"$build/sanitize-$1.log" 2>&1
+  # and its CPU seconds (bash's `times`: user and system, its own and its children's) in
+  # $build/sanitize-NAME.cpu, to see which files cost what.
+  (
+    "$bin" -# --durations yes "$2" >"$build/sanitize-$1.log" 2>&1
+    rc=$?
+    times >"$build/sanitize-$1.cpu"
+    exit "$rc"
+  )
 }
 run_queue() {  # SPEC FILE_TAG...: run_part for each file tag, two at a time
   local spec=$1
@@ -123,7 +133,8 @@ if [ "$mode" = all ]; then
   trap 'kill -- -"$fe_pid" 2>/dev/null || true; rm -rf "$XDG_CACHE_HOME"' EXIT
 fi
 # The runtime cases one at a time: many measure, and they share the kernel.
-run_part runtime "[runtime]~[no-asan]" || rc=1
+for f in "${rt_files[@]}"; do run_part "runtime-${f#\#}" "[$f]$rt" || rc=1; done
+echo "sanitize: the runtime cases left $(find "$XDG_CACHE_HOME" -type f -name '*.o' | wc -l) compiled objects in the run's cache (compiles into a test's own cache not counted)"
 if [ "$mode" = all ]; then
   wait "$fe_pid" || rc=1
 else
@@ -137,11 +148,11 @@ else
   rm -f "$fe_done"
 fi
 for f in "${files[@]}"; do cat "$build/sanitize-frontend-${f#\#}.log"; done | tee -a "$log"
-tee -a "$log" <"$build/sanitize-runtime.log"
+for f in "${rt_files[@]}"; do cat "$build/sanitize-runtime-${f#\#}.log"; done | tee -a "$log"
 set -e
 # Every part's log must be there: a missing one is a failure, never a silent gap.
 failed_parts=0
-for part in "${files[@]/#\#/frontend-}" runtime; do
+for part in "${files[@]/#\#/frontend-}" "${rt_files[@]/#\#/runtime-}"; do
   if [ ! -f "$build/sanitize-$part.log" ]; then
     echo "sanitize: no log of part '$part' ($build/sanitize-$part.log)"
     failed_parts=$((failed_parts + 1))

@@ -2,13 +2,26 @@
 # README command 2 (and what CI runs): install, build with -Werror, run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every step's wall clock and CPU seconds (scripts/ci-steps.sh), printed before the last line.
+CI_T0=$(date +%s.%N)
+CI_STEPS_DIR=$PWD/build/ci-steps
+export CI_T0 CI_STEPS_DIR
+rm -rf "$CI_STEPS_DIR"
+mkdir -p "$CI_STEPS_DIR"
+ci_steps=$PWD/scripts/ci-steps.sh
+step() { bash "$ci_steps" run "$@"; }
+# And each object's CPU seconds (a compiler launcher), in both build trees; not where the
+# caller has a launcher of its own (ccache).
+if [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=$PWD/scripts/ci-object-time.sh
+fi
 # With the sanitizer step on, every Catch2 test case it can run under ASan+UBSan (all but
 # those tagged [no-asan]) is compiled and run there only, not also in this build: here the
 # test binary holds only the [no-asan] cases (BPFBENCH_UNIT_TESTS=noasan). The C++ of the
 # test files is still compiled with -Werror, by clang in the sanitizer tree.
 units=noasan
 [ "${BPFBENCH_HARDENING:-1}" != 0 ] || units=all
-BPFBENCH_WERROR=ON BPFBENCH_UNIT_TESTS=$units bash scripts/build.sh
+step build env BPFBENCH_WERROR=ON BPFBENCH_UNIT_TESTS=$units bash scripts/build.sh
 
 # The sanitizer tree (below) builds in the background while the ctest passes run: those
 # passes leave about one CPU of two idle (one producer thread; measured on this 2-CPU VM:
@@ -28,7 +41,7 @@ trap 'stop_background; exit 143' TERM
 # runtime-deadline, tests/CMakeLists.txt: a stop within a second), before anything starts
 # in the background.
 set +e
-(cd build && ctest --output-on-failure --timeout 600 -j1 -L '^runtime-deadline$' 2>&1 | tee ctest.log
+(cd build && step deadline ctest --output-on-failure --timeout 600 -j1 -L '^runtime-deadline$' 2>&1 | tee ctest.log
   exit "${PIPESTATUS[0]}")
 rc0=$?
 set -e
@@ -38,10 +51,10 @@ if [ "${BPFBENCH_HARDENING:-1}" != 0 ]; then
   # `rest` may be writing its own (SANITIZE_CLEANED=1).
   rm -rf build/sanitize-build.rc build-asan/sanitizer-reports build-asan/sanitize-*.log build-asan/sanitize-frontend.rc
   set -m
-  chrt --idle 0 bash -c 'bash scripts/sanitize-build.sh >build/sanitize-build.log 2>&1
+  chrt --idle 0 bash -c 'bash scripts/ci-steps.sh run asan-build bash scripts/sanitize-build.sh >build/sanitize-build.log 2>&1
     rc=$?
     echo "$rc" >build/sanitize-build.rc
-    [ "$rc" -ne 0 ] || SANITIZE_CLEANED=1 exec bash scripts/test-sanitize.sh frontend >build/sanitize-frontend.out 2>&1' &
+    [ "$rc" -ne 0 ] || SANITIZE_CLEANED=1 exec bash scripts/ci-steps.sh run asan-frontend bash scripts/test-sanitize.sh frontend >build/sanitize-frontend.out 2>&1' &
   san_pid=$!
   bg_pids+=("$san_pid")
   set +m
@@ -50,13 +63,13 @@ cd build
 set +e
 # Label `frontend` (tests/CMakeLists.txt: no root, no BPF, nothing measured) two at a
 # time; everything else, the runtime tests that measure and the qemu boots, one at a time.
-ctest --output-on-failure --timeout 600 -j2 -L frontend 2>&1 | tee -a ctest.log
+step ctest-frontend ctest --output-on-failure --timeout 600 -j2 -L frontend 2>&1 | tee -a ctest.log
 rc=${PIPESTATUS[0]}
 # With the sanitizer step on, the qemu boots that touch nothing of the host's kernel (label
 # vm-guest) run later, beside its runtime cases (below).
 rest='^(frontend|runtime-deadline)$'
 [ "${BPFBENCH_HARDENING:-1}" = 0 ] || rest='^(frontend|runtime-deadline|vm-guest)$'
-ctest --output-on-failure --timeout 600 -j1 -LE "$rest" 2>&1 | tee -a ctest.log
+step ctest-serial ctest --output-on-failure --timeout 600 -j1 -LE "$rest" 2>&1 | tee -a ctest.log
 rc2=${PIPESTATUS[0]}
 [ "$rc" -ne 0 ] || rc=$rc2
 [ "$rc" -ne 0 ] || rc=$rc0
@@ -109,23 +122,23 @@ else
   # no BPF program, so they cannot disturb the runtime cases' checks of the host's BPF
   # objects (the two boots that also probe the host ran in the ctest pass).
   set -m
-  nice -n 19 ctest --output-on-failure --timeout 600 -j1 -L '^vm-guest$' >vm-guest.log 2>&1 &
+  nice -n 19 bash "$ci_steps" run vm-guest ctest --output-on-failure --timeout 600 -j1 -L '^vm-guest$' >vm-guest.log 2>&1 &
   vm_pid=$!
   bg_pids+=("$vm_pid")
   set +m
   if [ "$bg_rc" -eq 0 ]; then
     set -m
-    FUZZ_NO_BUILD=1 nice -n 19 bash ../scripts/fuzz.sh "$fuzz_cap" >fuzz.out 2>&1 &
+    FUZZ_NO_BUILD=1 nice -n 19 bash "$ci_steps" run fuzz bash ../scripts/fuzz.sh "$fuzz_cap" >fuzz.out 2>&1 &
     fuzz_pid=$!
     bg_pids+=("$fuzz_pid")
     set +m
     # The runtime cases; then it waits for the background front-end cases and counts both.
-    SANITIZE_FRONTEND_PID=$san_pid bash ../scripts/test-sanitize.sh rest 2>&1 | tee sanitize.out
+    SANITIZE_FRONTEND_PID=$san_pid step asan-runtime bash ../scripts/test-sanitize.sh rest 2>&1 | tee sanitize.out
     san_rc=${PIPESTATUS[0]}
     cat sanitize-frontend.out 2>/dev/null
   else
     wait "$san_pid"
-    bash ../scripts/test-sanitize.sh 2>&1 | tee sanitize.out
+    step asan-all bash ../scripts/test-sanitize.sh 2>&1 | tee sanitize.out
     san_rc=${PIPESTATUS[0]}
   fi
   t1=$SECONDS
@@ -135,7 +148,7 @@ else
     cat fuzz.out
     echo "test.sh: the fuzz step ran beside the sanitizer step and ended $((SECONDS - t1)) s after it"
   else
-    bash ../scripts/fuzz.sh "$fuzz_cap" 2>&1 | tee fuzz.out
+    step fuzz bash ../scripts/fuzz.sh "$fuzz_cap" 2>&1 | tee fuzz.out
     fuzz_rc=${PIPESTATUS[0]}
   fi
   t2=$SECONDS
@@ -164,6 +177,11 @@ else
   if [ "$fuzz_rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   if [ "$rc" -eq 0 ] && { [ "$san_rc" -ne 0 ] || [ "$fuzz_rc" -ne 0 ]; }; then rc=1; fi
 fi
+echo
+bash "$ci_steps" report
+for tree in build build-asan; do
+  [ ! -d "../$tree" ] || bash "$ci_steps" objects "$(cd "../$tree" && pwd)"
+done
 echo
 if [ "$skipped" -gt 0 ]; then
   echo "skipped tests and why:"
