@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -128,18 +129,7 @@ int print_help(const CLI::App &app, const CLI::Error &ex) {
   return code;
 }
 
-int run_args(int argc, char **argv) {
-  CLI::App app{"bpfbench: declarative BPF micro-benchmarks (.bdsl → BPF → numbers)", "bpfbench"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("bpfbench ") + BPFBENCH_VERSION);
-
-  CheckArgs check;
-  auto *c = add_check_command(app, check);
-
-  PlanArgs plan;
-  auto *p = add_plan_command(app, plan);
-
-  EmitArgs emit;
+CLI::App *add_emit_command(CLI::App &app, EmitArgs &emit) {
   auto *e = app.add_subcommand("emit", "Print the generated BPF C");
   add_file_options(e, emit.in, true);
   e->add_option("--bench", emit.bench, "Only this bench (index from 0, or family name)")
@@ -149,8 +139,10 @@ int run_args(int argc, char **argv) {
   add_value<int64_t>(
       e, "--point", integer_in(0, INT64_MAX), [&emit](int64_t i) { emit.point = size_t(i); },
       "Only the program of this plan point (index from `plan`)", "INDEX");
+  return e;
+}
 
-  ListArgs list;
+CLI::App *add_list_command(CLI::App &app, ListArgs &list) {
   auto *l = app.add_subcommand("list", "List the benchmark families, their params and metrics");
   l->add_option("FILE", list.file, "A .bdsl file: also list the families in bpf_templates/ next to it")
       ->check(checked(non_empty("a .bdsl file name"), "FILE"));
@@ -159,19 +151,42 @@ int run_args(int argc, char **argv) {
       ->check(checked(non_empty("a folder name"), "DIR"))
       ->type_name("DIR");
   l->add_flag("--json", list.json, "Print as JSON");
+  return l;
+}
 
-  RunCommand runcmd;
-  add_run_commands(app, runcmd);
+// Every command's options, and the subcommand CLI11 marks parsed: what dispatch() reads.
+struct Commands {
+  CheckArgs check;
+  PlanArgs plan;
+  EmitArgs emit;
+  ListArgs list;
+  RunCommand run;
   KbenchArgs kbench;
-  auto *kb = add_kbench_command(app, kbench);
   ResultsCommands results;
-  add_results_commands(app, results);
   AbCommand ab;
-  add_ab_command(app, ab);
-  // Last in the command list: a report about the machine, not a step of the pipeline.
   DoctorArgs doctor;
-  auto *d = add_doctor_command(app, doctor);
+  CLI::App *check_cmd = nullptr, *plan_cmd = nullptr, *emit_cmd = nullptr, *list_cmd = nullptr,
+           *kbench_cmd = nullptr, *doctor_cmd = nullptr;
+};
 
+void declare_commands(CLI::App &app, Commands &cmds) {
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("bpfbench ") + BPFBENCH_VERSION);
+  cmds.check_cmd = add_check_command(app, cmds.check);
+  cmds.plan_cmd = add_plan_command(app, cmds.plan);
+  cmds.emit_cmd = add_emit_command(app, cmds.emit);
+  cmds.list_cmd = add_list_command(app, cmds.list);
+  add_run_commands(app, cmds.run);
+  cmds.kbench_cmd = add_kbench_command(app, cmds.kbench);
+  add_results_commands(app, cmds.results);
+  add_ab_command(app, cmds.ab);
+  // Last in the command list: a report about the machine, not a step of the pipeline.
+  cmds.doctor_cmd = add_doctor_command(app, cmds.doctor);
+}
+
+// The command line into `app`'s options: an exit code when there is nothing to run
+// (--help, --version, a generated page, bad input), else nothing.
+std::optional<int> parse_command_line(CLI::App &app, int argc, char **argv) {
   if (auto code = print_generated(app, argc, argv)) return *code;
   if (std::string why = unknown_command(app, argc, argv); !why.empty()) {
     fmt::print(stderr, "bpfbench: error: {}\nRun with --help for more information.\n", why);
@@ -190,20 +205,37 @@ int run_args(int argc, char **argv) {
     fmt::print(stderr, "bpfbench: error: {}\nRun with --help for more information.\n", why.empty() ? ex.what() : why);
     return kExitBadInput;
   }
+  return std::nullopt;
+}
+
+// The commands that poll a stop flag: main()'s held stop signals go to their SignalWatcher.
+bool polls_stop_flag(const Commands &cmds) {
+  return (cmds.check_cmd->parsed() && (cmds.check.compile || cmds.check.verify)) ||
+         (cmds.plan_cmd->parsed() && cmds.plan.facts) || polls_stop_flag(cmds.run) ||
+         (cmds.kbench_cmd->parsed() && !cmds.kbench.list) || cmds.ab.cmd->parsed();
+}
+
+int dispatch(const Commands &cmds) {
+  if (cmds.kbench_cmd->parsed()) return cmd_kbench(cmds.kbench);
+  if (cmds.check_cmd->parsed()) return cmd_check(cmds.check);
+  if (cmds.plan_cmd->parsed()) return cmd_plan(cmds.plan);
+  if (cmds.emit_cmd->parsed()) return cmd_emit(cmds.emit);
+  if (cmds.list_cmd->parsed()) return cmd_list(cmds.list);
+  if (cmds.doctor_cmd->parsed()) return cmd_doctor(cmds.doctor);
+  if (auto code = dispatch_results_commands(cmds.results)) return *code;
+  if (cmds.ab.cmd->parsed()) return cmd_ab(cmds.ab.args);
+  return dispatch_run_commands(cmds.run);
+}
+
+int run_args(int argc, char **argv) {
+  CLI::App app{"bpfbench: declarative BPF micro-benchmarks (.bdsl → BPF → numbers)", "bpfbench"};
+  Commands cmds;
+  declare_commands(app, cmds);
+  if (auto code = parse_command_line(app, argc, argv)) return *code;
   // The stop signals main() holds go to the commands that poll a stop flag (their
   // SignalWatcher takes them over); the others end on a signal as any program does.
-  if (!(c->parsed() && (check.compile || check.verify)) && !(p->parsed() && plan.facts) && !polls_stop_flag(runcmd) &&
-      !(kb->parsed() && !kbench.list) && !ab.cmd->parsed())
-    unblock_stop_signals();
-  if (kb->parsed()) return cmd_kbench(kbench);
-  if (c->parsed()) return cmd_check(check);
-  if (p->parsed()) return cmd_plan(plan);
-  if (e->parsed()) return cmd_emit(emit);
-  if (l->parsed()) return cmd_list(list);
-  if (d->parsed()) return cmd_doctor(doctor);
-  if (auto code = dispatch_results_commands(results)) return *code;
-  if (ab.cmd->parsed()) return cmd_ab(ab.args);
-  return dispatch_run_commands(runcmd);
+  if (!polls_stop_flag(cmds)) unblock_stop_signals();
+  return dispatch(cmds);
 }
 
 }  // namespace
