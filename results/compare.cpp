@@ -73,14 +73,9 @@ std::string pick_metric(const ResultPoint &a, const CompareOptions &o) {
   return a.report.empty() ? "hits" : a.report.front();
 }
 
-// `drift` set: --normalize scales B's metric by the calibration ratio before it is judged.
-PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const CompareOptions &o,
-                              const DriftCheck *drift) {
-  PointComparison c;
-  c.suite = a.suite;
-  c.label = a.label;
-  c.params = params_text(a.params);
-  c.metric = pick_metric(a, o);
+// What differs between A's and B's point apart from the metric: params, program, the
+// verifier's and JIT's facts, a status without numbers. Each goes to the notes.
+void note_differences(PointComparison &c, const ResultPoint &a, const ResultPoint &b) {
   c.param_diffs = param_differences(a.params, b.params);
   if (!c.param_diffs.empty()) c.notes.push_back(fmt::format("params differ: {}", fmt::join(c.param_diffs, ", ")));
   if (!a.program_sha256.empty() && !b.program_sha256.empty() && a.program_sha256 != b.program_sha256)
@@ -90,6 +85,70 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   for (const auto &f : c.facts_changed) c.notes.push_back(f);
   if (!has_numbers(a)) c.notes.push_back(fmt::format("{} in A: {}", a.status, a.reason));
   if (!has_numbers(b)) c.notes.push_back(fmt::format("{} in B: {}", b.status, b.reason));
+}
+
+// A's mean within its own CI of 0: the change is B - A, with no relative change.
+void judge_absolute(PointComparison &c, const WelchResult &w, bool untested, const CompareOptions &o) {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  c.absolute = true;
+  c.change_pct = c.change_ci_low = c.change_ci_high = c.speed_change_pct = kNaN;
+  c.notes.push_back("A's 95% CI spans 0: absolute change B - A, no relative change, not in the geomean");
+  bool better = c.higher_is_better ? c.diff > 0 : c.diff < 0;
+  c.verdict = untested               ? Verdict::NotComparable
+              : w.p_value >= o.alpha ? Verdict::NoChange
+              : better               ? Verdict::Faster
+                                     : Verdict::Slower;
+}
+
+// The change relative to A's mean, and the verdict: significant and at least
+// --min-change, in the direction the family calls better.
+void judge_relative(PointComparison &c, const WelchResult &w, bool untested, const CompareOptions &o) {
+  // The CI of the relative change treats A's mean as exact (the usual approximation).
+  c.change_pct = w.diff / std::fabs(c.mean_a) * 100;
+  c.change_ci_low = w.ci_low / std::fabs(c.mean_a) * 100;
+  c.change_ci_high = w.ci_high / std::fabs(c.mean_a) * 100;
+  double ratio = c.mean_b / c.mean_a;
+  double speed = c.higher_is_better ? ratio : (ratio != 0 ? 1 / ratio : 0);
+  c.speed_change_pct = (speed - 1) * 100;
+  bool significant = w.p_value < o.alpha && std::fabs(c.change_pct) >= o.min_change_pct;
+  c.verdict = untested                 ? Verdict::NotComparable
+              : !significant           ? Verdict::NoChange
+              : c.speed_change_pct > 0 ? Verdict::Faster
+                                       : Verdict::Slower;
+}
+
+// Both sides have the metric's value: Welch's test on the means, then the verdict.
+void judge(PointComparison &c, const MetricSummary &ma, const MetricSummary &mb, const CompareOptions &o) {
+  c.unit = ma.unit;
+  c.higher_is_better = ma.higher_is_better;  // the family's `better`, kept in the results
+  c.mean_a = ma.mean, c.mean_b = mb.mean, c.ci_a = ma.ci95, c.ci_b = mb.ci95;
+  c.n_a = ma.n, c.n_b = mb.n;
+  // A side measured in rounds is tested on its round means (run-to-run variation
+  // included); a single run on its intervals.
+  auto [sd_a, n_a] = mean_basis(ma);
+  auto [sd_b, n_b] = mean_basis(mb);
+  WelchResult w = welch_t_test(ma.mean, sd_a, n_a, mb.mean, sd_b, n_b);
+  c.diff = w.diff, c.diff_ci_low = w.ci_low, c.diff_ci_high = w.ci_high;
+  c.p_value = w.p_value;
+  // One sample has no spread: the change stays in the JSON, but there is no test, so no verdict
+  // (before, p = 1 made it "no change", which reads as a measured result).
+  const bool untested = n_a < 2 || n_b < 2;
+  if (untested) c.notes.push_back("fewer than 2 samples: no test, no verdict");
+  if (std::fabs(c.mean_a) <= c.ci_a)
+    judge_absolute(c, w, untested, o);
+  else
+    judge_relative(c, w, untested, o);
+}
+
+// `drift` set: --normalize scales B's metric by the calibration ratio before it is judged.
+PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const CompareOptions &o,
+                              const DriftCheck *drift) {
+  PointComparison c;
+  c.suite = a.suite;
+  c.label = a.label;
+  c.params = params_text(a.params);
+  c.metric = pick_metric(a, o);
+  note_differences(c, a, b);
   const MetricSummary *ma = a.metric(c.metric), *mb = b.metric(c.metric);
   if (!has_numbers(a) || !has_numbers(b)) return c;
   MetricSummary scaled;
@@ -106,45 +165,7 @@ PointComparison compare_point(const ResultPoint &a, const ResultPoint &b, const 
   for (auto [m, side] : {std::pair(ma, "A"), std::pair(mb, "B")})
     if (!m->has_value()) c.notes.push_back(fmt::format("no {} in {}: {}", c.metric, side, m->no_value));
   if (!ma->has_value() || !mb->has_value()) return c;
-  c.unit = ma->unit;
-  c.higher_is_better = ma->higher_is_better;  // the family's `better`, kept in the results
-  c.mean_a = ma->mean, c.mean_b = mb->mean, c.ci_a = ma->ci95, c.ci_b = mb->ci95;
-  c.n_a = ma->n, c.n_b = mb->n;
-  // A side measured in rounds is tested on its round means (run-to-run variation
-  // included); a single run on its intervals.
-  auto [sd_a, n_a] = mean_basis(*ma);
-  auto [sd_b, n_b] = mean_basis(*mb);
-  WelchResult w = welch_t_test(ma->mean, sd_a, n_a, mb->mean, sd_b, n_b);
-  c.diff = w.diff, c.diff_ci_low = w.ci_low, c.diff_ci_high = w.ci_high;
-  c.p_value = w.p_value;
-  // One sample has no spread: the change stays in the JSON, but there is no test, so no verdict
-  // (before, p = 1 made it "no change", which reads as a measured result).
-  const bool untested = n_a < 2 || n_b < 2;
-  if (untested) c.notes.push_back("fewer than 2 samples: no test, no verdict");
-  if (std::fabs(c.mean_a) <= c.ci_a) {
-    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-    c.absolute = true;
-    c.change_pct = c.change_ci_low = c.change_ci_high = c.speed_change_pct = kNaN;
-    c.notes.push_back("A's 95% CI spans 0: absolute change B - A, no relative change, not in the geomean");
-    bool better = c.higher_is_better ? c.diff > 0 : c.diff < 0;
-    c.verdict = untested               ? Verdict::NotComparable
-                : w.p_value >= o.alpha ? Verdict::NoChange
-                : better               ? Verdict::Faster
-                                       : Verdict::Slower;
-    return c;
-  }
-  // The CI of the relative change treats A's mean as exact (the usual approximation).
-  c.change_pct = w.diff / std::fabs(c.mean_a) * 100;
-  c.change_ci_low = w.ci_low / std::fabs(c.mean_a) * 100;
-  c.change_ci_high = w.ci_high / std::fabs(c.mean_a) * 100;
-  double ratio = c.mean_b / c.mean_a;
-  double speed = c.higher_is_better ? ratio : (ratio != 0 ? 1 / ratio : 0);
-  c.speed_change_pct = (speed - 1) * 100;
-  bool significant = w.p_value < o.alpha && std::fabs(c.change_pct) >= o.min_change_pct;
-  c.verdict = untested                 ? Verdict::NotComparable
-              : !significant           ? Verdict::NoChange
-              : c.speed_change_pct > 0 ? Verdict::Faster
-                                       : Verdict::Slower;
+  judge(c, *ma, *mb, o);
   return c;
 }
 
