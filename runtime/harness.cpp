@@ -76,6 +76,40 @@ int intervals(int64_t ns, int64_t interval) {
   return static_cast<int>((std::max<int64_t>(ns, 0) + interval - 1) / interval);
 }
 
+// The sampling loop: one read of the counters per interval, the warmup intervals then the
+// measured ones, until all are taken, `opts.enough` says so, or a stop (a failed thread or
+// the user). Sets `res.interrupted` when the user stopped it early.
+void sample_intervals(const HarnessOptions &opts, ProducerCounters &counters, const MeasureFn &measure,
+                      const std::atomic<bool> &stop, const StopSource &external, const SampleFn &on_sample,
+                      HarnessResult &res) {
+  const int nwarm = warmup_intervals(opts), nmeas = measured_intervals(opts);
+  const int64_t interval = opts.interval_ns > 0 ? opts.interval_ns : 1'000'000'000;
+  int64_t t0 = monotonic_ns();
+  measure(counters.take());  // drop whatever happened while threads started
+  int64_t prev = t0;
+  for (int iter = 0; iter < nwarm + nmeas; ++iter) {
+    if (iter == nwarm && opts.on_measure_begin) opts.on_measure_begin();  // right after the last warmup read
+    sleep_until(t0 + (iter + 1) * interval, stop, external.flag());
+    if (stop.load() || external.stop_requested()) break;
+    int64_t now = monotonic_ns();
+    Sample s;
+    s.deltas = measure(counters.take());
+    s.duration_s = double(now - prev) / 1e9;
+    prev = now;
+    bool warm = iter < nwarm;
+    (warm ? res.warmup : res.samples).push_back(s);
+    if (on_sample) on_sample(iter, s, warm);
+    if (!warm && opts.enough && opts.enough(res.samples)) {
+      res.enough = true;
+      break;
+    }
+  }
+  // The measured part began iff every warmup sample was taken (the loop then reached iter nwarm).
+  if (res.warmup.size() == size_t(nwarm) && opts.on_measure_end) opts.on_measure_end();
+  bool complete = res.enough || int(res.warmup.size() + res.samples.size()) == nwarm + nmeas;
+  res.interrupted = !complete && external.stop_requested();
+}
+
 }  // namespace
 
 int warmup_intervals(const HarnessOptions &o) { return intervals(o.warmup_ns, o.interval_ns); }
@@ -130,32 +164,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
   }
   gate.release();
 
-  const int nwarm = warmup_intervals(opts), nmeas = measured_intervals(opts);
-  const int64_t interval = opts.interval_ns > 0 ? opts.interval_ns : 1'000'000'000;
-  int64_t t0 = monotonic_ns();
-  measure(counters.take());  // drop whatever happened while threads started
-  int64_t prev = t0;
-  for (int iter = 0; iter < nwarm + nmeas; ++iter) {
-    if (iter == nwarm && opts.on_measure_begin) opts.on_measure_begin();  // right after the last warmup read
-    sleep_until(t0 + (iter + 1) * interval, stop, external.flag());
-    if (stop.load() || external.stop_requested()) break;
-    int64_t now = monotonic_ns();
-    Sample s;
-    s.deltas = measure(counters.take());
-    s.duration_s = double(now - prev) / 1e9;
-    prev = now;
-    bool warm = iter < nwarm;
-    (warm ? res.warmup : res.samples).push_back(s);
-    if (on_sample) on_sample(iter, s, warm);
-    if (!warm && opts.enough && opts.enough(res.samples)) {
-      res.enough = true;
-      break;
-    }
-  }
-  // The measured part began iff every warmup sample was taken (the loop then reached iter nwarm).
-  if (res.warmup.size() == size_t(nwarm) && opts.on_measure_end) opts.on_measure_end();
-  bool complete = res.enough || int(res.warmup.size() + res.samples.size()) == nwarm + nmeas;
-  res.interrupted = !complete && external.stop_requested();
+  sample_intervals(opts, counters, measure, stop, external, on_sample, res);
   stop.store(true);
   for (auto &t : threads) t.join();
   threads.clear();
