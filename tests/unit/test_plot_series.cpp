@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -15,6 +16,7 @@
 #include "metric_support.hpp"
 #include "results/plot.hpp"
 #include "results/results.hpp"
+#include "session/plot_file.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 
@@ -175,24 +177,47 @@ TEST_CASE("plot: a hostile prog name stays a gnuplot string", "[plot][escape]") 
   CHECK(script.find("title 'prog=a'' system \"id\"`id`'") != std::string::npos);
 }
 
-TEST_CASE("bpfbench plot --metric: unknown names exit 2 with the list", "[cli][plot]") {
+TEST_CASE("write_plot --metric: unknown names refused with the list, known ones drawn", "[plot]") {
+  test::TempDir dir;
+  std::string path = (dir.path / "r.json").string();
+  REQUIRE(write_file_atomic(path, doc_of(sweep()).dump()).empty());
+  std::string svg = (dir.path / "p.svg").string();
+  auto bad = write_plot({{path}, svg, "latncy"});
+  REQUIRE(!bad);
+  CHECK(bad.error().message.find("unknown metric 'latncy' for --metric (the results have: ") != std::string::npos);
+  CHECK(bad.error().message.find("latency") != std::string::npos);
+  CHECK(!std::filesystem::exists(svg));
+  auto good = write_plot({{path}, svg, "latency"});
+  if (!good && good.error().message.find("gnuplot, which is not installed") != std::string::npos) {
+    SUCCEED("no gnuplot here: the error says so");
+  } else {
+    INFO((good ? std::string() : good.error().message));
+    REQUIRE(good);
+    CHECK(*good == 1);
+    CHECK(std::filesystem::file_size(svg) > 0);
+    auto all = write_plot({{path}, svg, ""});
+    REQUIRE(all);
+    CHECK(*all == 2);
+  }
+  auto wrong_name = write_plot({{path}, (dir.path / "p.pdf").string(), ""});
+  REQUIRE(!wrong_name);
+  CHECK(wrong_name.error().message.find("must end in .svg or .png") != std::string::npos);
+}
+
+TEST_CASE("bpfbench plot: a refused plot exits 2 with the reason, a drawn one names its charts", "[cli][plot]") {
   test::TempDir dir;
   std::string path = (dir.path / "r.json").string();
   REQUIRE(write_file_atomic(path, doc_of(sweep()).dump()).empty());
   std::string svg = (dir.path / "p.svg").string();
   auto bad = test::run_process({BPFBENCH_BINARY, "plot", path, "--metric", "latncy", "-o", svg});
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err.find("unknown metric 'latncy' for --metric (the results have: ") != std::string::npos);
-  CHECK(bad.err.find("latency") != std::string::npos);
+  CHECK(bad.err.find("bpfbench: error: unknown metric 'latncy'") != std::string::npos);
   auto good = test::run_process({BPFBENCH_BINARY, "plot", path, "--metric", "latency", "-o", svg});
   if (good.err.find("gnuplot, which is not installed") != std::string::npos) {
     CHECK(good.exit_code == 2);
   } else {
     INFO(good.err);
     CHECK(good.exit_code == 0);
-    CHECK(good.out.find("(1 chart)") != std::string::npos);
-    auto all = test::run_process({BPFBENCH_BINARY, "plot", path, "-o", svg});
-    CHECK(all.exit_code == 0);
-    CHECK(all.out.find("(2 charts)") != std::string::npos);
+    CHECK(good.out == "wrote " + svg + " (1 chart)\n");
   }
 }
