@@ -1,4 +1,4 @@
-// The `map_churn` producer (issue 16: the kernel's lpm-trie-free): round and round, it
+// The `map_churn` producer (the kernel's lpm-trie-free): round and round, it
 // creates a map like the object's map `churn_map` (type, key and value size, flags,
 // max_entries), fills it with keys 0..n-1 as the `prefill` setup action does (an LPM
 // trie's keys {prefix_len, i}), and closes it, so the kernel frees a full map each round

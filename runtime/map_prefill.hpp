@@ -1,5 +1,5 @@
 // Filling a map with keys 0..n-1 (value = key) for the setup action `prefill`, and
-// reading it back to prove the map holds what was written (issue 14: a wrong number
+// reading it back to prove the map holds what was written (a wrong number
 // cannot pass silently).
 #pragma once
 

@@ -40,7 +40,7 @@ constexpr KbenchName kNames[] = {
     {"local-storage-cache-int-get", "local_storage", "prog int_get", O::LocalStorage, R::LocalStorage, 0},
     {"local-storage-cache-hashmap-control", "local_storage", "prog hashmap; kernel_loop true", O::LocalStorage, R::LocalStorage, 0},
     {"bpf-hashmap-full-update", "hashmap_full_update", "prog full_update", O::HashmapFullUpdate, R::PerCpu, 0},
-    // Bloom filter, hash map lookup and LPM trie benches (issue 16).
+    // Bloom filter, hash map lookup and LPM trie benches.
     {"bloom-lookup", "bloom_filter", "prog lookup", O::Bloom, R::HitsDrops, 0},
     {"bloom-update", "bloom_filter", "prog update", O::Bloom, R::HitsDrops, 0},
     {"bloom-false-positive", "bloom_filter", "prog hashmap-with-bloom; count_per_lookup true", O::Bloom, R::FalseHits, 0},
@@ -54,7 +54,7 @@ constexpr KbenchName kNames[] = {
     {"lpm-trie-update", "lpm_trie", "prog update", O::LpmTrie, R::Ops, 0},
     {"lpm-trie-delete", "lpm_trie", "prog delete", O::LpmTrie, R::BpfTime, 0},
     {"lpm-trie-free", "lpm_trie", "prog free", O::LpmTrie, R::FreeTime, 0},
-    // Issue 16 (families-a): counting in user space, renames, uprobe.multi, nop5, USDT, kprobe.multi-all.
+    // Counting in user space, renames, uprobe.multi, nop5, USDT, kprobe.multi-all.
     {"htab-mem", "htab_mem", "", O::HtabMem, R::HtabMem, 0},
     {"count-global", "count", "prog global", O::Count, R::HitsDrops, 0},
     {"count-local", "count", "prog local", O::Count, R::HitsDrops, 0},
@@ -78,7 +78,7 @@ constexpr KbenchName kNames[] = {
     {"trig-uretprobe-multi-nop5", "uprobes", "prog uretprobe-multi-nop5; pid_filter false", O::Uprobe, R::HitsDrops, 0},
     {"trig-usdt-nop", "uprobes", "prog usdt-nop; pid_filter false", O::Uprobe, R::HitsDrops, 0},
     {"trig-usdt-nop5", "uprobes", "prog usdt-nop5; pid_filter false", O::Uprobe, R::HitsDrops, 0},
-    // Issue 16: the crypto kfuncs through a tc program run by BPF_PROG_TEST_RUN.
+    // The crypto kfuncs through a tc program run by BPF_PROG_TEST_RUN.
     {"crypto-encrypt", "crypto", "prog encrypt", O::Crypto, R::HitsDrops, 0},
     {"crypto-decrypt", "crypto", "prog decrypt", O::Crypto, R::HitsDrops, 0},
     // Local storage owners made and used by the producers (sockets, threads).

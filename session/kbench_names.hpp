@@ -23,7 +23,7 @@ enum class KbenchOptions {
   Bloom,
   HashmapLookup,
   LpmTrie,
-  // Issue 16 (families-a): no benchmark options; Rename refuses more than one producer.
+  // No benchmark options; Rename refuses more than one producer.
   Count,
   Rename,
   Crypto,

@@ -31,7 +31,7 @@ hits_drops="^Summary: hits +$num ± +$num""M/s \( *$num""M/prod\), drops +$num �
 for b in syscall-count kernel-count tp rawtp uprobe-nop uretprobe-nop; do
   summarize "trig-$b" "$hits_drops" "$($RUN_BENCH trig-$b 2>&1)"
 done
-# Issue 16's names (run_bench_rename.sh, run_bench_uprobes.sh) that run on the 6.18 CI machine.
+# The names of run_bench_rename.sh and run_bench_uprobes.sh, run_bench_uprobes.sh) that run on the 6.18 CI machine.
 for b in count-local rename-base rename-rawtp trig-uprobe-multi-nop trig-usdt-nop5; do
   summarize "$b" "$hits_drops" "$($RUN_BENCH $b 2>&1)"
 done
@@ -50,7 +50,7 @@ summarize "bpf-loop --nr_loops 100" \
 summarize "local-storage-cache-seq-get --nr_maps 10" \
   "^Summary: hits throughput +$num ± +$num M ops/s, hits latency +$num ns/op, important_hits throughput +$num ± +$num M ops/s$" \
   "$($RUN_BENCH --nr_maps 10 local-storage-cache-seq-get 2>&1)"
-# Bloom filter, hash map lookup and LPM trie (issue 16), as run_bench_bloom_filter_map.sh
+# Bloom filter, hash map lookup and LPM trie, as run_bench_bloom_filter_map.sh
 # and the lpm-trie benches call them (small maps: the machine is shared).
 for b in bloom-lookup hashmap-with-bloom; do
   summarize "$b --nr_entries 10000" "$hits_drops" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Files over 700 lines and functions over 80 lines in the code directories (issue 19).
+"""Files over 700 lines and functions over 80 lines in the code directories.
 
 A function is found by its head at any indent (a name, '(' and a '{' within five lines,
 not a control statement) and ends at the '}' back at the head's indent. Heuristic, but

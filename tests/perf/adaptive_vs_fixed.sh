@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Adaptive run length against a fixed one (issue 6's measurement): the ringbuf sample-rate
+# Adaptive run length against a fixed one (a measurement): the ringbuf sample-rate
 # sweep with `-w3s -d10s`, then `--precision PCT` (one run per point), then `--precision PCT
 # --rounds 3` (CI over round means), then `-w3s -d10s` again; wall time of each, and
 # `bpfbench compare` of each pair. The second fixed run is the control: its disagreements

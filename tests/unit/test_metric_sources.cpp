@@ -1,4 +1,4 @@
-// Metric sources (issue 14): `sum:a+b` counts, the operation count a derived latency
+// Metric sources: `sum:a+b` counts, the operation count a derived latency
 // divides by, and the counter and map names of family.json checked against the compiled
 // object (`check --compile`, `run`), located in the manifest.
 #include <catch2/catch.hpp>

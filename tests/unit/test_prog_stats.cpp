@@ -1,4 +1,4 @@
-// BPF run-time stats and verifier/JIT facts (issue 17): the verifier stats line, the prog_*
+// BPF run-time stats and verifier/JIT facts: the verifier stats line, the prog_*
 // metrics from synthetic samples, JSON fields, compare flagging changed facts (the
 // kernel side is in test_runtime_prog_stats.cpp).
 #include <catch2/catch.hpp>

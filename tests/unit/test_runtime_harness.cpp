@@ -235,7 +235,7 @@ TEST_CASE("text reports use the kernel bench's formats", "[runtime][report]") {
   k.deltas["kthread_ticks"] = 12;
   k.deltas["gp"] = 4;
   k.deltas["gp_us"] = 200;
-  // No drops counted (a family without drops): no drops and no total on the line (issue 18).
+  // No drops counted (a family without drops): no drops and no total on the line.
   std::vector<MetricSpec> specs = {
       test::metric("kthread_ticks", test::source(MetricSourceKind::KthreadStime, "rcu_tasks_trace_kthread"), "ticks/s"),
       test::metric("gp_latency", test::source(MetricSourceKind::Ratio, "gp_us", "gp"), "us")};

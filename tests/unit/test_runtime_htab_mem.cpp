@@ -1,4 +1,4 @@
-// Issue 16: the htab_mem family (the kernel bench's htab-mem), the cgroup_memory metric
+// The htab_mem family (the kernel bench's htab-mem), the cgroup_memory metric
 // source (a memory cgroup per point) and the syscall_pair producer. Runtime tests need
 // root and BPF; the producer's argument check does not.
 #include <catch2/catch.hpp>

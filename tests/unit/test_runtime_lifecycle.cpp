@@ -145,7 +145,7 @@ TEST_CASE("uprobe variants count target calls", "[runtime][uprobes]") {
   RunOptions opts;
   opts.prober = &prober;
   for (const auto &prog : f.programs) {
-    // The uprobe.multi, nop5 and USDT programs: test_runtime_issue16.cpp, with shorter points.
+    // The uprobe.multi, nop5 and USDT programs: test_runtime_trigger_kinds.cpp, with shorter points.
     const std::string &n = prog.name;
     if (n.find("multi") != std::string::npos || n.find("nop5") != std::string::npos || n.rfind("usdt", 0) == 0)
       continue;

@@ -1,4 +1,4 @@
-// LPM trie keys in prefill_map and the `map_churn` producer (issue 16: lpm-trie-free).
+// LPM trie keys in prefill_map and the `map_churn` producer (the kernel bench's lpm-trie-free).
 // The free program itself needs BPF trampolines: it runs under 6.12 in tests/vm. These
 // tests need root and BPF.
 #include <catch2/catch.hpp>

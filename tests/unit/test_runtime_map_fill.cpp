@@ -1,4 +1,4 @@
-// Maps filled at setup by a program (the setup action run_program, issue 16) and the
+// Maps filled at setup by a program (the setup action run_program) and the
 // families that rely on it: bloom_filter, hashmap_lookup, lpm_trie. Short real points
 // (no warmup, two 500 ms intervals); they need root and BPF.
 #include <catch2/catch.hpp>

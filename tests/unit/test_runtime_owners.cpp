@@ -1,4 +1,4 @@
-// Issue 16: producers that make local storage owners (sockets, threads) or use them
+// Producers that make local storage owners (sockets, threads) or use them
 // (getsockopt), the cgroup attach kind, and the local_storage_create and sk_storage_get
 // families built on them. Runtime tests: root and BPF.
 #include <catch2/catch.hpp>

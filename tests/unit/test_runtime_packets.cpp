@@ -1,4 +1,4 @@
-// Issue 16: the setup action `run_program` (a program run once before the producer), the
+// The setup action `run_program` (a program run once before the producer), the
 // test_run producer's packet input, and the crypto family built on both. Runtime tests
 // need root and BPF; the packet tests do not.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The setup action `prefill` (issue 14): per-CPU maps get value = key in every CPU's slot,
+// The setup action `prefill`: per-CPU maps get value = key in every CPU's slot,
 // and the read-back self-check fails a map that does not hold what was written. Runtime
 // tests need root and BPF; the JSON test does not.
 #include <catch2/catch.hpp>

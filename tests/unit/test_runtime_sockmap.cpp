@@ -1,4 +1,4 @@
-// Issue 16: the sockmap family (the kernel bench's sockmap), its setup actions
+// The sockmap family (the kernel bench's sockmap), its setup actions
 // (socket_pairs, sockmap), the sendfile producer and the socket consumer. The runtime
 // tests need root and BPF; the producer's and consumer's own checks run on a Unix socket
 // pair without either.

@@ -1,7 +1,7 @@
 // Runtime test (root + BPF): the strncmp family compares the kernel bench's bytes. Its
 // `str` holds cmp_str_len - 1 'a's and then '`', one below target's 'a', so both compares
 // stop at the last of cmp_str_len bytes (until 2026-12-05 they ran one byte further, to
-// str's NUL: issue 14). The open-coded loop's result says where it stopped: '`' - 'a' = -1
+// str's NUL). The open-coded loop's result says where it stopped: '`' - 'a' = -1
 // there, NUL - 'a' = -97 one byte later.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// The xdp_lb family (issue 16, the kernel's xdp-lb): every scenario's packet through the
+// The xdp_lb family (the kernel's xdp-lb): every scenario's packet through the
 // balancer, its verdict and output bytes checked (the validation runs, check_output) and
 // its counts self-checked; a wrong expectation failing the point; in-BPF batch timing
 // (calibration, the sample target); and `bpfbench bench xdp-lb`. Runtime tests need root.

@@ -1,7 +1,7 @@
 // Runtime tests (root + BPF): what the syscall producer's getpgid() passes the kernel is the
 // `getpgid_arg` param, seen from a BPF program on the syscall's tracepoint, not whatever a
 // register happens to hold (which made `base` 24 % faster than the kernel bench's
-// trig-syscall-count: issue 14).
+// trig-syscall-count).
 #include <catch2/catch.hpp>
 
 #include <unistd.h>

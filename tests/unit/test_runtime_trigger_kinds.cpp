@@ -1,6 +1,6 @@
-// Runtime tests (root + BPF) of the issue-16 components: user-space-only counting
-// (count_global, count_local), the rename producer, uprobe.multi links, the nop5 target,
-// USDT probes and the kprobe.multi-all load; each point is short (two 250 ms intervals).
+// Runtime tests (root + BPF) of the trigger kinds the kernel bench's later benches need:
+// user-space-only counting (count_global, count_local), the rename producer, uprobe.multi
+// links, the nop5 target, USDT probes and the kprobe.multi-all load; each point is short (two 250 ms intervals).
 #include <catch2/catch.hpp>
 
 #include <sys/prctl.h>
