@@ -39,10 +39,10 @@ namespace {
 class SyscallProducer final : public Producer {
  public:
   SyscallProducer(bool self, bool atomic) : self_(self), atomic_(atomic) {}
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     const long pid = getpgid_arg(self_);
     count_calls(slot, stop, atomic_, [pid] { (void)syscall(__NR_getpgid, pid); });
-    return "";
+    return {};
   }
 
  private:
@@ -58,7 +58,7 @@ class TestRunProducer final : public Producer {
   explicit TestRunProducer(const ProducerConfig &cfg)
       : cfg_(cfg),
         ops_((cfg.ops_per_run ? cfg.ops_per_run : 1) * (cfg.repeat ? cfg.repeat : 1)) {}
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     std::vector<uint8_t> data = cfg_.data_in;
     // Room for what a program adds in front (XDP headroom: 256 bytes) or behind.
     std::vector<uint8_t> out(cfg_.expected_retval && !data.empty() ? data.size() + 512 : 0);
@@ -66,11 +66,11 @@ class TestRunProducer final : public Producer {
     for (uint64_t call = 1; !stop.load(std::memory_order_relaxed); ++call) {
       uint32_t duration = 0;  // the kernel's mean ns per run of this call
       if (std::string why = run_once(data, out, duration); !why.empty())
-        return why[0] != 'B' ? "test_run call " + std::to_string(call) + ": " + why : why;
+        return Error(why[0] != 'B' ? "test_run call " + std::to_string(call) + ": " + why : why);
       slot.add(ops_);
       slot.add_kernel_ns(uint64_t(duration) * runs);
     }
-    return "";
+    return {};
   }
 
  private:
@@ -108,9 +108,9 @@ template <void (*Target)()>
 class UprobeProducer final : public Producer {
  public:
   explicit UprobeProducer(bool atomic) : atomic_(atomic) {}
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     count_calls(slot, stop, atomic_, [] { Target(); });
-    return "";
+    return {};
   }
 
  private:
@@ -119,9 +119,9 @@ class UprobeProducer final : public Producer {
 
 class IdleProducer final : public Producer {
  public:
-  std::string run(int, ProducerSlot &, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &, const std::atomic<bool> &stop) override {
     while (!stop.load(std::memory_order_relaxed)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    return "";
+    return {};
   }
 };
 

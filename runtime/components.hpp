@@ -16,21 +16,21 @@
 namespace bpfbench {
 
 // A producer runs on its own thread until `stop` is set, counting its operations in
-// `slot`. It returns "" or why it had to give up (the run then fails with that reason).
+// `slot`. It returns why it had to give up, if it did (the run then fails with that reason).
 class Producer {
  public:
   virtual ~Producer() = default;
-  virtual std::string run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) = 0;
+  virtual Result<void> run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) = 0;
 };
 
 // A consumer drains what producers generate (ring buffers, ...). Same contract.
 class Consumer {
  public:
   virtual ~Consumer() = default;
-  virtual std::string run(int index, const std::atomic<bool> &stop) = 0;
+  virtual Result<void> run(int index, const std::atomic<bool> &stop) = 0;
   // Called once every thread has stopped: consumes what is still waiting (records produced
-  // after the consumer's last pass), so the self-checks see every record. "" or an error.
-  virtual std::string drain_rest() { return ""; }
+  // after the consumer's last pass), so the self-checks see every record.
+  virtual Result<void> drain_rest() { return {}; }
 };
 
 struct ProducerConfig {

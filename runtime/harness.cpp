@@ -150,7 +150,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
       if (auto e = pin_thread_to(cpu); !e.empty()) return fail(e);
       gate.wait();
       if (stop.load()) return;
-      if (auto e = consumer->run(i, stop); !e.empty()) fail(e);
+      if (auto ok = consumer->run(i, stop); !ok) fail(ok.error().message);
     });
   }
   for (int i = 0; i < opts.producers && go_on(); ++i) {
@@ -159,7 +159,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
       if (auto e = pin_thread_to(cpu); !e.empty()) return fail(e);
       gate.wait();
       if (stop.load()) return;
-      if (auto e = producer.run(i, counters.slot(static_cast<size_t>(i)), stop); !e.empty()) fail(e);
+      if (auto ok = producer.run(i, counters.slot(static_cast<size_t>(i)), stop); !ok) fail(ok.error().message);
     });
   }
   gate.release();

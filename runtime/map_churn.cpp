@@ -17,23 +17,23 @@ class MapChurnProducer final : public Producer {
   MapChurnProducer(int template_fd, uint64_t entries, uint32_t prefix_len)
       : template_fd_(template_fd), entries_(entries), prefix_len_(prefix_len) {}
 
-  std::string run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) override {
-    if (index != 0) return "map_churn producer: one producer (the kernel's lpm-trie-free requires a single producer)";
+  Result<void> run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+    if (index != 0) return Error("map_churn producer: one producer (the kernel's lpm-trie-free requires a single producer)");
     bpf_map_info info{};
     uint32_t len = sizeof(info);
     if (bpf_obj_get_info_by_fd(template_fd_, &info, &len) != 0)
-      return std::string("map_churn producer: cannot read map '") + kChurnTemplateMap + "': " + errno_text(errno);
+      return Error(std::string("map_churn producer: cannot read map '") + kChurnTemplateMap + "': " + errno_text(errno));
     LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = info.map_flags);
     while (!stop.load(std::memory_order_relaxed)) {
       int fd = bpf_map_create(static_cast<bpf_map_type>(info.type), kChurnMapName, info.key_size, info.value_size,
                               info.max_entries, &opts);
-      if (fd < 0) return "map_churn producer: creating a map failed: " + errno_text(errno);
+      if (fd < 0) return Error("map_churn producer: creating a map failed: " + errno_text(errno));
       Result<> filled = prefill_map(fd, entries_, prefix_len_);
       close(fd);
-      if (!filled) return "map_churn producer: filling a map failed: " + filled.error().message;
+      if (!filled) return Error("map_churn producer: filling a map failed: " + filled.error().message);
       slot.add(1);
     }
-    return "";
+    return {};
   }
 
  private:

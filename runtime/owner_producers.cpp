@@ -14,7 +14,7 @@ namespace {
 class SocketCreateProducer final : public Producer {
  public:
   explicit SocketCreateProducer(uint32_t batch) : batch_(batch ? batch : 1) {}
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     std::vector<int> fds(batch_);
     while (!stop.load(std::memory_order_relaxed)) {
       uint64_t made = 0;
@@ -26,7 +26,7 @@ class SocketCreateProducer final : public Producer {
         if (fd >= 0) close(fd);
       slot.add(made);
     }
-    return "";
+    return {};
   }
 
  private:
@@ -38,7 +38,7 @@ void *return_at_once(void *) { return nullptr; }
 class ThreadCreateProducer final : public Producer {
  public:
   explicit ThreadCreateProducer(uint32_t batch) : batch_(batch ? batch : 1) {}
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     std::vector<pthread_t> threads(batch_);
     std::vector<bool> made(batch_);
     while (!stop.load(std::memory_order_relaxed)) {
@@ -51,7 +51,7 @@ class ThreadCreateProducer final : public Producer {
         if (made[i]) pthread_join(threads[i], nullptr);
       slot.add(n);
     }
-    return "";
+    return {};
   }
 
  private:
@@ -60,9 +60,9 @@ class ThreadCreateProducer final : public Producer {
 
 class GetsockoptProducer final : public Producer {
  public:
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return "getsockopt producer: socket() failed: " + errno_text(errno);
+    if (fd < 0) return Error("getsockopt producer: socket() failed: " + errno_text(errno));
     while (!stop.load(std::memory_order_relaxed)) {
       int val = 0;
       socklen_t len = sizeof(val);
@@ -70,7 +70,7 @@ class GetsockoptProducer final : public Producer {
       slot.add(1);
     }
     close(fd);
-    return "";
+    return {};
   }
 };
 

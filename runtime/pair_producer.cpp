@@ -34,8 +34,8 @@ void pass_turn(Turn &t, uint32_t to) {
 class SyscallPairProducer final : public Producer {
  public:
   explicit SyscallPairProducer(int producers) : turns_(size_t(producers / 2)) {}
-  std::string run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) override {
-    if (index < 0 || size_t(index / 2) >= turns_.size()) return "syscall_pair producer: thread " + std::to_string(index) + " has no partner";
+  Result<void> run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+    if (index < 0 || size_t(index / 2) >= turns_.size()) return Error("syscall_pair producer: thread " + std::to_string(index) + " has no partner");
     Turn &t = turns_[size_t(index / 2)];
     const uint32_t mine = uint32_t(index % 2);
     while (wait_for_turn(t, mine, stop)) {
@@ -46,7 +46,7 @@ class SyscallPairProducer final : public Producer {
       slot.add(1);
       pass_turn(t, 1 - mine);
     }
-    return "";
+    return {};
   }
 
  private:

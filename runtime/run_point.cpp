@@ -542,10 +542,10 @@ void PointRunner::finish_observers() {
 Result<> PointRunner::self_check() {
   if (checks_.empty() || r_.status != PointResult::Status::Ok) return {};
   if (consumer_)
-    if (std::string e = consumer_->drain_rest(); !e.empty()) {
+    if (auto drained = consumer_->drain_rest(); !drained) {
       if (stop_.stop_requested())
         return end_as(PointResult::Status::Interrupted, "interrupted during the self-check's drain");
-      return Error("self-check: draining the buffer: " + e);
+      return Error("self-check: draining the buffer: " + drained.error().message);
     }
   read_interval(late_producer_ops_);  // into the totals only
   std::optional<Error> failed;

@@ -40,11 +40,11 @@ class SendfileProducer final : public Producer {
   SendfileProducer(int socket_fd, uint64_t max_in_flight, const ProducerSlot *delivered)
       : sock_(socket_fd), max_in_flight_(delivered ? max_in_flight : 0), delivered_(delivered) {}
 
-  std::string run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) override {
-    if (index != 0) return "sendfile producer: one producer per socket (two would interleave the stream)";
+  Result<void> run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+    if (index != 0) return Error("sendfile producer: one producer per socket (two would interleave the stream)");
     std::string why;
     int file = pattern_file(why);
-    if (file < 0) return "sendfile producer: " + why;
+    if (file < 0) return Error("sendfile producer: " + why);
     int flags = fcntl(sock_, F_GETFL);
     if (flags < 0 || fcntl(sock_, F_SETFL, flags | O_NONBLOCK) != 0) why = "cannot make the socket non-blocking";
     off_t off = 0;
@@ -67,7 +67,8 @@ class SendfileProducer final : public Producer {
       if (static_cast<size_t>(off) >= kSendfileSize) off = 0;
     }
     close(file);
-    return why.empty() ? "" : "sendfile producer: " + why;
+    if (!why.empty()) return Error("sendfile producer: " + why);
+    return {};
   }
 
  private:
@@ -84,22 +85,22 @@ class SocketConsumer final : public Consumer {
     for (size_t i = 0; i < pattern_.size(); ++i) pattern_[i] = sendfile_pattern_byte(i);
   }
 
-  std::string run(int index, const std::atomic<bool> &stop) override {
-    if (index != 0) return "";  // one reader: a second one would split the stream it checks
+  Result<void> run(int index, const std::atomic<bool> &stop) override {
+    if (index != 0) return {};  // one reader: a second one would split the stream it checks
     while (!stop.load(std::memory_order_relaxed)) {
       bool got = false;
-      if (std::string e = read_once(50, got); !e.empty()) return e;
+      if (std::string e = read_once(50, got); !e.empty()) return Error(e);
     }
-    return "";
+    return {};
   }
 
   // Data still in flight (socket queues, the sockmap's backlog) until 100 ms pass without any.
-  std::string drain_rest() override {
+  Result<void> drain_rest() override {
     for (bool got = true; got;) {
-      if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return "interrupted while draining the socket";
-      if (std::string e = read_once(100, got); !e.empty()) return e;
+      if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return Error("interrupted while draining the socket");
+      if (std::string e = read_once(100, got); !e.empty()) return Error(e);
     }
-    return "";
+    return {};
   }
 
  private:

@@ -20,12 +20,12 @@ namespace {
 // totals are exact.
 class CountGlobalProducer final : public Producer {
  public:
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     while (!stop.load(std::memory_order_relaxed)) {
       for (uint64_t i = 0; i < kCountBatch; ++i) shared_.value.fetch_add(1, std::memory_order_relaxed);
       slot.add(kCountBatch);
     }
-    return "";
+    return {};
   }
 
  private:
@@ -40,10 +40,10 @@ class CountGlobalProducer final : public Producer {
 // cost of an uncontended atomic add.
 class CountLocalProducer final : public Producer {
  public:
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     while (!stop.load(std::memory_order_relaxed))
       for (uint64_t i = 0; i < kCountBatch; ++i) slot.ops.fetch_add(1, std::memory_order_relaxed);
-    return "";
+    return {};
   }
 };
 
@@ -61,18 +61,18 @@ class RenameProducer final : public Producer {
   RenameProducer(bool atomic, bool main)
       : atomic_(atomic),
         path_(main ? "/proc/self/comm" : "/proc/thread-self/comm") {}
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     char name[kWriteMax] = {};
     int rd = open(path_, O_RDONLY | O_CLOEXEC);
-    if (rd < 0) return std::string("cannot open ") + path_ + ": " + errno_text(errno);
+    if (rd < 0) return Error(std::string("cannot open ") + path_ + ": " + errno_text(errno));
     ssize_t n = read(rd, name, sizeof(name) - 1);
     close(rd);
-    if (n <= 0) return std::string("cannot read ") + path_;
+    if (n <= 0) return Error(std::string("cannot read ") + path_);
     name[strcspn(name, "\n")] = '\0';
     // The name, its NUL and NUL padding up to the kernel bench's 14 bytes.
     const size_t len = std::max(strlen(name) + 1, kKernelBenchWrite);
     int fd = open(path_, O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) return std::string("cannot open ") + path_ + " for writing: " + errno_text(errno);
+    if (fd < 0) return Error(std::string("cannot open ") + path_ + " for writing: " + errno_text(errno));
     std::string err;
     count_calls(slot, stop, atomic_, [&] {
       if (write(fd, name, len) >= 0) return true;
@@ -80,7 +80,8 @@ class RenameProducer final : public Producer {
       return false;
     });
     close(fd);
-    return err;
+    if (!err.empty()) return Error(err);
+    return {};
   }
 
  private:

@@ -21,7 +21,7 @@ Result<> ProducerThreads::start(Producer &producer, const std::vector<int> &cpus
     try {
       threads_.emplace_back([this, &producer, fail, i, cpu = cpus[i]] {
         if (std::string e = pin_thread_to(cpu); !e.empty()) return fail(e);
-        if (std::string e = producer.run(int(i), counters_->slot(i), stop_); !e.empty()) fail(e);
+        if (auto ok = producer.run(int(i), counters_->slot(i), stop_); !ok) fail(ok.error().message);
       });
     } catch (const std::system_error &e) {
       fail("cannot create producer thread " + std::to_string(i + 1) + ": " + e.code().message());

@@ -44,7 +44,7 @@ Result<std::unique_ptr<Consumer>> make_buffer_consumer(const BufferKind &buf, co
 template <typename C>
 Result<std::unique_ptr<Consumer>> make_initialized(const ConsumerConfig &cfg) {
   auto c = std::make_unique<C>(cfg);
-  if (std::string why = c->init(); !why.empty()) return Error(why);
+  if (auto ok = c->init(); !ok) return ok.error();
   return std::unique_ptr<Consumer>(std::move(c));
 }
 
@@ -65,15 +65,15 @@ Result<std::unique_ptr<Consumer>> make_flavor(const ConsumerConfig &cfg) {
 class BufferConsumer : public Consumer {
  public:
   explicit BufferConsumer(const ConsumerConfig &cfg) : cfg_(cfg) {}
-  std::string run(int index, const std::atomic<bool> &stop) final;
-  std::string drain_rest() final { return drain(); }
+  Result<void> run(int index, const std::atomic<bool> &stop) final;
+  Result<void> drain_rest() final { return drain(); }
 
  protected:
-  // Waits for data and consumes what is there; "" or an error. A wait that times out
+  // Waits for data and consumes what is there, or says why it could not. A wait that times out
   // (kConsumerPollMs) calls on_timeout().
-  virtual std::string wait_and_drain() = 0;
+  virtual Result<void> wait_and_drain() = 0;
   // Consumes what is there without waiting.
-  virtual std::string drain() = 0;
+  virtual Result<void> drain() = 0;
   // A wait that timed out reads the buffer anyway: a wakeup can be missed (the ring
   // buffer's adaptive notification skips it when, at commit, the consumer position lagged
   // behind the record, e.g. while the consumer stopped at a record not committed yet), and
@@ -81,7 +81,7 @@ class BufferConsumer : public Consumer {
   // Not back-to-back: there the loop triggers the next batch instead, and the data that
   // piles up crosses a sampled wakeup threshold one batch alone may not reach (`output`
   // asks for its flags before writing the record; epoll then keeps the ready map polled).
-  std::string on_timeout() { return cfg_.trigger ? "" : drain(); }
+  Result<void> on_timeout() { return cfg_.trigger ? Result<void>{} : drain(); }
   void count(uint64_t n) { cfg_.consumed->add(n); }
   // One record: with `atomic_count` a locked add now (the kernel bench's atomic_inc per
   // record); otherwise nothing, the reader counts its pass with count(). Returns 1 or 0,

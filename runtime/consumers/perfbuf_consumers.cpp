@@ -21,7 +21,7 @@ class PerfbufBase : public BufferConsumer {
   explicit PerfbufBase(const ConsumerConfig &cfg) : BufferConsumer(cfg) {}
   ~PerfbufBase() override { perf_buffer__free(pb_); }
 
-  std::string open_buffers() {
+  Result<void> open_buffers() {
     perf_event_attr attr{};
     attr.type = PERF_TYPE_SOFTWARE;
     attr.config = PERF_COUNT_SW_BPF_OUTPUT;
@@ -31,8 +31,8 @@ class PerfbufBase : public BufferConsumer {
     attr.sample_period = every;
     attr.wakeup_events = static_cast<__u32>(every);
     pb_ = perf_buffer__new_raw(cfg_.map_fd, cfg_.perfbuf_pages, &attr, &PerfbufBase::on_event, this, nullptr);
-    if (!pb_) return "perf_buffer__new_raw failed: " + errno_text(errno);
-    return "";
+    if (!pb_) return Error("perf_buffer__new_raw failed: " + errno_text(errno));
+    return {};
   }
 
  protected:
@@ -48,18 +48,18 @@ class PerfbufBase : public BufferConsumer {
 class PerfbufLibbpf final : public PerfbufBase {
  public:
   using PerfbufBase::PerfbufBase;
-  std::string init() { return open_buffers(); }
+  Result<void> init() { return open_buffers(); }
 
  private:
-  std::string wait_and_drain() override {
+  Result<void> wait_and_drain() override {
     int n = perf_buffer__poll(pb_, kConsumerPollMs);
-    if (n < 0 && n != -EINTR) return "perf_buffer__poll failed: " + errno_text(-n);
-    return n == 0 ? on_timeout() : "";
+    if (n < 0 && n != -EINTR) return Error("perf_buffer__poll failed: " + errno_text(-n));
+    return n == 0 ? on_timeout() : Result<void>{};
   }
-  std::string drain() override {
+  Result<void> drain() override {
     int n = perf_buffer__consume(pb_);
-    if (n < 0) return "perf_buffer__consume failed: " + errno_text(-n);
-    return "";
+    if (n < 0) return Error("perf_buffer__consume failed: " + errno_text(-n));
+    return {};
   }
 };
 
@@ -73,30 +73,30 @@ class PerfbufCustom final : public PerfbufBase {
     if (epfd_ >= 0) close(epfd_);
   }
 
-  std::string init() {
-    if (auto e = open_buffers(); !e.empty()) return e;
+  Result<void> init() {
+    if (auto ok = open_buffers(); !ok) return ok;
     size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     epfd_ = epoll_create1(EPOLL_CLOEXEC);
-    if (epfd_ < 0) return "epoll_create1 failed: " + errno_text(errno);
+    if (epfd_ < 0) return Error("epoll_create1 failed: " + errno_text(errno));
     size_t n = perf_buffer__buffer_cnt(pb_);
     for (size_t i = 0; i < n; ++i) {
       void *base = nullptr;
       size_t size = 0;
       int err = perf_buffer__buffer(pb_, static_cast<int>(i), &base, &size);
-      if (err) return "perf_buffer__buffer failed: " + errno_text(-err);
+      if (err) return Error("perf_buffer__buffer failed: " + errno_text(-err));
       // The header page says where the data area starts and how big it is.
       auto *hdr = static_cast<perf_event_mmap_page *>(base);
       uint64_t off = hdr->data_offset ? hdr->data_offset : page, len = hdr->data_size ? hdr->data_size : size;
-      if (len == 0 || (len & (len - 1))) return "perf buffer data area is not a power of two";
+      if (len == 0 || (len & (len - 1))) return Error("perf buffer data area is not a power of two");
       rings_.push_back(Ring{hdr, static_cast<const char *>(base) + off, len - 1});
       epoll_event ev{};
       ev.events = EPOLLIN;
       ev.data.u64 = i;
       if (epoll_ctl(epfd_, EPOLL_CTL_ADD, perf_buffer__buffer_fd(pb_, i), &ev) < 0)
-        return "epoll_ctl on a perf buffer failed: " + errno_text(errno);
+        return Error("epoll_ctl on a perf buffer failed: " + errno_text(errno));
     }
     events_.resize(rings_.size());
-    return "";
+    return {};
   }
 
  private:
@@ -106,16 +106,16 @@ class PerfbufCustom final : public PerfbufBase {
     uint64_t mask;
   };
 
-  std::string wait_and_drain() override {
+  Result<void> wait_and_drain() override {
     int n = epoll_wait(epfd_, events_.data(), static_cast<int>(events_.size()), kConsumerPollMs);
-    if (n < 0 && errno != EINTR) return "epoll_wait on the perf buffers failed: " + errno_text(errno);
+    if (n < 0 && errno != EINTR) return Error("epoll_wait on the perf buffers failed: " + errno_text(errno));
     if (n == 0) return on_timeout();
     for (int i = 0; i < n; ++i) read_ring(rings_[events_[static_cast<size_t>(i)].data.u64]);
-    return "";
+    return {};
   }
-  std::string drain() override {
+  Result<void> drain() override {
     for (auto &r : rings_) read_ring(r);
-    return "";
+    return {};
   }
 
   void read_ring(Ring &r) {

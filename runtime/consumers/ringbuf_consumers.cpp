@@ -20,10 +20,10 @@ class RingbufLibbpf final : public BufferConsumer {
   explicit RingbufLibbpf(const ConsumerConfig &cfg) : BufferConsumer(cfg) {}
   ~RingbufLibbpf() override { ring_buffer__free(rb_); }
 
-  std::string init() {
+  Result<void> init() {
     rb_ = ring_buffer__new(cfg_.map_fd, &RingbufLibbpf::on_record, this, nullptr);
-    if (!rb_) return "ring_buffer__new failed: " + errno_text(errno);
-    return "";
+    if (!rb_) return Error("ring_buffer__new failed: " + errno_text(errno));
+    return {};
   }
 
  private:
@@ -31,15 +31,15 @@ class RingbufLibbpf final : public BufferConsumer {
     static_cast<RingbufLibbpf *>(ctx)->count_one();
     return 0;
   }
-  std::string wait_and_drain() override {
+  Result<void> wait_and_drain() override {
     int n = ring_buffer__poll(rb_, kConsumerPollMs);
-    if (n < 0 && n != -EINTR) return "ring_buffer__poll failed: " + errno_text(-n);
-    return n == 0 ? on_timeout() : "";
+    if (n < 0 && n != -EINTR) return Error("ring_buffer__poll failed: " + errno_text(-n));
+    return n == 0 ? on_timeout() : Result<void>{};
   }
-  std::string drain() override {
+  Result<void> drain() override {
     int n = ring_buffer__consume(rb_);
-    if (n < 0) return "ring_buffer__consume failed: " + errno_text(-n);
-    return "";
+    if (n < 0) return Error("ring_buffer__consume failed: " + errno_text(-n));
+    return {};
   }
 
   ring_buffer *rb_ = nullptr;
@@ -63,41 +63,41 @@ class RingbufCustom final : public BufferConsumer {
     if (epfd_ >= 0) close(epfd_);
   }
 
-  std::string init() {
+  Result<void> init() {
     page_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     if (cfg_.ring_size == 0 || (cfg_.ring_size & (cfg_.ring_size - 1)))
-      return "ring buffer size " + std::to_string(cfg_.ring_size) + " is not a power of two";
+      return Error("ring buffer size " + std::to_string(cfg_.ring_size) + " is not a power of two");
     mask_ = cfg_.ring_size - 1;
     // Layout of a ringbuf map's mmap: the consumer page (writable), then the producer page
     // and the data pages mapped twice in a row, so a record never wraps for the reader.
     cons_map_ = mmap(nullptr, page_, PROT_READ | PROT_WRITE, MAP_SHARED, cfg_.map_fd, 0);
-    if (cons_map_ == MAP_FAILED) return "mmap of the ring buffer consumer page failed: " + errno_text(errno);
+    if (cons_map_ == MAP_FAILED) return Error("mmap of the ring buffer consumer page failed: " + errno_text(errno));
     data_len_ = page_ + 2 * cfg_.ring_size;
     data_map_ = mmap(nullptr, data_len_, PROT_READ, MAP_SHARED, cfg_.map_fd, static_cast<off_t>(page_));
-    if (data_map_ == MAP_FAILED) return "mmap of the ring buffer data pages failed: " + errno_text(errno);
+    if (data_map_ == MAP_FAILED) return Error("mmap of the ring buffer data pages failed: " + errno_text(errno));
     consumer_pos_ = static_cast<uint64_t *>(cons_map_);
     producer_pos_ = static_cast<uint64_t *>(data_map_);
     data_ = static_cast<const char *>(data_map_) + page_;
 
     epfd_ = epoll_create1(EPOLL_CLOEXEC);
-    if (epfd_ < 0) return "epoll_create1 failed: " + errno_text(errno);
+    if (epfd_ < 0) return Error("epoll_create1 failed: " + errno_text(errno));
     epoll_event ev{};
     ev.events = EPOLLIN;
     if (epoll_ctl(epfd_, EPOLL_CTL_ADD, cfg_.map_fd, &ev) < 0)
-      return "epoll_ctl on the ring buffer failed: " + errno_text(errno);
-    return "";
+      return Error("epoll_ctl on the ring buffer failed: " + errno_text(errno));
+    return {};
   }
 
  private:
-  std::string wait_and_drain() override {
+  Result<void> wait_and_drain() override {
     epoll_event ev{};
     int n = epoll_wait(epfd_, &ev, 1, kConsumerPollMs);
-    if (n < 0 && errno != EINTR) return "epoll_wait on the ring buffer failed: " + errno_text(errno);
+    if (n < 0 && errno != EINTR) return Error("epoll_wait on the ring buffer failed: " + errno_text(errno));
     if (n > 0) return drain();
-    return n == 0 ? on_timeout() : "";
+    return n == 0 ? on_timeout() : Result<void>{};
   }
 
-  std::string drain() override {
+  Result<void> drain() override {
     std::atomic_ref<uint64_t> cons_ref(*consumer_pos_), prod_ref(*producer_pos_);
     uint64_t cons = cons_ref.load(std::memory_order_acquire);
     uint64_t records = 0;
@@ -118,7 +118,7 @@ class RingbufCustom final : public BufferConsumer {
       if (busy || cons == start) break;
     }
     count(records);
-    return "";
+    return {};
   }
 
   size_t page_ = 4096, data_len_ = 0;

@@ -21,18 +21,18 @@ namespace {
 // Counts one operation per loop, with a pause so the test stays cheap.
 class TickProducer final : public Producer {
  public:
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     while (!stop.load()) {
       slot.add(1);
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
-    return "";
+    return {};
   }
 };
 
 class FailingProducer final : public Producer {
  public:
-  std::string run(int, ProducerSlot &, const std::atomic<bool> &) override { return "driver went away"; }
+  Result<void> run(int, ProducerSlot &, const std::atomic<bool> &) override { return Error("driver went away"); }
 };
 
 HarnessOptions fast_opts(int warm, int meas) {

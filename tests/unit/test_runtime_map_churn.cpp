@@ -88,7 +88,7 @@ TEST_CASE("map_churn creates, fills and closes copies of its template", "[runtim
   ProducerSlot slot;
   std::atomic<bool> stop{false};
   std::string err;
-  std::thread th([&] { err = producer->run(0, slot, stop); });
+  std::thread th([&] { err = test::error_of(producer->run(0, slot, stop)); });
   // Until the first map is done (a count, not a time: 20 s bounds a hang).
   test::wait_until([&] { return slot.ops.load() > 0; }, std::chrono::seconds(20), std::chrono::milliseconds(5));
   stop = true;
@@ -99,7 +99,7 @@ TEST_CASE("map_churn creates, fills and closes copies of its template", "[runtim
   // A second producer thread is refused, as the kernel bench's validate() does.
   ProducerSlot other;
   stop = true;
-  CHECK(producer->run(1, other, stop).find("one producer") != std::string::npos);
+  CHECK(test::error_of(producer->run(1, other, stop)).find("one producer") != std::string::npos);
 }
 
 TEST_CASE("map_churn reports a fill that cannot work", "[runtime][map_churn]") {
@@ -109,7 +109,7 @@ TEST_CASE("map_churn reports a fill that cannot work", "[runtime][map_churn]") {
   auto producer = make_map_churn_producer(tmpl.fd, 5000, 32);
   ProducerSlot slot;
   std::atomic<bool> stop{false};
-  std::string err = producer->run(0, slot, stop);
+  std::string err = test::error_of(producer->run(0, slot, stop));
   CHECK(err == "map_churn producer: filling a map failed: 5000 keys do not fit (max_entries 100)");
   CHECK(slot.ops.load() == 0);
 }

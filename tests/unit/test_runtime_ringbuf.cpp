@@ -53,7 +53,7 @@ struct RingLoaded {
 void run_consumer(Consumer &c, const std::function<bool()> &done, const std::function<void()> &meanwhile = {}) {
   std::atomic<bool> stop{false};
   std::string err = "not run";
-  std::thread t([&] { err = c.run(0, stop); });
+  std::thread t([&] { err = test::error_of(c.run(0, stop)); });
   if (meanwhile) meanwhile();
   test::wait_until(done, std::chrono::seconds(10), std::chrono::milliseconds(5));
   stop = true;

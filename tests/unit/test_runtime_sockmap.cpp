@@ -44,7 +44,7 @@ TEST_CASE("socket consumer: a byte off the pattern fails with its position", "[s
     INFO("per_byte " << per_byte);
     if (per_byte) REQUIRE(write(sv[0], data, sizeof(data)) == ssize_t(sizeof(data)));
     auto c = make_socket_consumer(sv[1], &consumed, &interrupt, per_byte);
-    CHECK(c->drain_rest() ==
+    CHECK(test::error_of(c->drain_rest()) ==
           "socket consumer: byte 3 of the stream is 9, the pattern says 3 (data lost, reordered or duplicated)");
   }
   CHECK(consumed.ops.load() == 0);  // a read with a bad byte is not counted
@@ -53,7 +53,7 @@ TEST_CASE("socket consumer: a byte off the pattern fails with its position", "[s
   std::vector<uint8_t> ok(1000);
   for (size_t i = 0; i < ok.size(); ++i) ok[i] = sendfile_pattern_byte(i);
   REQUIRE(write(sv[0], ok.data(), ok.size()) == ssize_t(ok.size()));
-  CHECK(good->drain_rest() == "");
+  CHECK(test::error_of(good->drain_rest()) == "");
   CHECK(consumed.ops.load() == 1000);
   // Across the file's end (byte 131072 is 0 again), both ways.
   for (bool per_byte : {false, true}) {
@@ -62,7 +62,7 @@ TEST_CASE("socket consumer: a byte off the pattern fails with its position", "[s
     std::vector<uint8_t> two(2 * kSendfileSize + 7);
     for (size_t i = 0; i < two.size(); ++i) two[i] = sendfile_pattern_byte(i);
     std::thread w([&] { CHECK(write(sv[0], two.data(), two.size()) == ssize_t(two.size())); });
-    CHECK(c->drain_rest() == "");  // reads while the writer writes, until 100 ms pass without data
+    CHECK(test::error_of(c->drain_rest()) == "");  // reads while the writer writes, until 100 ms pass without data
     w.join();
     CHECK(n.ops.load() == two.size());
   }
@@ -82,7 +82,7 @@ TEST_CASE("sendfile producer: stops at max_in_flight until the consumer catches 
   constexpr uint64_t kMax = 1 << 20;
   auto p = make_sendfile_producer(sv[0], kMax, &delivered);
   std::string why;
-  std::thread prod([&] { why = p->run(0, sent, stop); });
+  std::thread prod([&] { why = test::error_of(p->run(0, sent, stop)); });
   // Waits for a count, not for a time: under ASan beside qemu guests, 100 ms once saw no
   // byte sent after the resume (CI, 2026-12-06). 20 s is only the bound of a hang.
   auto sent_at_least = [&](uint64_t n) {
@@ -102,7 +102,7 @@ TEST_CASE("sendfile producer: stops at max_in_flight until the consumer catches 
   close(sv[0]);
   close(sv[1]);
   CHECK(why == "");
-  CHECK(make_sendfile_producer(sv[0], 0, nullptr)->run(1, sent, stop) ==
+  CHECK(test::error_of(make_sendfile_producer(sv[0], 0, nullptr)->run(1, sent, stop)) ==
         "sendfile producer: one producer per socket (two would interleave the stream)");
 }
 

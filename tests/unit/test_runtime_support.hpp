@@ -19,9 +19,13 @@
 #include "compiler/manifest.hpp"
 #include "compiler/plan.hpp"
 #include "compiler/source.hpp"
+#include "results/error.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench::test {
+
+// What a producer's or consumer's run failed with, "" when it did not: for CHECKs on the message.
+inline std::string error_of(const Result<void> &r) { return r ? std::string() : r.error().message; }
 
 // Runtime tests need root and a BPF-capable kernel; without them they return early
 // with a WARN (Catch2 2.x has no SKIP).

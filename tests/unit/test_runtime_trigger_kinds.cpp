@@ -114,7 +114,7 @@ TEST_CASE("rename: comm main renames the main thread, comm own the producer's th
       std::atomic<bool> ended{false};
       std::thread t([&] {
         pthread_setname_np(pthread_self(), "bb-renamer");
-        err = producer->run(0, slot, stop);
+        err = test::error_of(producer->run(0, slot, stop));
         std::ifstream f("/proc/thread-self/comm");
         std::getline(f, thread_name);
         ended = true;

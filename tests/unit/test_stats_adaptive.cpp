@@ -151,12 +151,12 @@ TEST_CASE("correlated intervals widen the CI the stop rule judges", "[stats][ada
 namespace {
 class SleepyProducer final : public Producer {
  public:
-  std::string run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
+  Result<void> run(int, ProducerSlot &slot, const std::atomic<bool> &stop) override {
     while (!stop.load()) {
       slot.add(1);
       std::this_thread::sleep_for(std::chrono::microseconds(500));
     }
-    return "";
+    return {};
   }
 };
 HarnessOptions adaptive_opts(std::function<bool(const std::vector<Sample> &)> enough) {
