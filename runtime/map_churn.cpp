@@ -18,11 +18,13 @@ class MapChurnProducer final : public Producer {
       : template_fd_(template_fd), entries_(entries), prefix_len_(prefix_len) {}
 
   Result<void> run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) override {
-    if (index != 0) return Error("map_churn producer: one producer (the kernel's lpm-trie-free requires a single producer)");
+    if (index != 0)
+      return Error("map_churn producer: one producer (the kernel's lpm-trie-free requires a single producer)");
     bpf_map_info info{};
     uint32_t len = sizeof(info);
     if (bpf_obj_get_info_by_fd(template_fd_, &info, &len) != 0)
-      return Error(std::string("map_churn producer: cannot read map '") + kChurnTemplateMap + "': " + errno_text(errno));
+      return Error(std::string("map_churn producer: cannot read map '") + kChurnTemplateMap +
+                   "': " + errno_text(errno));
     LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = info.map_flags);
     while (!stop.load(std::memory_order_relaxed)) {
       int fd = bpf_map_create(static_cast<bpf_map_type>(info.type), kChurnMapName, info.key_size, info.value_size,

@@ -35,7 +35,8 @@ class SyscallPairProducer final : public Producer {
  public:
   explicit SyscallPairProducer(int producers) : turns_(size_t(producers / 2)) {}
   Result<void> run(int index, ProducerSlot &slot, const std::atomic<bool> &stop) override {
-    if (index < 0 || size_t(index / 2) >= turns_.size()) return Error("syscall_pair producer: thread " + std::to_string(index) + " has no partner");
+    if (index < 0 || size_t(index / 2) >= turns_.size())
+      return Error("syscall_pair producer: thread " + std::to_string(index) + " has no partner");
     Turn &t = turns_[size_t(index / 2)];
     const uint32_t mine = uint32_t(index % 2);
     while (wait_for_turn(t, mine, stop)) {

@@ -97,7 +97,8 @@ class SocketConsumer final : public Consumer {
   // Data still in flight (socket queues, the sockmap's backlog) until 100 ms pass without any.
   Result<void> drain_rest() override {
     for (bool got = true; got;) {
-      if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return Error("interrupted while draining the socket");
+      if (interrupt_ && interrupt_->load(std::memory_order_relaxed))
+        return Error("interrupted while draining the socket");
       if (std::string e = read_once(100, got); !e.empty()) return Error(e);
     }
     return {};

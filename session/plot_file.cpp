@@ -29,8 +29,7 @@ Result<void> check_output(const PlotRequest &r) {
   // The name reaches gnuplot as a '…' string without control characters: one that holds
   // some would be written under another name than the one renamed afterwards.
   if (printable_text(r.output) != r.output)
-    return Error(
-        fmt::format("plot output name has control characters or invalid UTF-8: {}", printable_text(r.output)));
+    return Error(fmt::format("plot output name has control characters or invalid UTF-8: {}", printable_text(r.output)));
   if (std::string why = check_output_paths({{"-o", r.output}}, r.inputs); !why.empty()) return Error(why);
   return {};
 }
