@@ -90,8 +90,8 @@ bool prepare(const AbArgs &a, AbVariant &va, AbVariant &vb, StopSource &stop) {
       return false;
     }
   }
-  if (std::string why = check_privileges(); !why.empty()) {
-    fmt::print(stderr, "bpfbench: error: {}\n", why);
+  if (auto allowed = check_privileges(); !allowed) {
+    fmt::print(stderr, "bpfbench: error: {}\n", allowed.error().message);
     return false;
   }
   for (AbVariant *v : {&va, &vb}) {
@@ -129,8 +129,8 @@ int ab_on_kernels(const AbArgs &a, const AbFloors &floors, StopSource &stop) {
 }  // namespace
 
 int cmd_ab(const AbArgs &a) {
-  if (std::string why = ab_usage_error(a); !why.empty()) {
-    fmt::print(stderr, "bpfbench: error: {}\n", why);
+  if (auto usage = check_ab_usage(a); !usage) {
+    fmt::print(stderr, "bpfbench: error: {}\n", usage.error().message);
     return kExitBadInput;
   }
   AbFloors floors;

@@ -53,9 +53,9 @@ int cmd_check(const CheckArgs &a) {
   Frontend fe;
   if (!load_frontend(a.in, fe)) return kExitBadInput;
   if (a.verify)
-    for (const std::string &why : {check_privileges(), check_bpf_loading()})
-      if (!why.empty()) {
-        fmt::print(stderr, "bpfbench: error: check --verify loads the programs: {}\n", why);
+    for (const Result<void> &allowed : {check_privileges(), check_bpf_loading()})
+      if (!allowed) {
+        fmt::print(stderr, "bpfbench: error: check --verify loads the programs: {}\n", allowed.error().message);
         return kExitBadInput;
       }
   size_t programs = 0;
@@ -90,8 +90,8 @@ namespace {
 // verifier/JIT facts by point index, all before anything is printed. The exit code:
 // kExitOk, kExitBadInput after the message when a compile or load fails, 128+N on signal N.
 int load_plan_facts(Frontend &fe, std::map<size_t, std::vector<ProgFacts>> &facts) {
-  if (std::string why = check_privileges(); !why.empty()) {
-    fmt::print(stderr, "bpfbench: error: plan --facts loads the programs: {}\n", why);
+  if (auto allowed = check_privileges(); !allowed) {
+    fmt::print(stderr, "bpfbench: error: plan --facts loads the programs: {}\n", allowed.error().message);
     return kExitBadInput;
   }
   StopSource stop;  // a signal kills the compile child, or ends the loads between points

@@ -231,7 +231,7 @@ int cmd_kernels(const KernelsArgs &a) {
   utsname u{};
   uname(&u);
   nlohmann::json host_probe;
-  if (check_privileges().empty()) {
+  if (check_privileges()) {
     FeatureProber prober;
     host_probe = probe_to_json(prober.probe_all());
   }

@@ -50,8 +50,8 @@ int cmd_run(const RunArgs &a) {
     fmt::print(stderr, "bpfbench: error: {}\n", why);
     return kExitBadInput;
   }
-  if (std::string why = check_privileges(); !why.empty()) {
-    fmt::print(stderr, "bpfbench: error: {}\n", why);
+  if (auto allowed = check_privileges(); !allowed) {
+    fmt::print(stderr, "bpfbench: error: {}\n", allowed.error().message);
     return kExitBadInput;
   }
   std::vector<std::string> said;  // --profile, --hw-counters: probed once, said once when missing
@@ -77,8 +77,8 @@ int cmd_run(const RunArgs &a) {
 }
 
 int cmd_probe(const ProbeArgs &a) {
-  if (std::string why = check_privileges(); !why.empty()) {
-    fmt::print(stderr, "bpfbench: error: {}\n", why);
+  if (auto allowed = check_privileges(); !allowed) {
+    fmt::print(stderr, "bpfbench: error: {}\n", allowed.error().message);
     return kExitBadInput;
   }
   FeatureProber prober;

@@ -42,14 +42,14 @@ Result<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity, c
   return a;
 }
 
-std::string pin_thread_to(int cpu) {
-  if (cpu < 0) return "";
+Result<void> pin_thread_to(int cpu) {
+  if (cpu < 0) return {};
   cpu_set_t set;
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
   int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-  if (err) return "setting affinity to CPU #" + std::to_string(cpu) + " failed: " + std::to_string(err);
-  return "";
+  if (err) return Error("setting affinity to CPU #" + std::to_string(cpu) + " failed: " + std::to_string(err));
+  return {};
 }
 
 }  // namespace bpfbench

@@ -24,7 +24,7 @@ struct CpuAssignment {
 Result<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity, const std::vector<int> &prod_cpus,
                                   const std::vector<int> &cons_cpus, int nr_cpus);
 
-// Pins the calling thread to `cpu` (-1: leaves it where it is): "" or why it failed.
-std::string pin_thread_to(int cpu);
+// Pins the calling thread to `cpu` (-1: leaves it where it is), or says why it could not.
+Result<void> pin_thread_to(int cpu);
 
 }  // namespace bpfbench

@@ -74,7 +74,7 @@ uint64_t calibrate(int ms, SpinWork work = spin) {
 }
 
 // Pins the calling thread to `cpu`; false when that failed.
-bool pin_self(int cpu) { return pin_thread_to(cpu).empty(); }
+bool pin_self(int cpu) { return bool(pin_thread_to(cpu)); }
 
 // Runs `body` on a thread pinned to `cpu`; false when the pinning failed.
 template <class F>

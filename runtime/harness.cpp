@@ -147,7 +147,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
   for (int i = 0; i < nr_consumers && go_on(); ++i) {
     int cpu = cpus->consumers[static_cast<size_t>(i)];
     start_thread(threads, "consumer", i, nr_consumers, fail, [&, i, cpu] {
-      if (auto e = pin_thread_to(cpu); !e.empty()) return fail(e);
+      if (auto pinned = pin_thread_to(cpu); !pinned) return fail(pinned.error().message);
       gate.wait();
       if (stop.load()) return;
       if (auto ok = consumer->run(i, stop); !ok) fail(ok.error().message);
@@ -156,7 +156,7 @@ HarnessResult run_harness(const HarnessOptions &opts, Producer &producer, Consum
   for (int i = 0; i < opts.producers && go_on(); ++i) {
     int cpu = cpus->producers[static_cast<size_t>(i)];
     start_thread(threads, "producer", i, opts.producers, fail, [&, i, cpu] {
-      if (auto e = pin_thread_to(cpu); !e.empty()) return fail(e);
+      if (auto pinned = pin_thread_to(cpu); !pinned) return fail(pinned.error().message);
       gate.wait();
       if (stop.load()) return;
       if (auto ok = producer.run(i, counters.slot(static_cast<size_t>(i)), stop); !ok) fail(ok.error().message);

@@ -267,7 +267,7 @@ std::vector<SetupActionSpec> setup_actions_for(const FamilyManifest &f, const Pr
 Result<> prepare_setup_actions(const std::vector<SetupActionSpec> &actions, const BpfObject &obj, SetupState &state) {
   for (const auto &a : actions) {
     if (a.action == SetupActionKind::RunProgram || a.action == SetupActionKind::Sockmap) {
-      if (std::string why = prepare_setup_program(a, obj); !why.empty()) return Error(why);
+      if (auto ok = prepare_setup_program(a, obj); !ok) return ok;
       continue;
     }
     if (a.action != SetupActionKind::InnerMaps) continue;

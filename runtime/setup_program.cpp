@@ -22,13 +22,13 @@ std::string value_text(int32_t got) {
 
 }  // namespace
 
-std::string prepare_setup_program(const SetupActionSpec &a, const BpfObject &obj) {
+Result<void> prepare_setup_program(const SetupActionSpec &a, const BpfObject &obj) {
   const std::string &name = a.args.at("program");
   bpf_program *prog = obj.program(name);
   const std::string what = kind_name(a.action);
-  if (!prog) return what + ": no program '" + name + "' in the object";
-  if (bpf_program__set_autoload(prog, true) != 0) return what + ": cannot load program '" + name + "'";
-  return "";
+  if (!prog) return Error(what + ": no program '" + name + "' in the object");
+  if (bpf_program__set_autoload(prog, true) != 0) return Error(what + ": cannot load program '" + name + "'");
+  return {};
 }
 
 std::string run_setup_program(const SetupActionSpec &a, BpfObject &obj, const SetupRun &run,

@@ -18,8 +18,8 @@
 namespace bpfbench {
 
 // Before load: turns autoload on for the action's program (the point's own programs are
-// the only ones autoloaded otherwise). "" or why it cannot run (no such program).
-std::string prepare_setup_program(const SetupActionSpec &a, const BpfObject &obj);
+// the only ones autoloaded otherwise), or why it cannot run (no such program).
+Result<void> prepare_setup_program(const SetupActionSpec &a, const BpfObject &obj);
 
 // What one setup run gets and what it must give back.
 struct SetupRun {

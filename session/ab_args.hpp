@@ -34,8 +34,8 @@ struct AbArgs {
   bool verbose = false;
 };
 
-// The combinations of settings that make no sense, as one message ("" = fine).
-std::string ab_usage_error(const AbArgs &a);
+// Fine, or the first combination of settings that makes no sense, as one message.
+Result<void> check_ab_usage(const AbArgs &a);
 // Whether A's and B's points are matched by plan position (one file, --a/--b settings
 // that may change the labels) rather than by suite and label.
 bool ab_match_by_position(const AbArgs &a);

@@ -20,7 +20,7 @@ Result<> ProducerThreads::start(Producer &producer, const std::vector<int> &cpus
   for (size_t i = 0; i < cpus.size(); ++i) {
     try {
       threads_.emplace_back([this, &producer, fail, i, cpu = cpus[i]] {
-        if (std::string e = pin_thread_to(cpu); !e.empty()) return fail(e);
+        if (auto pinned = pin_thread_to(cpu); !pinned) return fail(pinned.error().message);
         if (auto ok = producer.run(int(i), counters_->slot(i), stop_); !ok) fail(ok.error().message);
       });
     } catch (const std::system_error &e) {

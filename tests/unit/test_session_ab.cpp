@@ -141,15 +141,17 @@ TEST_CASE("ab settings: the combinations that make no sense are named", "[ab][se
     AbArgs a;
     c.set(a);
     INFO(c.message);
-    CHECK(ab_usage_error(a).find(c.message) != std::string::npos);
+    auto usage = check_ab_usage(a);
+    REQUIRE(!usage);
+    CHECK(usage.error().message.find(c.message) != std::string::npos);
   }
   AbArgs fine;
   fine.files = {f, g};
-  CHECK(ab_usage_error(fine).empty());
+  CHECK(check_ab_usage(fine));
   fine.files = {f};
   fine.a_kernel = "6.1";
   fine.b_kernel = "6.12";
-  CHECK(ab_usage_error(fine).empty());
+  CHECK(check_ab_usage(fine));
   CHECK(ab_kernels(fine));
 }
 
