@@ -32,10 +32,10 @@ struct SetupRun {
 // read as a signed 32-bit int, with `run.expect`, then (when expected_out is set) its
 // output packet with that. Each comparison made goes into `checks` ("run_program": the
 // value; "run_program_output": the bytes, observed = bytes out, expected = bytes wanted).
-// Returns "" or why the action failed: the run failed, or a comparison did not hold
-// ("run_program 'bb_fill' returned 999, expected 1000"; a negative value is shown as the
-// errno it usually is; an output differing is shown offset by offset).
-std::string run_setup_program(const SetupActionSpec &a, BpfObject &obj, const SetupRun &run,
-                              std::vector<SelfCheck> &checks);
+// Fails when the run failed or a comparison did not hold ("run_program 'bb_fill' returned
+// 999, expected 1000"; a negative value is shown as the errno it usually is; an output
+// differing is shown offset by offset).
+Result<> run_setup_program(const SetupActionSpec &a, BpfObject &obj, const SetupRun &run,
+                           std::vector<SelfCheck> &checks);
 
 }  // namespace bpfbench
