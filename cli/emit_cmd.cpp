@@ -10,7 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/front.hpp"
 #include "compiler/emit_bpf.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "compiler/pipeline.hpp"
 #include "compiler/plan_dump.hpp"
 #include "runtime/prog_dump.hpp"

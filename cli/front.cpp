@@ -1,5 +1,5 @@
 #include "cli/front.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 #include <fmt/format.h>
 

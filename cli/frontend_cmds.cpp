@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "cli/front.hpp"
 #include "cli/verify_report.hpp"
 #include "compiler/ast_dump.hpp"

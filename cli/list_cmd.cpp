@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "compiler/builtins.hpp"
 #include "compiler/manifest.hpp"
 #include "compiler/plan_dump.hpp"

@@ -292,7 +292,7 @@ CompileResult compile_in_this_process(const ChildJob &job) {
   return r;
 }
 
-// Runs in the compile child (compiler/limited_child.cpp set it up): compile, send the
+// Runs in the compile child (util/limited_child.cpp set it up): compile, send the
 // result, _exit (skipping LLVM's static destructors and the parent's atexit handlers).
 [[noreturn]] void child_main(int fd, const ChildJob &job) {
   llvm::install_fatal_error_handler(on_llvm_fatal_error, &fd);

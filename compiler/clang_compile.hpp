@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "compiler/diagnostics.hpp"
-#include "compiler/limited_child.hpp"
+#include "util/limited_child.hpp"
 
 namespace bpfbench {
 

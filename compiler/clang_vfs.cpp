@@ -9,7 +9,7 @@
 
 #include <llvm/Support/MemoryBuffer.h>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 
 namespace bpfbench {
 

@@ -3,7 +3,7 @@
 // line and column the user typed, not a line of generated C.
 #include "compiler/code_hooks.hpp"
 #include "compiler/emit_bpf.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "compiler/manifest_fields.hpp"
 #include "compiler/names.hpp"
 

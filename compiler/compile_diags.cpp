@@ -7,7 +7,7 @@
 
 #include "compiler/clang_vfs.hpp"
 #include "compiler/code_hooks.hpp"
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 
 namespace bpfbench {
 

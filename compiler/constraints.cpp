@@ -6,7 +6,7 @@
 #include <cctype>
 
 #include "compiler/builtins.hpp"
-#include "compiler/strings.hpp"
+#include "util/strings.hpp"
 #include "compiler/units.hpp"
 
 namespace bpfbench {

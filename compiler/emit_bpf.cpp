@@ -11,7 +11,7 @@
 #include <variant>
 
 #include "compiler/code_hooks.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "compiler/template_render.hpp"
 
 namespace bpfbench {

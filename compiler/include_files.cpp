@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "compiler/parse.hpp"
 
 namespace bpfbench {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compiler/json_input.hpp"
+#include "util/json_input.hpp"
 #include "compiler/source.hpp"
 
 namespace bpfbench {

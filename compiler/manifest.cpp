@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <tuple>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "compiler/manifest_json.hpp"
 
 namespace bpfbench {

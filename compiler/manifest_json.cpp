@@ -14,9 +14,9 @@
 #include "compiler/builtins.hpp"
 #include "compiler/code_hooks.hpp"
 #include "compiler/constraints.hpp"
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "compiler/json_locations.hpp"
-#include "compiler/json_input.hpp"
+#include "util/json_input.hpp"
 #include "compiler/manifest_fields.hpp"
 #include "compiler/enum_choices.hpp"
 #include "compiler/resolve_value.hpp"
@@ -58,7 +58,7 @@ class ManifestReader : public ManifestFields {
 
   std::optional<FamilyManifest> read(const std::string &text) {
     // Comments are allowed: a manifest is documentation as much as data. Bounded: a family
-    // folder may come from anyone (compiler/json_input.hpp).
+    // folder may come from anyone (util/json_input.hpp).
     JsonError bad;
     std::optional<json> parsed = parse_json(text, bad, true);
     if (!parsed) {

@@ -9,9 +9,9 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/SHA256.h>
 
-#include "compiler/cache_file.hpp"
-#include "compiler/input_file.hpp"
-#include "compiler/safe_dir.hpp"
+#include "util/cache_file.hpp"
+#include "util/input_file.hpp"
+#include "util/safe_dir.hpp"
 
 namespace bpfbench {
 
@@ -19,7 +19,7 @@ namespace {
 
 // Bumped when the cache file format or the meaning of a key changes.
 // v2: a file holds a header with its key and the object's hash (load() checks both).
-// v3: that hash is BLAKE3 (compiler/cache_file.hpp), not SHA-256.
+// v3: that hash is BLAKE3 (util/cache_file.hpp), not SHA-256.
 // v4: the hash covers the key too (a v3 file would fail it: a new key is a plain miss).
 constexpr std::string_view kObjectKeySalt = "bpfbench-object-cache-v4";
 

@@ -10,7 +10,7 @@
 namespace bpfbench {
 
 // $XDG_CACHE_HOME/bpfbench, else $HOME/.cache/bpfbench, else /tmp/bpfbench-cache-<euid>.
-// Used only when SafeDir::open_owned accepts it (compiler/safe_dir.hpp).
+// Used only when SafeDir::open_owned accepts it (util/safe_dir.hpp).
 std::string default_cache_dir();
 
 // Why the cache folder `dir` may not be used (another user's, writable by others, reached
@@ -40,7 +40,7 @@ struct CacheLookup {
   std::string refused;  // the folder may not be used: why (a miss, and nothing is stored)
 };
 
-// A directory of `<key>.o` files (compiler/cache_file.hpp), each holding its key and a
+// A directory of `<key>.o` files (util/cache_file.hpp), each holding its key and a
 // hash over both, in a folder only we can change. Every failure is soft: a cache that
 // cannot be read or written behaves like an empty one, it never fails a compile.
 class ObjectCache {

@@ -8,7 +8,7 @@
 #include "compiler/kinds.hpp"
 #include "compiler/names.hpp"
 #include "compiler/resolve_value.hpp"
-#include "compiler/strings.hpp"
+#include "util/strings.hpp"
 
 namespace bpfbench {
 

@@ -7,7 +7,7 @@
 #include <tao/pegtl.hpp>
 
 #include "compiler/include_files.hpp"
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "compiler/names.hpp"
 #include "compiler/parse_actions.hpp"
 #include "compiler/parse_builder.hpp"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 namespace bpfbench {
 

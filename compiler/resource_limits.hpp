@@ -43,11 +43,4 @@ inline constexpr int64_t kBytesPerEntry = 64;        // a preallocated hash elem
 void check_resource_limits(const RunPlan &plan, const FamilyRegistry &families, const MachineLimits &m,
                            Diagnostics &diags);
 
-// What to raise when creating a thread or a process failed with EAGAIN/ENOMEM: the
-// limits in force that can cause it, e.g. "raise the address-space limit (RLIMIT_AS,
-// `ulimit -v`, now 512 MiB)"; names the kernel's task limits when no rlimit is set.
-std::string task_limit_hint();
-// The same for a failed allocation: RLIMIT_AS when one is set, else the machine.
-std::string memory_limit_hint();
-
 }  // namespace bpfbench

@@ -2,8 +2,8 @@
 // every template line is tagged with an invisible marker before rendering, so after
 // rendering each output line still knows which template line it came from.
 #include "compiler/template_render.hpp"
-#include "compiler/escape.hpp"
-#include "compiler/strings.hpp"
+#include "util/escape.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -5,8 +5,8 @@
 #include <initializer_list>
 #include <system_error>
 
-#include "compiler/input_file.hpp"
-#include "compiler/sha256.hpp"
+#include "util/input_file.hpp"
+#include "util/sha256.hpp"
 
 namespace bpfbench {
 

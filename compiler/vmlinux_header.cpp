@@ -14,7 +14,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/BLAKE3.h>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 
 namespace bpfbench {
 

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "compiler/cache_file.hpp"
+#include "util/cache_file.hpp"
 #include "compiler/object_cache.hpp"
 #include "compiler/vmlinux_header.hpp"
 
@@ -11,7 +11,7 @@ namespace bpfbench {
 namespace {
 
 // Bumped when the payload's layout or the header's prologue changes.
-// v2: the cache file's hash covers its key too (compiler/cache_file.hpp).
+// v2: the cache file's hash covers its key too (util/cache_file.hpp).
 constexpr std::string_view kPchKeySalt = "bpfbench-vmlinux-pch-v2";
 
 // `<key>.vmlinux.pch`. vmlinux.h of a distribution kernel is ~3 MiB and its PCH ~16 MiB;

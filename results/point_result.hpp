@@ -8,7 +8,7 @@
 
 #include "compiler/manifest.hpp"
 #include "results/batch_timing.hpp"
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "results/expectations.hpp"
 #include "results/prog_info.hpp"
 #include "results/histogram.hpp"

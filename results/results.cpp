@@ -1,5 +1,5 @@
 #include "results/results.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 #include <algorithm>
 #include <ctime>

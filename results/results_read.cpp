@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "compiler/kinds.hpp"
 #include "results/results.hpp"
 #include "results/results_read.hpp"

@@ -8,7 +8,7 @@
 #include "compiler/kinds.hpp"
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 struct bpf_object;
 struct bpf_program;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "compiler/kinds.hpp"
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "runtime/counters.hpp"
 
 namespace bpfbench {

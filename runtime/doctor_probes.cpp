@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "compiler/cpu_sets.hpp"
-#include "compiler/input_file.hpp"
-#include "compiler/strings.hpp"
+#include "util/input_file.hpp"
+#include "util/strings.hpp"
 #include "runtime/cpuset.hpp"
 #include "runtime/doctor.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "compiler/address.hpp"
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

@@ -4,7 +4,7 @@
 
 #include "compiler/manifest.hpp"
 #include "compiler/plan.hpp"
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "runtime/components.hpp"
 
 namespace bpfbench {

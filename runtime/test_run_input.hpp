@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "compiler/plan.hpp"
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

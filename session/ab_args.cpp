@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "compiler/param_override.hpp"
 
 namespace bpfbench {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "compiler/manifest.hpp"
 #include "compiler/param_override.hpp"
 #include "session/point_select.hpp"

@@ -1,5 +1,5 @@
 #include "vm/kernel_cache.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 #include <unistd.h>
 
@@ -9,8 +9,8 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "compiler/input_file.hpp"
-#include "compiler/json_input.hpp"
+#include "util/input_file.hpp"
+#include "util/json_input.hpp"
 #include "vm/kernel_image.hpp"
 #include "vm/process.hpp"
 

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "vm/process.hpp"
 
 namespace bpfbench::vm {

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "vm/kernel_image.hpp"
 
 namespace bpfbench::vm {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "compiler/manifest.hpp"
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "runtime/bpf_object.hpp"
 
 namespace bpfbench {

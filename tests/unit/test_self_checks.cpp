@@ -5,7 +5,7 @@
 
 #include "compiler/manifest_json.hpp"
 #include "compiler/self_checks.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/results.hpp"
 #include "runtime/self_checks.hpp"
 #include "temp_dir.hpp"

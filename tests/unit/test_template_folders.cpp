@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "compiler/manifest.hpp"
 #include "fault_support.hpp"
 #include "run_process.hpp"

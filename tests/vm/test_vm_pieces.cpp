@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compiler/process_owner.hpp"
+#include "util/process_owner.hpp"
 
 #include <chrono>
 

@@ -1,4 +1,4 @@
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 #include <cstdint>
 

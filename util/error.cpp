@@ -1,4 +1,4 @@
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 #include <cstring>
 

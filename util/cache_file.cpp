@@ -1,4 +1,4 @@
-#include "compiler/cache_file.hpp"
+#include "util/cache_file.hpp"
 
 #include <array>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/BLAKE3.h>
 
-#include "compiler/safe_dir.hpp"
+#include "util/safe_dir.hpp"
 
 namespace bpfbench {
 

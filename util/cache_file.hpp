@@ -1,5 +1,5 @@
 // One keyed file of bpfbench's cache: written whole (temp + rename) in a folder only we can
-// change (compiler/safe_dir.hpp), read back only when it holds its key and the hash (BLAKE3)
+// change (util/safe_dir.hpp), read back only when it holds its key and the hash (BLAKE3)
 // over that key and the payload matches. The object cache and the precompiled vmlinux.h
 // cache are both made of these.
 #pragma once

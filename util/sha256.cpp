@@ -1,4 +1,4 @@
-#include "compiler/sha256.hpp"
+#include "util/sha256.hpp"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/SHA256.h>

@@ -1,4 +1,4 @@
-#include "compiler/limited_child.hpp"
+#include "util/limited_child.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -16,8 +16,8 @@
 #include <new>
 #include <thread>
 
-#include "compiler/process_owner.hpp"
-#include "compiler/resource_limits.hpp"
+#include "util/process_owner.hpp"
+#include "util/limit_hints.hpp"
 
 namespace bpfbench {
 

@@ -1,4 +1,4 @@
-#include "compiler/safe_dir.hpp"
+#include "util/safe_dir.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <deque>
 #include <utility>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 
 namespace bpfbench {
 
@@ -358,7 +358,7 @@ std::string SafeDir::target_problem(const std::string &name) const {
   struct stat st {};
   if (::fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return errno == ENOENT ? "" : errno_str(errno);
   // rename(2) replaces a name, never what a symlink names, nor what a FIFO or socket leads to;
-  // a device node it would replace is refused (as for outputs: compiler/atomic_file.hpp).
+  // a device node it would replace is refused (as for outputs: util/atomic_file.hpp).
   if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode) && !S_ISDIR(st.st_mode)) return "";
   return "is " + describe_file_type(st.st_mode) + "; bpfbench writes only regular files and will not replace it";
 }

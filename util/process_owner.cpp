@@ -1,4 +1,4 @@
-#include "compiler/process_owner.hpp"
+#include "util/process_owner.hpp"
 
 #include <signal.h>
 #include <sys/prctl.h>

@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 
 namespace bpfbench {
 

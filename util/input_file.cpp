@@ -1,4 +1,4 @@
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@ namespace bpfbench {
 
 namespace {
 
-std::string errno_text(int e) { return std::strerror(e); }
+std::string strerror_text(int e) { return std::strerror(e); }
 
 // "is a FIFO, not a regular file"; "" for a regular file.
 std::string refusal(mode_t mode) {
@@ -57,7 +57,7 @@ std::optional<InputFile> read_open_file(int fd, const struct stat &st, uint64_t 
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      error = errno_text(errno);
+      error = strerror_text(errno);
       return std::nullopt;
     }
     if (n == 0) break;
@@ -102,7 +102,7 @@ std::optional<Fd> open_folder(const std::string &root, std::string &error) {
       error = e == ENOTDIR || e == ELOOP || e == EINVAL
                   ? "the folder '" + shown(root) +
                         "' is no longer a folder without symbolic links (it changed after it was read)"
-                  : "the folder '" + shown(root) + "': " + errno_text(e);
+                  : "the folder '" + shown(root) + "': " + strerror_text(e);
       return std::nullopt;
     }
     cur = std::move(next);
@@ -115,7 +115,7 @@ std::optional<std::string> link_target(const Fd &link, std::string &error) {
   char buf[PATH_MAX];
   ssize_t n = ::readlinkat(link.fd, "", buf, sizeof buf);
   if (n < 0 || static_cast<size_t>(n) >= sizeof buf) {
-    error = errno_text(n < 0 ? errno : ENAMETOOLONG);
+    error = strerror_text(n < 0 ? errno : ENAMETOOLONG);
     return std::nullopt;
   }
   return std::string(buf, static_cast<size_t>(n));
@@ -147,7 +147,7 @@ class FolderWalk {
       }
       Fd fd{::openat(dirs_.back().fd, c.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC)};
       if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0) {
-        error = errno_text(errno);
+        error = strerror_text(errno);
         return std::nullopt;
       }
       if (S_ISLNK(st.st_mode)) {
@@ -155,7 +155,7 @@ class FolderWalk {
         if (!target) return std::nullopt;
         last_link_ = "'" + shown(join_path(names_, c)) + "' is a symbolic link to '" + shown(*target) + "'";
         if (++links > kMaxLinks) {
-          error = errno_text(ELOOP);
+          error = strerror_text(ELOOP);
           return std::nullopt;
         }
         if (target->empty() || (*target)[0] == '/') {
@@ -171,7 +171,7 @@ class FolderWalk {
         return fd;
       }
       if (!S_ISDIR(st.st_mode) || dirs_.size() >= kMaxDepth) {
-        error = errno_text(S_ISDIR(st.st_mode) ? ENAMETOOLONG : ENOTDIR);
+        error = strerror_text(S_ISDIR(st.st_mode) ? ENAMETOOLONG : ENOTDIR);
         return std::nullopt;
       }
       dirs_.push_back(std::move(fd));
@@ -214,7 +214,7 @@ std::string format_byte_limit(uint64_t bytes) {
 std::string input_file_problem(const std::string &path) {
   if (path.empty()) return "empty file name";
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return errno_text(errno);
+  if (::stat(path.c_str(), &st) != 0) return strerror_text(errno);
   return refusal(st.st_mode);
 }
 
@@ -241,12 +241,12 @@ std::string inside_name_problem(const std::string &name) {
 std::optional<std::string> canonical_folder(const std::string &path, std::string &error) {
   struct stat st {};
   if (path.empty()) error = "empty file name";
-  else if (::stat(path.c_str(), &st) != 0) error = errno_text(errno);
+  else if (::stat(path.c_str(), &st) != 0) error = strerror_text(errno);
   else if (!S_ISDIR(st.st_mode)) error = "is not a directory (it is " + describe_file_type(st.st_mode) + ")";
   if (!error.empty()) return std::nullopt;
   std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
   if (!real) {
-    error = errno_text(errno);
+    error = strerror_text(errno);
     return std::nullopt;
   }
   return std::string(real.get());
@@ -276,7 +276,7 @@ std::optional<InputFile> read_input_file_in(const std::string &folder, const std
   Fd f{::openat(w.dir().fd, w.file().c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY)};
   struct stat now {};
   if (f.fd < 0 || ::fstat(f.fd, &now) != 0) {
-    error = errno_text(errno);
+    error = strerror_text(errno);
     return std::nullopt;
   }
   if (now.st_dev != st.st_dev || now.st_ino != st.st_ino || !S_ISREG(now.st_mode)) {  // swapped since
@@ -292,7 +292,7 @@ namespace {
 // never opened), at most `max_bytes` (`st`: its stat).
 bool may_open(const std::string &path, uint64_t max_bytes, struct stat &st, std::string &error) {
   if (path.empty()) error = "empty file name";
-  else if (::stat(path.c_str(), &st) != 0) error = errno_text(errno);
+  else if (::stat(path.c_str(), &st) != 0) error = strerror_text(errno);
   else if (std::string why = refusal(st.st_mode); !why.empty()) error = why;
   else if (static_cast<uint64_t>(st.st_size) > max_bytes)
     error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
@@ -308,7 +308,7 @@ std::optional<InputStream> open_input_stream(const std::string &path, uint64_t m
   if (!may_open(path, max_bytes, st, error)) return std::nullopt;
   InputStream in(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), max_bytes, stop);
   if (in.fd_ < 0 || ::fstat(in.fd_, &st) != 0) {
-    error = errno_text(errno);
+    error = strerror_text(errno);
     return std::nullopt;
   }
   if (std::string why = refusal(st.st_mode); !why.empty()) {  // swapped since the stat
@@ -349,7 +349,7 @@ ssize_t InputStream::read(char *buf, size_t n) {
     ssize_t got = ::read(fd_, buf, n);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
-      error_ = errno_text(errno);
+      error_ = strerror_text(errno);
       return -1;
     }
     // A file growing while read (or a /proc file of "size 0") stops at the limit.
@@ -365,7 +365,7 @@ ssize_t InputStream::read(char *buf, size_t n) {
 bool InputStream::seek(uint64_t offset) {
   if (!error_.empty()) return false;
   if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
-    error_ = errno_text(errno);
+    error_ = strerror_text(errno);
     return false;
   }
   read_ = offset;
@@ -377,7 +377,7 @@ std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_b
   if (!may_open(path, max_bytes, st, error)) return std::nullopt;
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
   if (f.fd < 0) {
-    error = errno_text(errno);
+    error = strerror_text(errno);
     return std::nullopt;
   }
   return read_input_fd(f.fd, max_bytes, error);
@@ -386,7 +386,7 @@ std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_b
 std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &error) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
-    error = errno_text(errno);
+    error = strerror_text(errno);
     return std::nullopt;
   }
   if (std::string why = refusal(st.st_mode); !why.empty()) {  // swapped since the stat

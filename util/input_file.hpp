@@ -46,7 +46,7 @@ struct InputFile {
 std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error);
 
 // The read half of read_input_file, for a file the caller opened itself (openat with
-// O_NOFOLLOW, compiler/safe_dir.hpp): refused unless fstat says it is a regular file of at
+// O_NOFOLLOW, util/safe_dir.hpp): refused unless fstat says it is a regular file of at
 // most `max_bytes`; read to its end, and refused when it grows past the limit meanwhile.
 std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &error);
 

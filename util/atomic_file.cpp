@@ -1,4 +1,4 @@
-#include "compiler/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 
 namespace bpfbench {
 

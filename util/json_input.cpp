@@ -1,8 +1,8 @@
-#include "compiler/json_input.hpp"
+#include "util/json_input.hpp"
 
 #include <utility>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 namespace bpfbench {
 
