@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "results/batch_timing.hpp"
 #include "util/error.hpp"
 #include "results/expectations.hpp"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "compiler/plan_dump.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
 #include "results/expectations.hpp"
 
 namespace bpfbench {

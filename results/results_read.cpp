@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "util/escape.hpp"
-#include "compiler/kinds.hpp"
+#include "compiler/family/kinds.hpp"
 #include "results/results.hpp"
 #include "results/results_read.hpp"
 

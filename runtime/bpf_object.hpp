@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "compiler/kinds.hpp"
+#include "compiler/family/kinds.hpp"
 #include <vector>
 
 #include "util/error.hpp"

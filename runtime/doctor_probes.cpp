@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/cpu_sets.hpp"
+#include "compiler/bdsl/cpu_sets.hpp"
 #include "util/input_file.hpp"
 #include "util/strings.hpp"
 #include "runtime/cpuset.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/address.hpp"
+#include "compiler/family/address.hpp"
 #include "util/error.hpp"
 
 namespace bpfbench {

@@ -2,8 +2,8 @@
 // read once for every runner of a point: run_point and the interleaved ab runner.
 #pragma once
 
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "util/error.hpp"
 #include "runtime/components.hpp"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "util/error.hpp"
 #include "results/prog_info.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/plan.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "util/error.hpp"
 
 namespace bpfbench {

@@ -6,7 +6,7 @@
 #include <map>
 
 #include "util/escape.hpp"
-#include "compiler/param_override.hpp"
+#include "compiler/bdsl/param_override.hpp"
 
 namespace bpfbench {
 

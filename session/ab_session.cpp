@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "util/escape.hpp"
-#include "compiler/manifest.hpp"
-#include "compiler/param_override.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/param_override.hpp"
 #include "session/point_select.hpp"
 
 namespace bpfbench {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/plan.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "util/error.hpp"
 
 namespace bpfbench {

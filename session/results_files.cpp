@@ -4,7 +4,7 @@
 
 #include "util/atomic_file.hpp"
 #include "util/escape.hpp"
-#include "compiler/plan_dump.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
 #include "util/sha256.hpp"
 #include "results/report_tables.hpp"
 #include "runtime/doctor.hpp"

@@ -7,7 +7,7 @@
 
 #include <cctype>
 
-#include "compiler/clang_compile.hpp"
+#include "compiler/bpf/clang_compile.hpp"
 #include "util/escape.hpp"
 
 namespace bpfbench {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "util/error.hpp"
 #include "runtime/bpf_object.hpp"
 

@@ -12,6 +12,19 @@ in-process), runtime/ and vm/ the kernel and the guests, results/ pure data code
 below them all: Result<T> and Error, the checked file openers, escaping, hashing, process
 stamps and limited children, which every layer uses and which include nothing above util/.
 
+Inside compiler/, one folder per subject, and the driver above them:
+
+    compiler/pipeline.* -> bpf/ -> bdsl/ <-> family/
+
+bdsl/ is the .bdsl language (source, diagnostics, AST, parse, check, lower, the RunPlan);
+family/ the manifests and the parameter model (types, units, constraints, builtins) that
+the language and the manifests share: a plan point refers to its manifest and a manifest's
+defaults resolve with the language's value resolver, so these two include each other.
+bpf/ generates BPF C and compiles it; neither bdsl/ nor family/ includes it, except through
+code_hooks (inline C: its hooks are read with the manifest and checked with the bench, and
+become template keys) until that file is split by those three. Nothing in compiler/'s
+folders includes the driver, compiler/pipeline.hpp.
+
 session/ names no CLI11 header and writes to no terminal stream: no stdout, stderr,
 std::cout/cerr, fmt::print or printf (fmt::format builds text the CLI prints). Exit 1
 lists every include or line that breaks this.
@@ -30,6 +43,17 @@ ALLOWED = {
     "cli": {"cli", "session", "runtime", "results", "vm", "compiler", "grammar"},
 }
 EXCEPTIONS = {("compiler", "util/error.hpp")}
+# Inside compiler/: what each subject folder may include of compiler/ ("" = the driver).
+COMPILER_ALLOWED = {
+    "bdsl": {"bdsl", "family"},
+    "family": {"family", "bdsl"},
+    "bpf": {"bpf", "bdsl", "family"},
+    "": {"", "bdsl", "family", "bpf"},
+}
+COMPILER_EXCEPTIONS = {
+    ("compiler/bdsl/check.cpp", "compiler/bpf/code_hooks.hpp"),
+    ("compiler/family/manifest_json.cpp", "compiler/bpf/code_hooks.hpp"),
+}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]')
 # What prints or parses options, in session/ code (comments removed first).
 SESSION_BANNED = re.compile(
@@ -38,6 +62,12 @@ SESSION_BANNED = re.compile(
 
 def code_of(line):
     return line.split("//", 1)[0]
+
+
+def compiler_subject(rel):
+    """'bdsl' for compiler/bdsl/x.hpp, '' for compiler/pipeline.hpp."""
+    parts = pathlib.PurePosixPath(rel).parts
+    return parts[1] if len(parts) > 2 else ""
 
 
 def problems(root):
@@ -55,6 +85,11 @@ def problems(root):
                         yield f"{rel}:{n}: session/ parses no options: {target}"
                     if top in ALLOWED and top not in allowed:
                         yield f"{rel}:{n}: {folder}/ includes {target} (a layer above it)"
+                    if folder == "compiler" and top == "compiler":
+                        mine, theirs = compiler_subject(rel.as_posix()), compiler_subject(target)
+                        if (theirs not in COMPILER_ALLOWED[mine]
+                                and (rel.as_posix(), target) not in COMPILER_EXCEPTIONS):
+                            yield f"{rel}:{n}: compiler/{mine or 'pipeline'} includes {target} (against the subjects' arrows)"
                 elif folder == "session" and SESSION_BANNED.search(code_of(line)):
                     yield f"{rel}:{n}: session/ prints nothing (the CLI does): {line.strip()}"
 

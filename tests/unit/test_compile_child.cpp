@@ -1,5 +1,5 @@
 // The compile child's limits and lifetime (util/limited_child.cpp) and the object
-// cache's check of a file against its key (compiler/object_cache.cpp).
+// cache's check of a file against its key (compiler/bpf/object_cache.cpp).
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -14,8 +14,8 @@
 #include <fstream>
 #include <thread>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/object_cache.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bpf/object_cache.hpp"
 #include "fault_support.hpp"
 
 namespace fs = std::filesystem;

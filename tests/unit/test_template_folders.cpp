@@ -11,7 +11,7 @@
 #include <string>
 
 #include "util/input_file.hpp"
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "fault_support.hpp"
 #include "run_process.hpp"
 #include "scoped_env.hpp"
