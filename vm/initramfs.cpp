@@ -98,9 +98,9 @@ bool is_static_elf(const std::string &elf) {
 std::optional<InitramfsInfo> build_initramfs(const std::string &modules_dir, const std::string &busybox,
                                              std::string *error) {
   std::string err;
-  auto bb = decompress_file(busybox, "", 0, &err);
+  auto bb = decompress_file(busybox, "", 0);
   if (!bb) {
-    if (error) *error = err + " (install the busybox-static package)";
+    if (error) *error = bb.error().message + " (install the busybox-static package)";
     return std::nullopt;
   }
   if (!is_static_elf(*bb)) {

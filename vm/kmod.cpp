@@ -128,8 +128,11 @@ std::optional<ModulePlan> plan_modules(const std::string &modules_dir, const std
       return false;
     }
     visiting.insert(name);
-    auto data = decompress_file(it->second, compression_of(it->second), 0, &err);
-    if (!data) return false;
+    auto data = decompress_file(it->second, compression_of(it->second), 0);
+    if (!data) {
+      err = data.error().message;
+      return false;
+    }
     auto deps = modinfo_depends(*data);
     if (!deps) {
       err = it->second + ": not a kernel module (no .modinfo)";

@@ -45,9 +45,9 @@ TEST_CASE("cpio newc archive round-trips files, links and devices", "[vm-unit]")
   CHECK(a.size() % 4 == 0);
   CHECK(a.rfind("070701", 0) == 0);
   CHECK(a.find("TRAILER!!!") != std::string::npos);
-  std::string err;
-  auto e = read_cpio(a, &err);
-  INFO(err);
+  auto r = read_cpio(a);
+  REQUIRE(r);
+  auto &e = *r;
   REQUIRE(e.size() == 4);
   CHECK(e[0].path == "bin");
   CHECK(S_ISDIR(e[0].mode));
@@ -61,8 +61,9 @@ TEST_CASE("cpio newc archive round-trips files, links and devices", "[vm-unit]")
   CHECK(S_ISCHR(e[3].mode));
   CHECK(e[3].rdev_major == 5);
   CHECK(e[3].rdev_minor == 1);
-  CHECK(read_cpio(a.substr(0, 50), &err).empty());
-  CHECK(err.find("truncated") != std::string::npos);
+  auto bad = read_cpio(a.substr(0, 50));
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message == "cpio at byte 0: truncated header");
 }
 
 TEST_CASE("modinfo depends are read from the ELF .modinfo section", "[vm-unit]") {
@@ -134,12 +135,14 @@ TEST_CASE("a bzImage payload is extracted to an ELF vmlinux", "[vm-unit]") {
   }
   std::string img = "setup code " + test::read_text(payload + ".xz") + " trailing code";
   std::string bz = t.write("bzImage", img);
-  std::string err;
-  REQUIRE(extract_vmlinux(bz, (t.path / "vmlinux").string(), &err));
+  auto ok = extract_vmlinux(bz, (t.path / "vmlinux").string());
+  INFO((ok ? std::string() : ok.error().message));
+  REQUIRE(ok);
   CHECK(test::read_text((t.path / "vmlinux").string()) == "\x7f"
                                                           "ELF fake kernel body");
-  CHECK_FALSE(extract_vmlinux(t.write("plain", "no kernel"), (t.path / "v2").string(), &err));
-  CHECK(err.find("no compressed ELF kernel") != std::string::npos);
+  auto bad = extract_vmlinux(t.write("plain", "no kernel"), (t.path / "v2").string());
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("no compressed ELF kernel") != std::string::npos);
 }
 
 TEST_CASE("apt-cache depends output names the concrete kernel package", "[vm-unit]") {
