@@ -107,9 +107,9 @@ std::optional<InitramfsInfo> build_initramfs(const std::string &modules_dir, con
     if (error) *error = busybox + " is not a static executable (install the busybox-static package)";
     return std::nullopt;
   }
-  auto plan = plan_modules(modules_dir, guest_modules(), &err);
+  auto plan = plan_modules(modules_dir, guest_modules());
   if (!plan) {
-    if (error) *error = err;
+    if (error) *error = plan.error().message;
     return std::nullopt;
   }
   CpioWriter w;

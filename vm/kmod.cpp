@@ -102,8 +102,7 @@ std::optional<std::vector<std::string>> modinfo_depends(const std::string &elf) 
   return std::nullopt;
 }
 
-std::optional<ModulePlan> plan_modules(const std::string &modules_dir, const std::vector<std::string> &wanted,
-                                       std::string *error) {
+Result<ModulePlan> plan_modules(const std::string &modules_dir, const std::vector<std::string> &wanted) {
   auto index = index_modules(modules_dir);
   auto builtin = read_builtin(modules_dir);
   ModulePlan plan;
@@ -145,12 +144,8 @@ std::optional<ModulePlan> plan_modules(const std::string &modules_dir, const std
     plan.load_order.push_back({name, it->second, std::move(*data)});
     return true;
   };
-  for (const auto &w : wanted) {
-    if (!visit(w)) {
-      if (error) *error = err;
-      return std::nullopt;
-    }
-  }
+  for (const auto &w : wanted)
+    if (!visit(w)) return Error(err);
   return plan;
 }
 

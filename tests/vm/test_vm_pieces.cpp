@@ -82,16 +82,16 @@ TEST_CASE("modules are ordered after their dependencies, built-in ones are skipp
   t.write("kernel/net/9p/9pnet_virtio.ko", test::fake_module("9pnet_virtio", "9pnet,virtio_ring"));
   t.write("kernel/fs/netfs/netfs.ko", test::fake_module("netfs", ""));
   t.write("modules.builtin", "kernel/drivers/virtio/virtio_ring.ko\nkernel/drivers/virtio/virtio_pci.ko\n");
-  std::string err;
-  auto plan = plan_modules(t.path.string(), {"virtio_pci", "9pnet_virtio", "9p"}, &err);
-  INFO(err);
+  auto plan = plan_modules(t.path.string(), {"virtio_pci", "9pnet_virtio", "9p"});
+  INFO((plan ? std::string() : plan.error().message));
   REQUIRE(plan);
   std::vector<std::string> names;
   for (const auto &m : plan->load_order) names.push_back(m.name);
   CHECK(names == std::vector<std::string>{"9pnet", "9pnet_virtio", "netfs", "9p"});
   CHECK(plan->builtin == std::vector<std::string>{"virtio_pci", "virtio_ring"});
-  CHECK_FALSE(plan_modules(t.path.string(), {"overlay"}, &err));
-  CHECK(err.find("overlay") != std::string::npos);
+  auto missing = plan_modules(t.path.string(), {"overlay"});
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().message.find("overlay") != std::string::npos);
 }
 
 TEST_CASE("xz-compressed modules are decompressed", "[vm-unit]") {
@@ -102,9 +102,8 @@ TEST_CASE("xz-compressed modules are decompressed", "[vm-unit]") {
     WARN("skipped: xz not installed");
     return;
   }
-  std::string err;
-  auto plan = plan_modules(t.path.string(), {"overlay"}, &err);
-  INFO(err);
+  auto plan = plan_modules(t.path.string(), {"overlay"});
+  INFO((plan ? std::string() : plan.error().message));
   REQUIRE(plan);
   REQUIRE(plan->load_order.size() == 1);
   CHECK(plan->load_order[0].path.ends_with(".ko.xz"));
@@ -418,14 +417,14 @@ TEST_CASE("kernel files are read bounded: a FIFO, a deep or odd JSON is nothing,
   // modules.builtin a FIFO: none built in, no wait.
   t.write("mods/kernel/net/9p/9pnet.ko", test::fake_module("9pnet", ""));
   REQUIRE(::mkfifo((t.path / "mods/modules.builtin").c_str(), 0600) == 0);
-  std::string err;
-  auto plan = plan_modules((t.path / "mods").string(), {"9pnet"}, &err);
-  INFO(err);
+  auto plan = plan_modules((t.path / "mods").string(), {"9pnet"});
+  INFO((plan ? std::string() : plan.error().message));
   REQUIRE(plan);
   CHECK(plan->builtin.empty());
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
   // A results file nested too deep is not labelled (the dump of it recursed).
   KernelSpec k;
+  std::string err;
   CHECK_FALSE(label_json_file(t.write("deep.json", "{\"a\": " + deep + "}"), vm_info(k, Accel::Tcg), &err));
 }
 
