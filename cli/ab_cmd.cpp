@@ -11,7 +11,7 @@
 #include "cli/front.hpp"
 #include "cli/kernel_cmd.hpp"
 #include "cli/verify_report.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/ab_report.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/stop.hpp"

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "cli/results_cmds.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/compare.hpp"
 
 namespace bpfbench::cli {

@@ -9,10 +9,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/front.hpp"
-#include "compiler/emit_bpf.hpp"
-#include "compiler/escape.hpp"
+#include "compiler/bpf/emit_bpf.hpp"
+#include "util/escape.hpp"
 #include "compiler/pipeline.hpp"
-#include "compiler/plan_dump.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
 #include "runtime/prog_dump.hpp"
 
 namespace bpfbench::cli {

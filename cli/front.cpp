@@ -1,13 +1,13 @@
 #include "cli/front.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 
-#include "compiler/ast_dump.hpp"
-#include "compiler/emit_bpf.hpp"
-#include "compiler/plan_dump.hpp"
+#include "compiler/bdsl/ast_dump.hpp"
+#include "compiler/bpf/emit_bpf.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
 #include "session/point_select.hpp"
 
 namespace bpfbench::cli {

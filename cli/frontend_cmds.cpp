@@ -7,12 +7,12 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "cli/front.hpp"
 #include "cli/verify_report.hpp"
-#include "compiler/ast_dump.hpp"
-#include "compiler/emit_bpf.hpp"
-#include "compiler/plan_dump.hpp"
+#include "compiler/bdsl/ast_dump.hpp"
+#include "compiler/bpf/emit_bpf.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
 #include "compiler/pipeline.hpp"
 #include "results/prog_info.hpp"
 #include "runtime/privileges.hpp"

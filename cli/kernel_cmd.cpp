@@ -1,5 +1,5 @@
 #include "cli/kernel_cmd.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>

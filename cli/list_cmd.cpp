@@ -4,11 +4,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "compiler/escape.hpp"
-#include "compiler/builtins.hpp"
-#include "compiler/manifest.hpp"
-#include "compiler/plan_dump.hpp"
-#include "compiler/template_path.hpp"
+#include "util/escape.hpp"
+#include "compiler/family/builtins.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
+#include "compiler/family/template_path.hpp"
 
 namespace bpfbench::cli {
 

@@ -23,9 +23,9 @@
 #include "cli/text_output.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/values.hpp"
-#include "compiler/diagnostics.hpp"
-#include "compiler/escape.hpp"
-#include "compiler/resource_limits.hpp"
+#include "compiler/bdsl/diagnostics.hpp"
+#include "util/escape.hpp"
+#include "util/limit_hints.hpp"
 #include "runtime/stop.hpp"
 
 namespace bpfbench::cli {

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/values.hpp"
-#include "compiler/cpu_sets.hpp"
-#include "compiler/resolve_value.hpp"
+#include "compiler/bdsl/cpu_sets.hpp"
+#include "compiler/bdsl/resolve_value.hpp"
 
 namespace bpfbench::cli {
 

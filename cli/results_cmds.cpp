@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/values.hpp"
-#include "compiler/units.hpp"
+#include "compiler/family/units.hpp"
 
 namespace bpfbench::cli {
 

@@ -8,7 +8,7 @@
 #include "cli/run_commands.hpp"
 #include "cli/run_printer.hpp"
 #include "cli/verify_report.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "runtime/hw_counters.hpp"
 #include "runtime/privileges.hpp"
 #include "runtime/probe.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/expectations.hpp"
 #include "results/report_text.hpp"
 #include "runtime/per_cpu.hpp"

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/progress.hpp"
 
 namespace bpfbench::cli {

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <string>
 
-#include "compiler/plan.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench::cli {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/plan.hpp"
+#include "compiler/bdsl/plan.hpp"
 
 namespace bpfbench::cli {
 

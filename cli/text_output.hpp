@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 namespace bpfbench::cli {
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "compiler/builtins.hpp"
-#include "compiler/units.hpp"
+#include "compiler/family/builtins.hpp"
+#include "compiler/family/units.hpp"
 
 namespace bpfbench::cli {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 namespace bpfbench::cli {
 

@@ -12,18 +12,18 @@
 
 #include <fmt/format.h>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/compile_diags.hpp"
-#include "compiler/cpu_sets.hpp"
-#include "compiler/emit_bpf.hpp"
-#include "compiler/input_file.hpp"
-#include "compiler/object_cache.hpp"
-#include "compiler/object_check.hpp"
-#include "compiler/parse.hpp"
-#include "compiler/sha256.hpp"
-#include "compiler/template_path.hpp"
-#include "compiler/user_includes.hpp"
-#include "compiler/vmlinux_pch.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bpf/compile_diags.hpp"
+#include "compiler/bdsl/cpu_sets.hpp"
+#include "compiler/bpf/emit_bpf.hpp"
+#include "util/input_file.hpp"
+#include "compiler/bpf/object_cache.hpp"
+#include "compiler/bpf/object_check.hpp"
+#include "compiler/bdsl/parse.hpp"
+#include "util/sha256.hpp"
+#include "compiler/family/template_path.hpp"
+#include "compiler/bpf/user_includes.hpp"
+#include "compiler/bpf/vmlinux_pch.hpp"
 
 namespace bpfbench {
 

@@ -13,28 +13,28 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ast.hpp"
-#include "compiler/check.hpp"
-#include "compiler/diagnostics.hpp"
-#include "compiler/lower.hpp"
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
-#include "compiler/resource_limits.hpp"
+#include "compiler/bdsl/ast.hpp"
+#include "compiler/bdsl/check.hpp"
+#include "compiler/bdsl/diagnostics.hpp"
+#include "compiler/bdsl/lower.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
+#include "compiler/bdsl/resource_limits.hpp"
 
 namespace bpfbench {
 
 struct FrontendOptions {
   // Non-empty: exactly these family folders, first first (a family is taken from the first
-  // that has it). Empty: the search path of compiler/template_path.hpp (extra_template_dirs,
+  // that has it). Empty: the search path of compiler/family/template_path.hpp (extra_template_dirs,
   // bpf_templates/ next to the file, $BPFBENCH_TEMPLATE_PATH, shipped).
   std::vector<TemplateDir> template_dirs;
   std::vector<std::string> extra_template_dirs;  // --templates
   // --include-dir: folders searched for quoted includes after the .bdsl file's and the
-  // family's (compiler/user_includes.hpp), in order.
+  // family's (compiler/bpf/user_includes.hpp), in order.
   std::vector<std::string> include_dirs;
   PlanOverrides overrides;
   int64_t nproc = 0;  // 0 = the number of online CPUs
-  // Points too large for the machine (compiler/resource_limits.hpp) are errors unless
+  // Points too large for the machine (compiler/bdsl/resource_limits.hpp) are errors unless
   // allowed; `limits` unset = this machine's, read when the plan is checked.
   bool allow_large = false;
   std::optional<MachineLimits> limits;
@@ -92,7 +92,7 @@ struct CompiledPrograms {
 // Emits every distinct program of `fe.plan` and compiles each once (cache-backed);
 // compile errors become diagnostics located in the .bdsl or the template. The first
 // program that includes vmlinux.h prepares the kernel's precompiled vmlinux.h (from
-// $BPFBENCH_VMLINUX_BTF or /sys/kernel/btf/vmlinux; compiler/vmlinux_pch.hpp) for all. When `stop`
+// $BPFBENCH_VMLINUX_BTF or /sys/kernel/btf/vmlinux; compiler/bpf/vmlinux_pch.hpp) for all. When `stop`
 // is set (a signal), the compile child is killed and compiling ends, returning true with
 // `out.interrupted`. False when any program failed. `with_vmlinux` false leaves out the
 // programs that include vmlinux.h (their objects are keyed by this kernel's BTF: compiled

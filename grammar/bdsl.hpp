@@ -1,4 +1,4 @@
-// The .bdsl grammar as PEGTL rules (rules only: messages in error_messages.hpp, actions in compiler/parse_actions.cpp).
+// The .bdsl grammar as PEGTL rules (rules only: messages in error_messages.hpp, actions in compiler/bdsl/parse_actions.cpp).
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -68,7 +68,7 @@ struct string_lit : seq< quote_open, star< sor< escape, string_plain > >, must< 
 // factor := call | '(' expr ')' | int | ident
 // call   := ident '(' expr { ',' expr } ')'      no space before '(': min(a, b), max(1, nproc - 1)
 // A name may contain '-', so `nproc-1` is one identifier: write `nproc - 1`. The checker
-// evaluates expressions (compiler/int_expr.cpp); a lone int or ident stays what it is.
+// evaluates expressions (compiler/bdsl/int_expr.cpp); a lone int or ident stays what it is.
 struct expr;
 struct factor;
 struct call_head : seq< identifier, one< '(' > > {};

@@ -5,7 +5,7 @@
 
 namespace bpfbench::grammar {
 
-// A rule with a message raises a parse error whenever it fails (see must_if in compiler/parse_actions.cpp).
+// A rule with a message raises a parse error whenever it fails (see must_if in compiler/bdsl/parse_actions.cpp).
 template <typename Rule>
 inline constexpr const char *error_message = nullptr;
 

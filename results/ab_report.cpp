@@ -7,7 +7,7 @@
 #include <limits>
 #include <set>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/json_values.hpp"
 
 namespace bpfbench {

@@ -34,7 +34,7 @@ struct BatchTimingStats {
 };
 BatchTimingStats batch_timing_stats(const std::vector<double> &sorted);
 
-// A statistic by its name in a `batch_timing:<stat>` metric source (compiler/kinds.hpp:
+// A statistic by its name in a `batch_timing:<stat>` metric source (compiler/family/kinds.hpp:
 // samples, outliers, min, max, mean, stddev, cv, p1 ... p99); nullopt for another name.
 std::optional<double> batch_timing_stat(const BatchTimingStats &s, const std::string &name);
 

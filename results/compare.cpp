@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/json_values.hpp"
 #include "results/report_tables.hpp"
 #include "results/stat_math.hpp"

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "compiler/plan.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "results/stats.hpp"
 
 namespace bpfbench {

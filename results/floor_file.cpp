@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "compiler/escape.hpp"
-#include "compiler/json_input.hpp"
+#include "util/escape.hpp"
+#include "util/json_input.hpp"
 
 namespace bpfbench {
 

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/json_values.hpp"
 
 namespace bpfbench {

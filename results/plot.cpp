@@ -7,7 +7,7 @@
 #include <optional>
 #include <set>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/report_tables.hpp"
 
 namespace bpfbench {

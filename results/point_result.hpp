@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "results/batch_timing.hpp"
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "results/expectations.hpp"
 #include "results/prog_info.hpp"
 #include "results/histogram.hpp"

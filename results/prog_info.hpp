@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 
 namespace bpfbench {
 

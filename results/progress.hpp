@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "compiler/plan.hpp"
+#include "compiler/bdsl/plan.hpp"
 
 namespace bpfbench {
 

@@ -1,12 +1,12 @@
 #include "results/results.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 #include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 
-#include "compiler/plan_dump.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
 #include "results/expectations.hpp"
 
 namespace bpfbench {

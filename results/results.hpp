@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/pipeline.hpp"
-#include "compiler/plan.hpp"
-#include "compiler/source.hpp"
+#include "compiler/bdsl/plan.hpp"
+#include "compiler/bdsl/source.hpp"
 #include "results/environment.hpp"
 #include "results/histogram.hpp"
 #include "results/noise_facts.hpp"

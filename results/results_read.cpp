@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "compiler/escape.hpp"
-#include "compiler/kinds.hpp"
+#include "util/escape.hpp"
+#include "compiler/family/kinds.hpp"
 #include "results/results.hpp"
 #include "results/results_read.hpp"
 

@@ -4,7 +4,7 @@
 // are never built; the plan's points only say which points are baselines.
 #include <optional>
 
-#include "compiler/json_input.hpp"
+#include "util/json_input.hpp"
 #include "results/results.hpp"
 #include "results/results_read.hpp"
 
@@ -13,7 +13,7 @@ namespace bpfbench {
 namespace {
 
 // What the points of one file may take in memory together, estimated as they are built
-// (compiler/json_input.hpp): each point alone at most kMaxJsonHeldBytes. Sweeps of real
+// (util/json_input.hpp): each point alone at most kMaxJsonHeldBytes. Sweeps of real
 // runs' shape come to 0.46 times their size (docs/security.md); a hostile file up to 40.
 constexpr uint64_t kMaxResultsHeldBytes = uint64_t{1} << 30;
 

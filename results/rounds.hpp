@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "results/sample.hpp"
 
 namespace bpfbench {
@@ -59,7 +59,7 @@ constexpr double kFirstOffRelative = 0.05;  // first interval >5% and >3 sd off 
 void add_sum_counts(const std::vector<MetricSpec> &metrics, std::map<std::string, uint64_t> &counts);
 
 // Per-sample values of a metric: `ratio:a/b` sources become a/b of the same interval;
-// counts reported as they are (report_of(), compiler/manifest.hpp) become counts per
+// counts reported as they are (report_of(), compiler/family/manifest.hpp) become counts per
 // second, in the spec's unit; every other count becomes a rate in M/s.
 std::vector<double> metric_values(const std::vector<Sample> &samples, const MetricSpec &m);
 

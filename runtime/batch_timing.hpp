@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "results/batch_timing.hpp"
 #include "runtime/bpf_object.hpp"
 
@@ -43,7 +43,7 @@ class BatchTimingRun {
   void end();    // and ends: what was taken is kept for result()
 
   // Each `batch_timing:<stat>` metric's value over the samples so far, in thousandths
-  // (compiler/kinds.hpp level_unit_scale), into `values` under the metric's name.
+  // (compiler/family/kinds.hpp level_unit_scale), into `values` under the metric's name.
   void read_levels(const std::vector<MetricSpec> &metrics, std::map<std::string, uint64_t> &values) const;
 
   // Whether the samples so far reach `timing_samples` per producer (never when 0).

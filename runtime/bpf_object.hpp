@@ -5,10 +5,10 @@
 #include <optional>
 #include <string>
 
-#include "compiler/kinds.hpp"
+#include "compiler/family/kinds.hpp"
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 struct bpf_object;
 struct bpf_program;

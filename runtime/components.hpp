@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/kinds.hpp"
-#include "results/error.hpp"
+#include "compiler/family/kinds.hpp"
+#include "util/error.hpp"
 #include "runtime/counters.hpp"
 
 namespace bpfbench {
@@ -82,7 +82,7 @@ long getpgid_arg(bool self);
 // One BPF_PROG_TEST_RUN of program `fd` on `data` (none when empty), run once.
 Result<> test_run_once(int fd, const std::vector<uint8_t> &data);
 
-// The component that serves `cfg.kind` (compiler/kinds.cpp lists them); fails for a bad
+// The component that serves `cfg.kind` (compiler/family/kinds.cpp lists them); fails for a bad
 // config. Kind "none" yields a producer that just waits for stop.
 Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg);
 

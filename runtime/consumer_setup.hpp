@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "compiler/plan.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "runtime/bpf_object.hpp"
 #include "runtime/components.hpp"
 

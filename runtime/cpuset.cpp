@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "compiler/cpu_sets.hpp"
+#include "compiler/bdsl/cpu_sets.hpp"
 
 namespace bpfbench {
 

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 
 // Parses "0-3,8,10-11" into the listed CPUs in ascending order without duplicates.
-// Fails on bad syntax ("3-1", "a", ",", ""). (compiler/cpu_sets.hpp's cpuset_cpus as a Result.)
+// Fails on bad syntax ("3-1", "a", ",", ""). (compiler/bdsl/cpu_sets.hpp's cpuset_cpus as a Result.)
 Result<std::vector<int>> parse_cpuset(const std::string &text);
 
 // Which CPU each thread is pinned to (-1 = not pinned), like the kernel bench's -a:

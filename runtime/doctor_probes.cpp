@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "compiler/cpu_sets.hpp"
-#include "compiler/input_file.hpp"
-#include "compiler/strings.hpp"
+#include "compiler/bdsl/cpu_sets.hpp"
+#include "util/input_file.hpp"
+#include "util/strings.hpp"
 #include "runtime/cpuset.hpp"
 #include "runtime/doctor.hpp"
 

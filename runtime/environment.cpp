@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/clang_compile.hpp"
+#include "compiler/bpf/clang_compile.hpp"
 
 namespace bpfbench {
 

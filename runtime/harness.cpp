@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/resource_limits.hpp"
+#include "util/limit_hints.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/cpuset.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "results/hw_counts.hpp"
 
 namespace bpfbench {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 struct bpf_program;
 struct bpf_link;

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <string>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "runtime/map_prefill.hpp"
 
 namespace bpfbench {

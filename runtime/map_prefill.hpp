@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench {

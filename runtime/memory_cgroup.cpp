@@ -13,7 +13,7 @@
 #include <thread>
 #include <utility>
 
-#include "compiler/process_owner.hpp"
+#include "util/process_owner.hpp"
 
 namespace bpfbench {
 

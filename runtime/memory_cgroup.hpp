@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 
@@ -59,7 +59,7 @@ class MemoryCgroup {
 inline constexpr const char *kCgroupPrefix = "bpfbench-";
 
 // Removes the point cgroups under `parent` that runs killed outright left behind: named
-// kCgroupPrefix + a process stamp (compiler/process_owner.hpp) whose process has ended, or,
+// kCgroupPrefix + a process stamp (util/process_owner.hpp) whose process has ended, or,
 // as older versions named them, kCgroupPrefix + "<pid>-<ns>" with no process of that pid
 // left. rmdir only: a cgroup that still holds a process (or a child) stays. The paths removed.
 std::vector<std::string> remove_ended_cgroups(const std::string &parent);

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/address.hpp"
-#include "results/error.hpp"
+#include "compiler/family/address.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

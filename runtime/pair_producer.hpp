@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "runtime/components.hpp"
 
 namespace bpfbench {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "results/point_result.hpp"
 #include "runtime/bpf_object.hpp"
 

@@ -10,7 +10,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "compiler/process_owner.hpp"
+#include "util/process_owner.hpp"
 
 namespace bpfbench {
 

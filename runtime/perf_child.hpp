@@ -1,6 +1,6 @@
 // A helper program (perf) run as a child that dies with us: PR_SET_PDEATHSIG, stdin on
 // /dev/null, stdout and stderr into one pipe we read, stop signals unblocked for it, and
-// killed and reaped by the destructor on every path (compiler/limited_child.hpp is the
+// killed and reaped by the destructor on every path (util/limited_child.hpp is the
 // same idea for a function; perf must write files and stop on SIGINT, so it gets its own).
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

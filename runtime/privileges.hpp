@@ -1,7 +1,7 @@
 // Checks that the process may load and attach BPF programs before anything runs.
 #pragma once
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/clang_compile.hpp"
+#include "compiler/bpf/clang_compile.hpp"
 #include "runtime/bpf_object.hpp"
 #include "runtime/libbpf_log.hpp"
 #include "runtime/uprobe_targets.hpp"

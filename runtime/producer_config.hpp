@@ -2,9 +2,9 @@
 // read once for every runner of a point: run_point and the interleaved ab runner.
 #pragma once
 
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
-#include "results/error.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
+#include "util/error.hpp"
 #include "runtime/components.hpp"
 
 namespace bpfbench {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "compiler/safe_dir.hpp"
+#include "util/safe_dir.hpp"
 #include "results/profile.hpp"
 #include "runtime/perf_child.hpp"
 

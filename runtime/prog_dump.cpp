@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/limited_child.hpp"
+#include "util/limited_child.hpp"
 #include "runtime/bpf_object.hpp"
 #include "runtime/prog_facts.hpp"
 #include "runtime/prog_stats.hpp"

@@ -1,5 +1,5 @@
 // `bpfbench emit --dump=xlated|jited`: a point's program loaded as `run` loads it, and
-// bpftool's dump of it, bpftool run as a limited child (compiler/limited_child.hpp).
+// bpftool's dump of it, bpftool run as a limited child (util/limited_child.hpp).
 // `bpfbench plan --facts`: the verifier's and JIT's facts of a point's programs, loaded
 // the same way.
 #pragma once
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
-#include "results/error.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
+#include "util/error.hpp"
 #include "results/prog_info.hpp"
 
 namespace bpfbench {

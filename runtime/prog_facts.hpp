@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "results/prog_info.hpp"
 #include "runtime/bpf_object.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "results/prog_info.hpp"
 
 namespace bpfbench {

@@ -6,7 +6,7 @@
 #include <map>
 #include <memory>
 
-#include "compiler/names.hpp"
+#include "compiler/bdsl/names.hpp"
 #include "runtime/batch_timing.hpp"
 #include "runtime/consumer_setup.hpp"
 #include "runtime/counters.hpp"

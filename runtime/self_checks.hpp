@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "compiler/self_checks.hpp"
+#include "compiler/family/self_checks.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench {

@@ -14,8 +14,8 @@
 #include <chrono>
 #include <cstring>
 
-#include "compiler/process_owner.hpp"
-#include "compiler/resource_limits.hpp"
+#include "util/process_owner.hpp"
+#include "util/limit_hints.hpp"
 #include "runtime/setup_program.hpp"
 #include "runtime/test_run_input.hpp"
 

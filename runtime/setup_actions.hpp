@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "results/point_result.hpp"
 #include "runtime/bpf_object.hpp"
 #include "runtime/map_prefill.hpp"

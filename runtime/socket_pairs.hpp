@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

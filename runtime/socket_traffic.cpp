@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 namespace {

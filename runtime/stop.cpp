@@ -13,7 +13,7 @@
 #include <string>
 #include <system_error>
 
-#include "compiler/resource_limits.hpp"
+#include "util/limit_hints.hpp"
 
 namespace bpfbench {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/plan.hpp"
-#include "results/error.hpp"
+#include "compiler/bdsl/plan.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 struct bpf_object;
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 namespace {

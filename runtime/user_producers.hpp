@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "compiler/kinds.hpp"
+#include "compiler/family/kinds.hpp"
 #include "runtime/components.hpp"
 
 namespace bpfbench {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/safe_dir.hpp"
-#include "results/error.hpp"
+#include "util/safe_dir.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 
@@ -35,7 +35,7 @@ size_t count_lines(const std::string &text);
 
 // Where whole verifier logs are kept: the folder `bpfbench-verifier-logs` in `parent` (the
 // current folder unless a test says otherwise), made (mode 0755) by the first log kept and
-// checked as `run --profile`'s folder is (compiler/safe_dir.hpp, open_child: a symlink of
+// checked as `run --profile`'s folder is (util/safe_dir.hpp, open_child: a symlink of
 // another user's is not followed, a folder others may write is refused). Each log is
 // written as a cache file is: O_EXCL under a random name, then renamed over
 // `<stem>.log` (a symlink there is replaced, never followed); mode 0600, since the log

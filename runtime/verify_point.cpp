@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "compiler/escape.hpp"
-#include "compiler/sha256.hpp"
+#include "util/escape.hpp"
+#include "util/sha256.hpp"
 #include "runtime/bpf_object.hpp"
 #include "runtime/run_point.hpp"
 #include "runtime/setup_actions.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/verifier_log.hpp"
 

@@ -35,8 +35,8 @@ if [[ -z "$tool" ]]; then
   echo "bench-compile: building the tool with g++ (no bpfbench_compile_bench target in $build)" >&2
   g++ -std=c++20 -O2 -I"$root" -isystem "$llvm/include" \
     -DBPFBENCH_CLANG_RESOURCE_DIR="\"$llvm/lib/clang/19\"" \
-    "$root/tests/perf/compile_bench.cpp" "$root/compiler/clang_compile.cpp" \
-    "$root/compiler/object_cache.cpp" \
+    "$root/tests/perf/compile_bench.cpp" "$root/compiler/bpf/clang_compile.cpp" \
+    "$root/compiler/bpf/object_cache.cpp" \
     -L"$llvm/lib" -Wl,-rpath,"$llvm/lib" -lclang-cpp -lLLVM -o "$out/compile_bench"
   tool="$out/compile_bench"
 fi

@@ -5,8 +5,8 @@
 
 #include <map>
 
-#include "compiler/escape.hpp"
-#include "compiler/param_override.hpp"
+#include "util/escape.hpp"
+#include "compiler/bdsl/param_override.hpp"
 
 namespace bpfbench {
 

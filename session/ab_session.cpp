@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "compiler/escape.hpp"
-#include "compiler/manifest.hpp"
-#include "compiler/param_override.hpp"
+#include "util/escape.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/param_override.hpp"
 #include "session/point_select.hpp"
 
 namespace bpfbench {

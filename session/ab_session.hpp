@@ -13,7 +13,7 @@
 #include "compiler/pipeline.hpp"
 #include "results/ab_report.hpp"
 #include "results/floor_file.hpp"
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "runtime/ab/ab_runner.hpp"
 #include "runtime/probe.hpp"
 #include "runtime/stop.hpp"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/template_path.hpp"
+#include "compiler/family/template_path.hpp"
 #include "runtime/noise_facts.hpp"
 #include "runtime/run_point.hpp"
 

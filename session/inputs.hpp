@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/lower.hpp"
+#include "compiler/bdsl/lower.hpp"
 #include "compiler/pipeline.hpp"
-#include "compiler/template_path.hpp"
+#include "compiler/family/template_path.hpp"
 
 namespace bpfbench {
 
@@ -19,7 +19,7 @@ struct FileArgs {
   std::vector<std::string> include_dirs;  // --include-dir: more folders for quoted includes
   PlanOverrides overrides;
   std::string dump;                 // ast | plan | c, and for emit xlated | jited ("" = none)
-  bool allow_large = false;         // points past this machine's limits (compiler/resource_limits.hpp)
+  bool allow_large = false;         // points past this machine's limits (compiler/bdsl/resource_limits.hpp)
   std::vector<std::string> only;    // --only: label patterns (session/point_select.hpp)
   bool only_exact = false;          // --only keeps the points it names, not their baselines (emit)
   std::optional<std::string> text;  // the .bdsl text itself (bpfbench bench); `file` names it

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "compiler/diagnostics.hpp"
-#include "compiler/kinds.hpp"
-#include "compiler/manifest.hpp"
+#include "compiler/bdsl/diagnostics.hpp"
+#include "compiler/family/kinds.hpp"
+#include "compiler/family/manifest.hpp"
 #include "runtime/kthread_stat.hpp"
 
 namespace bpfbench {

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "results/report_kernel.hpp"
 #include "session/kbench_names.hpp"
 #include "session/run_args.hpp"

@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "compiler/atomic_file.hpp"
-#include "compiler/escape.hpp"
-#include "compiler/process_owner.hpp"
+#include "util/atomic_file.hpp"
+#include "util/escape.hpp"
+#include "util/process_owner.hpp"
 #include "results/plot.hpp"
 #include "results/plot_hist.hpp"
 #include "results/results.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "compiler/atomic_file.hpp"
-#include "compiler/escape.hpp"
-#include "compiler/plan_dump.hpp"
-#include "compiler/sha256.hpp"
+#include "util/atomic_file.hpp"
+#include "util/escape.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
+#include "util/sha256.hpp"
 #include "results/report_tables.hpp"
 #include "runtime/doctor.hpp"
 #include "runtime/environment.hpp"

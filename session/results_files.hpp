@@ -21,7 +21,7 @@ struct ExportPaths {
   std::string json, csv, markdown;  // "" = not requested
 };
 
-// Before anything runs: every export path passes check_output_paths (compiler/atomic_file.hpp)
+// Before anything runs: every export path passes check_output_paths (util/atomic_file.hpp)
 // against the run's inputs (the .bdsl, its includes, the families' manifests and
 // templates). Why not, "" when they do.
 std::string export_paths_problem(const ExportPaths &paths, const Frontend &fe);

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <set>
 
-#include "compiler/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "runtime/hw_counters.hpp"
 
 namespace bpfbench {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "compiler/pipeline.hpp"
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "runtime/profiler.hpp"
 #include "session/run_args.hpp"
 

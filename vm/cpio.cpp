@@ -45,14 +45,11 @@ std::string CpioWriter::finish() {
   return out;
 }
 
-std::vector<CpioEntry> read_cpio(const std::string &a, std::string *error) {
+Result<std::vector<CpioEntry>> read_cpio(const std::string &a) {
   std::vector<CpioEntry> entries;
   size_t pos = 0;
   auto field = [&](int i) { return static_cast<uint32_t>(std::stoul(a.substr(pos + 6 + 8 * i, 8), nullptr, 16)); };
-  auto fail = [&](const std::string &why) {
-    if (error) *error = fmt::format("cpio at byte {}: {}", pos, why);
-    return std::vector<CpioEntry>{};
-  };
+  auto fail = [&](const std::string &why) { return Error(fmt::format("cpio at byte {}: {}", pos, why)); };
   while (true) {
     if (pos + 110 > a.size()) return fail("truncated header");
     if (a.compare(pos, 6, "070701") != 0) return fail("bad magic");

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "util/error.hpp"
+
 namespace bpfbench::vm {
 
 class CpioWriter {
@@ -31,6 +33,6 @@ struct CpioEntry {
 };
 
 // Reads a newc archive back (tests, `--dump` of an initramfs). Empty + error on bad input.
-std::vector<CpioEntry> read_cpio(const std::string &archive, std::string *error);
+Result<std::vector<CpioEntry>> read_cpio(const std::string &archive);
 
 }  // namespace bpfbench::vm

@@ -1,9 +1,9 @@
 #include "vm/guest_probe.hpp"
 
-#include "compiler/atomic_file.hpp"
-#include "compiler/escape.hpp"
-#include "compiler/input_file.hpp"
-#include "compiler/json_input.hpp"
+#include "util/atomic_file.hpp"
+#include "util/escape.hpp"
+#include "util/input_file.hpp"
+#include "util/json_input.hpp"
 
 namespace bpfbench::vm {
 

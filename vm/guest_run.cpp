@@ -10,9 +10,9 @@
 #include <functional>
 #include <memory>
 
-#include "compiler/atomic_file.hpp"
-#include "compiler/escape.hpp"
-#include "compiler/input_file.hpp"
+#include "util/atomic_file.hpp"
+#include "util/escape.hpp"
+#include "util/input_file.hpp"
 #include "vm/initramfs.hpp"
 #include "vm/labels.hpp"
 #include "vm/work_dir.hpp"

@@ -98,18 +98,18 @@ bool is_static_elf(const std::string &elf) {
 std::optional<InitramfsInfo> build_initramfs(const std::string &modules_dir, const std::string &busybox,
                                              std::string *error) {
   std::string err;
-  auto bb = decompress_file(busybox, "", 0, &err);
+  auto bb = decompress_file(busybox, "", 0);
   if (!bb) {
-    if (error) *error = err + " (install the busybox-static package)";
+    if (error) *error = bb.error().message + " (install the busybox-static package)";
     return std::nullopt;
   }
   if (!is_static_elf(*bb)) {
     if (error) *error = busybox + " is not a static executable (install the busybox-static package)";
     return std::nullopt;
   }
-  auto plan = plan_modules(modules_dir, guest_modules(), &err);
+  auto plan = plan_modules(modules_dir, guest_modules());
   if (!plan) {
-    if (error) *error = err;
+    if (error) *error = plan.error().message;
     return std::nullopt;
   }
   CpioWriter w;

@@ -1,5 +1,5 @@
 #include "vm/kernel_cache.hpp"
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 #include <unistd.h>
 
@@ -9,8 +9,8 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "compiler/input_file.hpp"
-#include "compiler/json_input.hpp"
+#include "util/input_file.hpp"
+#include "util/json_input.hpp"
 #include "vm/kernel_image.hpp"
 #include "vm/process.hpp"
 
@@ -233,7 +233,8 @@ std::optional<KernelSpec> KernelCache::download(const std::string &name, const s
   k.modules_dir = (dir / "lib/modules" / release).string();
   k.image = (dir / "vmlinux").string();
   std::string err;
-  if (!extract_vmlinux((dir / "boot" / ("vmlinuz-" + release)).string(), k.image, &err)) return fail(err);
+  if (auto r = extract_vmlinux((dir / "boot" / ("vmlinuz-" + release)).string(), k.image); !r)
+    return fail(r.error().message);
   if (!write_meta(k, &err)) return fail(err);
   return k;
 }
@@ -283,8 +284,8 @@ std::optional<KernelSpec> KernelCache::from_path(const std::string &path, const 
   } else {
     k.image = k.dir + "/vmlinux";
     bool fresh = fs::exists(k.image, ec) && fs::last_write_time(k.image, ec) >= fs::last_write_time(image, ec);
-    std::string err;
-    if (!fresh && !extract_vmlinux(image, k.image, &err)) return fail(err);
+    if (!fresh)
+      if (auto r = extract_vmlinux(image, k.image); !r) return fail(r.error().message);
   }
   return k;
 }

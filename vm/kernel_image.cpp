@@ -8,7 +8,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "vm/process.hpp"
 
 namespace bpfbench::vm {
@@ -40,22 +40,18 @@ const std::array<Magic, 6> &magics() {
   return m;
 }
 
-bool write_atomically(const std::string &path, const std::string &data, std::string *error) {
+Result<void> write_atomically(const std::string &path, const std::string &data) {
   std::string tmp = path + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out.write(data.data(), static_cast<std::streamsize>(data.size()));
-    if (!out) {
-      if (error) *error = "cannot write " + tmp;
-      return false;
-    }
+    if (!out) return Error("cannot write " + tmp);
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (error) *error = "cannot rename " + tmp + " to " + path;
     std::remove(tmp.c_str());
-    return false;
+    return Error("cannot rename " + tmp + " to " + path);
   }
-  return true;
+  return {};
 }
 
 }  // namespace
@@ -74,49 +70,38 @@ bool is_elf(const std::string &data) {
                                           "ELF") == 0;
 }
 
-std::optional<std::string> decompress_file(const std::string &path, const std::string &format, off_t offset,
-                                           std::string *error) {
+Result<std::string> decompress_file(const std::string &path, const std::string &format, off_t offset) {
   if (format.empty() && offset == 0) {
     auto data = read_all(path);
-    if (!data && error) *error = "cannot read " + path;
-    return data;
+    if (!data) return Error("cannot read " + path);
+    return std::move(*data);
   }
   RunOptions ro;
   ro.stdin_path = path;
   ro.stdin_offset = offset;
   ro.timeout_s = 120;
   ProcResult r = run_command({format, "-dc"}, ro);
-  if (!r.started) {
-    if (error) *error = r.error + " (install the " + (format == "xz" ? "xz-utils" : format) + " package)";
-    return std::nullopt;
-  }
+  if (!r.started) return Error(r.error + " (install the " + (format == "xz" ? "xz-utils" : format) + " package)");
   // A bzImage payload is followed by more bytes: the tools complain and exit non-zero
   // but have written the whole stream. The caller checks what came out.
-  if (r.out.empty()) {
-    if (error) *error = format + " -dc " + path + ": " + tail_lines(r.err, 2);
-    return std::nullopt;
-  }
+  if (r.out.empty()) return Error(format + " -dc " + path + ": " + tail_lines(r.err, 2));
   return std::move(r.out);
 }
 
-bool extract_vmlinux(const std::string &bzimage, const std::string &out_path, std::string *error) {
+Result<void> extract_vmlinux(const std::string &bzimage, const std::string &out_path) {
   auto image = read_all(bzimage);
-  if (!image) {
-    if (error) *error = "cannot read " + bzimage;
-    return false;
-  }
-  if (is_elf(*image)) return write_atomically(out_path, *image, error);
+  if (!image) return Error("cannot read " + bzimage);
+  if (is_elf(*image)) return write_atomically(out_path, *image);
   std::string last_error;
   for (const auto &m : magics()) {
     for (size_t pos = image->find(m.bytes); pos != std::string::npos; pos = image->find(m.bytes, pos + 1)) {
-      auto data = decompress_file(bzimage, m.format, static_cast<off_t>(pos), &last_error);
-      if (data && is_elf(*data)) return write_atomically(out_path, *data, error);
+      auto data = decompress_file(bzimage, m.format, static_cast<off_t>(pos));
+      if (data && is_elf(*data)) return write_atomically(out_path, *data);
+      if (!data) last_error = data.error().message;
       if (!data && last_error.find("not found") != std::string::npos) break;  // tool missing
     }
   }
-  if (error)
-    *error = "no compressed ELF kernel found in " + bzimage + (last_error.empty() ? "" : " (" + last_error + ")");
-  return false;
+  return Error("no compressed ELF kernel found in " + bzimage + (last_error.empty() ? "" : " (" + last_error + ")"));
 }
 
 std::string kernel_release_of(const std::string &image_path) {

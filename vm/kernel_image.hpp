@@ -7,13 +7,14 @@
 #include <optional>
 #include <string>
 
+#include "util/error.hpp"
+
 namespace bpfbench::vm {
 
 // Decompresses `path` from byte `offset` on with the tool its suffix/format names
 // ("xz", "zstd", "gzip", "bzip2", "lzma", "lz4"; "" = not compressed, read as is).
 // Trailing garbage after the stream is tolerated (a bzImage payload is followed by code).
-std::optional<std::string> decompress_file(const std::string &path, const std::string &format, off_t offset,
-                                           std::string *error);
+Result<std::string> decompress_file(const std::string &path, const std::string &format, off_t offset);
 
 // "xz" for foo.ko.xz, "zstd" for .zst, "gzip" for .gz, "" otherwise.
 std::string compression_of(const std::string &path);
@@ -25,7 +26,7 @@ bool is_elf(const std::string &data);
 // scripts/extract-vmlinux: try every compression magic until one decompresses to an ELF)
 // and writes it to `out_path` atomically. Booting it through qboot skips the in-guest
 // decompression that costs ~6 s under TCG.
-bool extract_vmlinux(const std::string &bzimage, const std::string &out_path, std::string *error);
+Result<void> extract_vmlinux(const std::string &bzimage, const std::string &out_path);
 
 // The release ("6.1.0-57-amd64") of a bzImage (setup header) or an ELF vmlinux
 // ("Linux version …" banner); "" when neither is found.

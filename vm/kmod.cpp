@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "vm/kernel_image.hpp"
 
 namespace bpfbench::vm {
@@ -102,8 +102,7 @@ std::optional<std::vector<std::string>> modinfo_depends(const std::string &elf) 
   return std::nullopt;
 }
 
-std::optional<ModulePlan> plan_modules(const std::string &modules_dir, const std::vector<std::string> &wanted,
-                                       std::string *error) {
+Result<ModulePlan> plan_modules(const std::string &modules_dir, const std::vector<std::string> &wanted) {
   auto index = index_modules(modules_dir);
   auto builtin = read_builtin(modules_dir);
   ModulePlan plan;
@@ -128,8 +127,11 @@ std::optional<ModulePlan> plan_modules(const std::string &modules_dir, const std
       return false;
     }
     visiting.insert(name);
-    auto data = decompress_file(it->second, compression_of(it->second), 0, &err);
-    if (!data) return false;
+    auto data = decompress_file(it->second, compression_of(it->second), 0);
+    if (!data) {
+      err = data.error().message;
+      return false;
+    }
     auto deps = modinfo_depends(*data);
     if (!deps) {
       err = it->second + ": not a kernel module (no .modinfo)";
@@ -142,12 +144,8 @@ std::optional<ModulePlan> plan_modules(const std::string &modules_dir, const std
     plan.load_order.push_back({name, it->second, std::move(*data)});
     return true;
   };
-  for (const auto &w : wanted) {
-    if (!visit(w)) {
-      if (error) *error = err;
-      return std::nullopt;
-    }
-  }
+  for (const auto &w : wanted)
+    if (!visit(w)) return Error(err);
   return plan;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "util/error.hpp"
+
 namespace bpfbench::vm {
 
 // The modules the guest needs for a 9p root with an overlay (what the stock Debian
@@ -33,7 +35,6 @@ struct ModulePlan {
 
 // `modules_dir` is lib/modules/<release>. Reads modules.builtin when present; a wanted
 // module that is neither a file nor built in is an error.
-std::optional<ModulePlan> plan_modules(const std::string &modules_dir, const std::vector<std::string> &wanted,
-                                       std::string *error);
+Result<ModulePlan> plan_modules(const std::string &modules_dir, const std::vector<std::string> &wanted);
 
 }  // namespace bpfbench::vm

@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "compiler/atomic_file.hpp"
-#include "compiler/escape.hpp"
-#include "compiler/input_file.hpp"
-#include "compiler/json_input.hpp"
+#include "util/atomic_file.hpp"
+#include "util/escape.hpp"
+#include "util/input_file.hpp"
+#include "util/json_input.hpp"
 
 namespace bpfbench::vm {
 

@@ -12,7 +12,7 @@
 #include <iterator>
 #include <thread>
 
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "vm/initramfs.hpp"
 #include "vm/process.hpp"
 

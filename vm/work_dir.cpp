@@ -11,7 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "compiler/process_owner.hpp"
+#include "util/process_owner.hpp"
 
 namespace bpfbench::vm {
 

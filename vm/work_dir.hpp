@@ -29,7 +29,7 @@ class WorkDir {
 
 // Removes the work folders under `parent` that are provably ours and provably left over:
 // a real folder (not a symlink) named kWorkDirPrefix + a process stamp, owned by this user
-// and closed to others, whose process has ended (compiler/process_owner.hpp) and whose
+// and closed to others, whose process has ended (util/process_owner.hpp) and whose
 // lock nobody holds (a run in another pid namespace holds it). Anything else is left
 // alone, another live run's folder above all. The paths removed.
 std::vector<std::string> remove_ended_work_dirs(const std::string &parent = "/tmp");

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/ab_turns.hpp"
 #include "results/progress.hpp"
 

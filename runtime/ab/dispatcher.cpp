@@ -7,8 +7,8 @@
 
 #include <cctype>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/escape.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "util/escape.hpp"
 
 namespace bpfbench {
 

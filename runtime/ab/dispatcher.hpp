@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "compiler/manifest.hpp"
-#include "results/error.hpp"
+#include "compiler/family/manifest.hpp"
+#include "util/error.hpp"
 #include "runtime/bpf_object.hpp"
 
 namespace bpfbench {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
 
 namespace bpfbench {
 

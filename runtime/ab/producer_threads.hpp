@@ -11,7 +11,7 @@
 
 #include <pthread.h>
 
-#include "results/error.hpp"
+#include "util/error.hpp"
 #include "runtime/components.hpp"
 #include "runtime/counters.hpp"
 

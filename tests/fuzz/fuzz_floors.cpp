@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/floor_file.hpp"
 
 using namespace bpfbench;

@@ -10,16 +10,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compiler/ast_dump.hpp"
-#include "compiler/check.hpp"
-#include "compiler/cpu_sets.hpp"
-#include "compiler/diagnostics.hpp"
-#include "compiler/emit_bpf.hpp"
-#include "compiler/lower.hpp"
-#include "compiler/manifest.hpp"
-#include "compiler/parse.hpp"
-#include "compiler/plan_dump.hpp"
-#include "compiler/resource_limits.hpp"
+#include "compiler/bdsl/ast_dump.hpp"
+#include "compiler/bdsl/check.hpp"
+#include "compiler/bdsl/cpu_sets.hpp"
+#include "compiler/bdsl/diagnostics.hpp"
+#include "compiler/bpf/emit_bpf.hpp"
+#include "compiler/bdsl/lower.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/parse.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
+#include "compiler/bdsl/resource_limits.hpp"
 
 using namespace bpfbench;
 

@@ -19,9 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compiler/diagnostics.hpp"
-#include "compiler/manifest.hpp"
-#include "compiler/manifest_json.hpp"
+#include "compiler/bdsl/diagnostics.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/family/manifest_json.hpp"
 
 using namespace bpfbench;
 namespace fs = std::filesystem;

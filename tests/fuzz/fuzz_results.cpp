@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/compare.hpp"
 #include "results/plot.hpp"
 #include "results/report_tables.hpp"

@@ -2,15 +2,28 @@
 """The arrows between the code folders, and a session library that neither parses options
 nor prints.
 
-    grammar <- compiler <- results <- runtime <- session <- cli
-                       ^-- vm <-----------------'
+    util <- grammar <- compiler <- results <- runtime <- session <- cli
+      ^-- vm <------------------------------------------------'
 
 A folder may include headers of the folders it points to, never of one above it: cli/ is
 the binary's options and printing, session/ what the commands do (tests call it
 in-process), runtime/ and vm/ the kernel and the guests, results/ pure data code
-(layout.results_without_kernel also keeps libbpf and kernel headers out of it). The one
-arrow against the order is compiler/ -> results/error.hpp: Result<T> and Error, which every
-layer returns, live there until a util/ folder holds them.
+(layout.results_without_kernel also keeps libbpf and kernel headers out of it). util/ is
+below them all: Result<T> and Error, the checked file openers, escaping, hashing, process
+stamps and limited children, which every layer uses and which include nothing above util/.
+
+Inside compiler/, one folder per subject, and the driver above them:
+
+    compiler/pipeline.* -> bpf/ -> bdsl/ <-> family/
+
+bdsl/ is the .bdsl language (source, diagnostics, AST, parse, check, lower, the RunPlan);
+family/ the manifests and the parameter model (types, units, constraints, builtins) that
+the language and the manifests share: a plan point refers to its manifest and a manifest's
+defaults resolve with the language's value resolver, so these two include each other.
+bpf/ generates BPF C and compiles it; neither bdsl/ nor family/ includes it, except through
+code_hooks (inline C: its hooks are read with the manifest and checked with the bench, and
+become template keys) until that file is split by those three. Nothing in compiler/'s
+folders includes the driver, compiler/pipeline.hpp.
 
 session/ names no CLI11 header and writes to no terminal stream: no stdout, stderr,
 std::cout/cerr, fmt::print or printf (fmt::format builds text the CLI prints). Exit 1
@@ -29,7 +42,18 @@ ALLOWED = {
     "session": {"session", "runtime", "results", "vm", "compiler", "grammar"},
     "cli": {"cli", "session", "runtime", "results", "vm", "compiler", "grammar"},
 }
-EXCEPTIONS = {("compiler", "results/error.hpp")}
+EXCEPTIONS = {("compiler", "util/error.hpp")}
+# Inside compiler/: what each subject folder may include of compiler/ ("" = the driver).
+COMPILER_ALLOWED = {
+    "bdsl": {"bdsl", "family"},
+    "family": {"family", "bdsl"},
+    "bpf": {"bpf", "bdsl", "family"},
+    "": {"", "bdsl", "family", "bpf"},
+}
+COMPILER_EXCEPTIONS = {
+    ("compiler/bdsl/check.cpp", "compiler/bpf/code_hooks.hpp"),
+    ("compiler/family/manifest_json.cpp", "compiler/bpf/code_hooks.hpp"),
+}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]')
 # What prints or parses options, in session/ code (comments removed first).
 SESSION_BANNED = re.compile(
@@ -38,6 +62,12 @@ SESSION_BANNED = re.compile(
 
 def code_of(line):
     return line.split("//", 1)[0]
+
+
+def compiler_subject(rel):
+    """'bdsl' for compiler/bdsl/x.hpp, '' for compiler/pipeline.hpp."""
+    parts = pathlib.PurePosixPath(rel).parts
+    return parts[1] if len(parts) > 2 else ""
 
 
 def problems(root):
@@ -53,8 +83,13 @@ def problems(root):
                     top = target.split("/", 1)[0]
                     if folder == "session" and top == "CLI":
                         yield f"{rel}:{n}: session/ parses no options: {target}"
-                    if top in ALLOWED and top not in allowed and (folder, target) not in EXCEPTIONS:
+                    if top in ALLOWED and top not in allowed:
                         yield f"{rel}:{n}: {folder}/ includes {target} (a layer above it)"
+                    if folder == "compiler" and top == "compiler":
+                        mine, theirs = compiler_subject(rel.as_posix()), compiler_subject(target)
+                        if (theirs not in COMPILER_ALLOWED[mine]
+                                and (rel.as_posix(), target) not in COMPILER_EXCEPTIONS):
+                            yield f"{rel}:{n}: compiler/{mine or 'pipeline'} includes {target} (against the subjects' arrows)"
                 elif folder == "session" and SESSION_BANNED.search(code_of(line)):
                     yield f"{rel}:{n}: session/ prints nothing (the CLI does): {line.strip()}"
 

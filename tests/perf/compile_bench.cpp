@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/vmlinux_header.hpp"
-#include "compiler/vmlinux_pch.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bpf/vmlinux_header.hpp"
+#include "compiler/bpf/vmlinux_pch.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench::test {

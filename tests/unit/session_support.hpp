@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/diagnostics.hpp"
+#include "compiler/bdsl/diagnostics.hpp"
 #include "session/inputs.hpp"
 #include "session/run_session.hpp"
 

@@ -1,6 +1,6 @@
 // The tests' one temporary directory: made under /tmp, mode 1777 like /tmp itself (so a
 // test can run a child as another user in it, and a cache folder made in it is one that
-// bpfbench trusts: compiler/safe_dir.hpp), removed with its contents when the test ends.
+// bpfbench trusts: util/safe_dir.hpp), removed with its contents when the test ends.
 #pragma once
 
 #include <stdlib.h>

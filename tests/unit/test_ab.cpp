@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "compiler/lower.hpp"
+#include "compiler/bdsl/lower.hpp"
 #include "compiler/pipeline.hpp"
 #include "results/ab_report.hpp"
 #include "results/paired.hpp"

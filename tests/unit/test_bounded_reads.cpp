@@ -1,5 +1,5 @@
 // Every reader of a file from someone else is bounded: the checked opener read in pieces
-// (compiler/input_file.hpp), the bounded JSON reader (compiler/json_input.hpp), results
+// (util/input_file.hpp), the bounded JSON reader (util/json_input.hpp), results
 // files read in pieces up to 1 GiB, and `ab --floor-from` through both.
 #include <catch2/catch.hpp>
 
@@ -10,9 +10,9 @@
 #include <chrono>
 #include <filesystem>
 
-#include "compiler/input_file.hpp"
-#include "compiler/json_input.hpp"
-#include "compiler/escape.hpp"
+#include "util/input_file.hpp"
+#include "util/json_input.hpp"
+#include "util/escape.hpp"
 #include "metric_support.hpp"
 #include "results/floor_file.hpp"
 #include "results/results.hpp"

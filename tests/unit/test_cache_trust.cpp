@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/object_cache.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bpf/object_cache.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"

@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/object_cache.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bpf/object_cache.hpp"
 #include "scoped_env.hpp"
 #include "temp_dir.hpp"
 

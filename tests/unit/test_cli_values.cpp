@@ -12,7 +12,7 @@
 
 #include "test_paths.hpp"
 #include "compiler/pipeline.hpp"
-#include "compiler/plan_dump.hpp"
+#include "compiler/bdsl/plan_dump.hpp"
 #include "run_process.hpp"
 
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
-// The compile child's limits and lifetime (compiler/limited_child.cpp) and the object
-// cache's check of a file against its key (compiler/object_cache.cpp).
+// The compile child's limits and lifetime (util/limited_child.cpp) and the object
+// cache's check of a file against its key (compiler/bpf/object_cache.cpp).
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -14,8 +14,8 @@
 #include <fstream>
 #include <thread>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/object_cache.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bpf/object_cache.hpp"
 #include "fault_support.hpp"
 
 namespace fs = std::filesystem;
@@ -144,7 +144,7 @@ TEST_CASE("the compile child dies with the process that forked it", "[clang][lim
   // (2026-12-04) saw that once, 0.14 s into the test, exit code not printed. The likely
   // path: the child was seen in /proc between fork() and its prctl(PR_SET_PDEATHSIG), the
   // helper died first, and the child's getppid() check ended it with exit 1 as designed
-  // (compiler/limited_child.cpp). The WARN below prints the code.
+  // (util/limited_child.cpp). The WARN below prints the code.
   int status = 0;
   for (int trial = 0; trial < 3; ++trial) {
     pid_t helper = fork();

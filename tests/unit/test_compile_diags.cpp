@@ -8,11 +8,11 @@
 
 #include <string>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/compile_diags.hpp"
-#include "compiler/emit_bpf.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bpf/compile_diags.hpp"
+#include "compiler/bpf/emit_bpf.hpp"
 #include "compiler/pipeline.hpp"
-#include "compiler/vmlinux_header.hpp"
+#include "compiler/bpf/vmlinux_header.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 
@@ -106,7 +106,7 @@ TEST_CASE("a typo'd task_struct field through vmlinux.h gets clang's did-you-mea
                                              &path);
   INFO(shown);
   // clang makes no such suggestion in a compile with the precompiled vmlinux.h: the failed
-  // compile is repeated with its text (compiler/clang_compile.cpp).
+  // compile is repeated with its text (compiler/bpf/clang_compile.cpp).
   CHECK(shown.find(path +
                    ":7:12-15: error: in inline BPF C: no member named 'utme' in 'struct task_struct'; did "
                    "you mean 'utime'?\n"

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "compiler/object_check.hpp"
+#include "compiler/bpf/object_check.hpp"
 #include "compiler/pipeline.hpp"
 
 using namespace bpfbench;

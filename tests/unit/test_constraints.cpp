@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compiler/constraints.hpp"
+#include "compiler/family/constraints.hpp"
 #include "compiler/pipeline.hpp"
 
 namespace fs = std::filesystem;

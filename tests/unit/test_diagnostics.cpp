@@ -1,7 +1,7 @@
 // Rendering of diagnostics: the full text a user sees.
 #include <catch2/catch.hpp>
 
-#include "compiler/diagnostics.hpp"
+#include "compiler/bdsl/diagnostics.hpp"
 #include "compiler/pipeline.hpp"
 
 using namespace bpfbench;

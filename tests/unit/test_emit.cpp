@@ -12,9 +12,9 @@
 #include <sstream>
 #include <string>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/emit_bpf.hpp"
-#include "compiler/template_render.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bpf/emit_bpf.hpp"
+#include "compiler/bpf/template_render.hpp"
 #include "runtime/bpf_object.hpp"
 
 using namespace bpfbench;

@@ -1,9 +1,9 @@
-// Escaping for every language bpfbench writes (compiler/escape.hpp), fed hostile strings.
+// Escaping for every language bpfbench writes (util/escape.hpp), fed hostile strings.
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 
 using namespace bpfbench;
 

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "metric_support.hpp"
 #include "results/baseline.hpp"
 #include "results/report_tables.hpp"

@@ -1,5 +1,5 @@
 // Integer expressions in .bdsl values: grammar rules, the AST the parser builds, and what
-// the checker computes and reports (compiler/int_expr.cpp).
+// the checker computes and reports (compiler/bdsl/int_expr.cpp).
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
 
-#include "compiler/parse.hpp"
+#include "compiler/bdsl/parse.hpp"
 #include "compiler/pipeline.hpp"
 #include "grammar/bdsl.hpp"
 #include "grammar/error_messages.hpp"

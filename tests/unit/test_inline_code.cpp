@@ -8,13 +8,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/code_hooks.hpp"
-#include "compiler/compile_diags.hpp"
-#include "compiler/emit_bpf.hpp"
-#include "compiler/parse.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bpf/code_hooks.hpp"
+#include "compiler/bpf/compile_diags.hpp"
+#include "compiler/bpf/emit_bpf.hpp"
+#include "compiler/bdsl/parse.hpp"
 #include "compiler/pipeline.hpp"
-#include "compiler/user_includes.hpp"
+#include "compiler/bpf/user_includes.hpp"
 #include "fault_support.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"

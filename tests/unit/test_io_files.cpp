@@ -17,10 +17,10 @@
 #include <tuple>
 
 #include "test_paths.hpp"
-#include "compiler/input_file.hpp"
+#include "util/input_file.hpp"
 #include "fault_support.hpp"
 #include "run_process.hpp"
-#include "compiler/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "test_runtime_support.hpp"
 
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
 // What a run killed outright leaves behind, and the next run's sweep: process stamps
-// (compiler/process_owner.hpp), point memory cgroups (runtime/memory_cgroup.hpp) swept
+// (util/process_owner.hpp), point memory cgroups (runtime/memory_cgroup.hpp) swept
 // only when their maker has ended; for real (root): `bpfbench run` SIGKILLed during an
 // htab_mem point, whose cgroup the next point removes.
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 
 #include <filesystem>
 
-#include "compiler/process_owner.hpp"
+#include "util/process_owner.hpp"
 #include "point_runner.hpp"
 #include "runtime/memory_cgroup.hpp"
 #include "temp_dir.hpp"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "compiler/manifest.hpp"
+#include "compiler/family/manifest.hpp"
 #include "temp_dir.hpp"
 
 using namespace bpfbench;

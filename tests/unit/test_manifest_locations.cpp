@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
-#include "compiler/json_locations.hpp"
-#include "compiler/kinds.hpp"
-#include "compiler/manifest_json.hpp"
+#include "compiler/family/json_locations.hpp"
+#include "compiler/family/kinds.hpp"
+#include "compiler/family/manifest_json.hpp"
 
 using namespace bpfbench;
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compiler/manifest_json.hpp"
+#include "compiler/family/manifest_json.hpp"
 #include "results/compare.hpp"
 #include "results/results.hpp"
 #include "results/stats.hpp"

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "compiler/manifest_json.hpp"
-#include "compiler/object_check.hpp"
+#include "compiler/family/manifest_json.hpp"
+#include "compiler/bpf/object_check.hpp"
 #include "compiler/pipeline.hpp"
 #include "results/stats.hpp"
 #include "run_process.hpp"

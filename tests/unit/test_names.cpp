@@ -1,11 +1,11 @@
-// compiler/names.hpp against the grammar: the PEGTL rules (grammar/bdsl.hpp) define which
+// compiler/bdsl/names.hpp against the grammar: the PEGTL rules (grammar/bdsl.hpp) define which
 // characters a .bdsl identifier holds; the C++ helpers every other layer uses must say the
 // same for every byte, first and later, and C identifiers are those without '-'.
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "compiler/names.hpp"
+#include "compiler/bdsl/names.hpp"
 #include "grammar/bdsl.hpp"
 #include "grammar_support.hpp"
 

@@ -15,7 +15,7 @@
 #include <limits>
 #include <sstream>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "metric_support.hpp"
 #include "results/expectations.hpp"
 #include "results/plot.hpp"

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/parse.hpp"
+#include "compiler/bdsl/parse.hpp"
 #include "temp_dir.hpp"
 
 using namespace bpfbench;

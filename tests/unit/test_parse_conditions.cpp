@@ -1,7 +1,7 @@
 // Parsing of where / until / expect conditions and baseline blocks.
 #include <catch2/catch.hpp>
 
-#include "compiler/parse.hpp"
+#include "compiler/bdsl/parse.hpp"
 
 using namespace bpfbench;
 

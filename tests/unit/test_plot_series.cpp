@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "compiler/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "metric_support.hpp"
 #include "results/plot.hpp"
 #include "results/results.hpp"

@@ -2,7 +2,7 @@
 // its place, and how a chosen preset fills the params a .bdsl leaves unset.
 #include <catch2/catch.hpp>
 
-#include "compiler/address.hpp"
+#include "compiler/family/address.hpp"
 #include "compiler/pipeline.hpp"
 #include "temp_dir.hpp"
 

@@ -13,7 +13,7 @@
 #include <random>
 #include <sstream>
 
-#include "compiler/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "results/compare.hpp"
 #include "results/plot.hpp"
 #include "results/report_tables.hpp"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <limits>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "metric_support.hpp"
 #include "results/compare.hpp"
 #include "results/plot.hpp"

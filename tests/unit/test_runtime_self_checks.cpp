@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "compiler/escape.hpp"
+#include "util/escape.hpp"
 #include "results/results.hpp"
 #include "run_process.hpp"
 #include "runtime/probe.hpp"

@@ -13,13 +13,13 @@
 #include <thread>
 #include <vector>
 
-#include "compiler/clang_compile.hpp"
-#include "compiler/diagnostics.hpp"
-#include "compiler/emit_bpf.hpp"
-#include "compiler/manifest.hpp"
-#include "compiler/plan.hpp"
-#include "compiler/source.hpp"
-#include "results/error.hpp"
+#include "compiler/bpf/clang_compile.hpp"
+#include "compiler/bdsl/diagnostics.hpp"
+#include "compiler/bpf/emit_bpf.hpp"
+#include "compiler/family/manifest.hpp"
+#include "compiler/bdsl/plan.hpp"
+#include "compiler/bdsl/source.hpp"
+#include "util/error.hpp"
 #include "results/point_result.hpp"
 
 namespace bpfbench::test {

@@ -6,7 +6,7 @@
 
 #include <regex>
 
-#include "compiler/enum_choices.hpp"
+#include "compiler/family/enum_choices.hpp"
 #include "point_runner.hpp"
 #include "run_process.hpp"
 #include "test_runtime_support.hpp"

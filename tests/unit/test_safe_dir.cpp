@@ -1,4 +1,4 @@
-// SafeDir (compiler/safe_dir.hpp), the one mechanism behind the caches and the profiles
+// SafeDir (util/safe_dir.hpp), the one mechanism behind the caches and the profiles
 // folder: which folders it trusts when another local user may have made or prepared them
 // (made here as root with chown to uid 65534, "nobody"), and how it reads, writes, and
 // removes what a killed run left. Needs root for chown; skipped with a reason otherwise.
@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compiler/safe_dir.hpp"
+#include "util/safe_dir.hpp"
 #include "temp_dir.hpp"
 #include "test_runtime_support.hpp"
 

@@ -3,9 +3,9 @@
 // runtime tests (test_runtime_self_checks.cpp) run them against the kernel.
 #include <catch2/catch.hpp>
 
-#include "compiler/manifest_json.hpp"
-#include "compiler/self_checks.hpp"
-#include "compiler/escape.hpp"
+#include "compiler/family/manifest_json.hpp"
+#include "compiler/family/self_checks.hpp"
+#include "util/escape.hpp"
 #include "results/results.hpp"
 #include "runtime/self_checks.hpp"
 #include "temp_dir.hpp"

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compiler/manifest_json.hpp"
-#include "compiler/source.hpp"
+#include "compiler/family/manifest_json.hpp"
+#include "compiler/bdsl/source.hpp"
 
 using namespace bpfbench;
 namespace fs = std::filesystem;

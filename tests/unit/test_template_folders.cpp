@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <string>
 
-#include "compiler/input_file.hpp"
-#include "compiler/manifest.hpp"
+#include "util/input_file.hpp"
+#include "compiler/family/manifest.hpp"
 #include "fault_support.hpp"
 #include "run_process.hpp"
 #include "scoped_env.hpp"

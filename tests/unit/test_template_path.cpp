@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/pipeline.hpp"
-#include "compiler/template_path.hpp"
+#include "compiler/family/template_path.hpp"
 #include "run_process.hpp"
 
 namespace fs = std::filesystem;

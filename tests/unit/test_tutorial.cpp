@@ -10,7 +10,7 @@
 #include <regex>
 #include <sstream>
 
-#include "compiler/manifest_json.hpp"
+#include "compiler/family/manifest_json.hpp"
 #include "results/stats.hpp"
 #include "run_process.hpp"
 #include "test_runtime_support.hpp"

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "compiler/units.hpp"
+#include "compiler/family/units.hpp"
 
 using namespace bpfbench;
 

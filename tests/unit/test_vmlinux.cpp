@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "test_paths.hpp"
-#include "compiler/clang_compile.hpp"
+#include "compiler/bpf/clang_compile.hpp"
 #include "compiler/pipeline.hpp"
-#include "compiler/vmlinux_header.hpp"
-#include "compiler/vmlinux_pch.hpp"
+#include "compiler/bpf/vmlinux_header.hpp"
+#include "compiler/bpf/vmlinux_pch.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 #include "test_runtime_support.hpp"

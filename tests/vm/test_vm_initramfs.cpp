@@ -59,7 +59,9 @@ TEST_CASE("the initramfs holds busybox, its links, /init and the modules in orde
   REQUIRE(info);
   CHECK(info->modules == std::vector<std::string>{"9pnet", "9pnet_virtio", "9p", "overlay"});
   CHECK(info->builtin == std::vector<std::string>{"virtio_pci"});
-  auto entries = read_cpio(info->archive, &err);
+  auto read = read_cpio(info->archive);
+  REQUIRE(read);
+  auto &entries = *read;
   std::map<std::string, CpioEntry> by_path;
   for (auto &e : entries) by_path[e.path] = e;
   REQUIRE(by_path.count("init"));

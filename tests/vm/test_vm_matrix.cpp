@@ -18,7 +18,7 @@
 #include "vm/kernel_cache.hpp"
 #include "vm/labels.hpp"
 #include "vm/work_dir.hpp"
-#include "compiler/process_owner.hpp"
+#include "util/process_owner.hpp"
 
 using namespace bpfbench;
 using namespace bpfbench::vm;

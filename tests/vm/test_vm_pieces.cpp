@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compiler/process_owner.hpp"
+#include "util/process_owner.hpp"
 
 #include <chrono>
 
@@ -45,9 +45,9 @@ TEST_CASE("cpio newc archive round-trips files, links and devices", "[vm-unit]")
   CHECK(a.size() % 4 == 0);
   CHECK(a.rfind("070701", 0) == 0);
   CHECK(a.find("TRAILER!!!") != std::string::npos);
-  std::string err;
-  auto e = read_cpio(a, &err);
-  INFO(err);
+  auto r = read_cpio(a);
+  REQUIRE(r);
+  auto &e = *r;
   REQUIRE(e.size() == 4);
   CHECK(e[0].path == "bin");
   CHECK(S_ISDIR(e[0].mode));
@@ -61,8 +61,9 @@ TEST_CASE("cpio newc archive round-trips files, links and devices", "[vm-unit]")
   CHECK(S_ISCHR(e[3].mode));
   CHECK(e[3].rdev_major == 5);
   CHECK(e[3].rdev_minor == 1);
-  CHECK(read_cpio(a.substr(0, 50), &err).empty());
-  CHECK(err.find("truncated") != std::string::npos);
+  auto bad = read_cpio(a.substr(0, 50));
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message == "cpio at byte 0: truncated header");
 }
 
 TEST_CASE("modinfo depends are read from the ELF .modinfo section", "[vm-unit]") {
@@ -81,16 +82,16 @@ TEST_CASE("modules are ordered after their dependencies, built-in ones are skipp
   t.write("kernel/net/9p/9pnet_virtio.ko", test::fake_module("9pnet_virtio", "9pnet,virtio_ring"));
   t.write("kernel/fs/netfs/netfs.ko", test::fake_module("netfs", ""));
   t.write("modules.builtin", "kernel/drivers/virtio/virtio_ring.ko\nkernel/drivers/virtio/virtio_pci.ko\n");
-  std::string err;
-  auto plan = plan_modules(t.path.string(), {"virtio_pci", "9pnet_virtio", "9p"}, &err);
-  INFO(err);
+  auto plan = plan_modules(t.path.string(), {"virtio_pci", "9pnet_virtio", "9p"});
+  INFO((plan ? std::string() : plan.error().message));
   REQUIRE(plan);
   std::vector<std::string> names;
   for (const auto &m : plan->load_order) names.push_back(m.name);
   CHECK(names == std::vector<std::string>{"9pnet", "9pnet_virtio", "netfs", "9p"});
   CHECK(plan->builtin == std::vector<std::string>{"virtio_pci", "virtio_ring"});
-  CHECK_FALSE(plan_modules(t.path.string(), {"overlay"}, &err));
-  CHECK(err.find("overlay") != std::string::npos);
+  auto missing = plan_modules(t.path.string(), {"overlay"});
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().message.find("overlay") != std::string::npos);
 }
 
 TEST_CASE("xz-compressed modules are decompressed", "[vm-unit]") {
@@ -101,9 +102,8 @@ TEST_CASE("xz-compressed modules are decompressed", "[vm-unit]") {
     WARN("skipped: xz not installed");
     return;
   }
-  std::string err;
-  auto plan = plan_modules(t.path.string(), {"overlay"}, &err);
-  INFO(err);
+  auto plan = plan_modules(t.path.string(), {"overlay"});
+  INFO((plan ? std::string() : plan.error().message));
   REQUIRE(plan);
   REQUIRE(plan->load_order.size() == 1);
   CHECK(plan->load_order[0].path.ends_with(".ko.xz"));
@@ -134,12 +134,14 @@ TEST_CASE("a bzImage payload is extracted to an ELF vmlinux", "[vm-unit]") {
   }
   std::string img = "setup code " + test::read_text(payload + ".xz") + " trailing code";
   std::string bz = t.write("bzImage", img);
-  std::string err;
-  REQUIRE(extract_vmlinux(bz, (t.path / "vmlinux").string(), &err));
+  auto ok = extract_vmlinux(bz, (t.path / "vmlinux").string());
+  INFO((ok ? std::string() : ok.error().message));
+  REQUIRE(ok);
   CHECK(test::read_text((t.path / "vmlinux").string()) == "\x7f"
                                                           "ELF fake kernel body");
-  CHECK_FALSE(extract_vmlinux(t.write("plain", "no kernel"), (t.path / "v2").string(), &err));
-  CHECK(err.find("no compressed ELF kernel") != std::string::npos);
+  auto bad = extract_vmlinux(t.write("plain", "no kernel"), (t.path / "v2").string());
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("no compressed ELF kernel") != std::string::npos);
 }
 
 TEST_CASE("apt-cache depends output names the concrete kernel package", "[vm-unit]") {
@@ -415,14 +417,14 @@ TEST_CASE("kernel files are read bounded: a FIFO, a deep or odd JSON is nothing,
   // modules.builtin a FIFO: none built in, no wait.
   t.write("mods/kernel/net/9p/9pnet.ko", test::fake_module("9pnet", ""));
   REQUIRE(::mkfifo((t.path / "mods/modules.builtin").c_str(), 0600) == 0);
-  std::string err;
-  auto plan = plan_modules((t.path / "mods").string(), {"9pnet"}, &err);
-  INFO(err);
+  auto plan = plan_modules((t.path / "mods").string(), {"9pnet"});
+  INFO((plan ? std::string() : plan.error().message));
   REQUIRE(plan);
   CHECK(plan->builtin.empty());
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
   // A results file nested too deep is not labelled (the dump of it recursed).
   KernelSpec k;
+  std::string err;
   CHECK_FALSE(label_json_file(t.write("deep.json", "{\"a\": " + deep + "}"), vm_info(k, Accel::Tcg), &err));
 }
 
