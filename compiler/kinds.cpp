@@ -69,6 +69,8 @@ constexpr KindInfo<ProducerKind> kProducers[] = {
      "creates a map like the object's `churn_map`, fills it with keys 0..nr_entries-1 (LPM trie keys of `prefix_len` "
      "bits) and closes it, round and round; an operation is a map",
      "MapChurnProducer (runtime/map_churn.cpp)", kMapChurnParams},
+    {ProducerKind::Getppid, "getppid", "a getppid() loop per producer thread",
+     "GetppidProducer (runtime/getppid_producer.cpp)", kCountParams},
     {ProducerKind::None, "none", "no producer: the threads wait for the end of the run",
      "IdleProducer (runtime/components.cpp)"},
 };

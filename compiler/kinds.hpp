@@ -38,6 +38,7 @@ enum class ProducerKind {
   SyscallPair,
   Sendfile,
   MapChurn,
+  Getppid,
   None
 };
 // What drains the buffer a program writes (runtime/consumers/).

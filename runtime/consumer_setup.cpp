@@ -86,6 +86,7 @@ Result<std::function<std::string()>> make_trigger(const ProducerConfig &cfg) {
   case ProducerKind::SyscallPair:
   case ProducerKind::Sendfile:
   case ProducerKind::MapChurn:
+  case ProducerKind::Getppid:
   case ProducerKind::None: break;
   }
   return Error(std::string("producer '") + kind_name(cfg.kind) + "' cannot run back-to-back");
