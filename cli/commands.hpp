@@ -32,6 +32,7 @@ struct ListArgs {
   std::vector<std::string> template_dirs;
   std::string file;  // optional: also the bpf_templates/ folder next to it
   bool json = false;
+  bool kinds = false;  // the kind tables instead of the families
 };
 
 struct DoctorArgs {

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "util/escape.hpp"
 #include "compiler/family/builtins.hpp"
+#include "compiler/family/kinds_text.hpp"
 #include "compiler/family/manifest.hpp"
 #include "compiler/bdsl/plan_dump.hpp"
 #include "compiler/family/template_path.hpp"
@@ -81,6 +82,10 @@ nlohmann::json shadows_json(const FamilyRegistry &reg, const FamilyManifest &f) 
 }  // namespace
 
 int cmd_list(const ListArgs &a) {
+  if (a.kinds) {
+    fmt::print("{}", kinds_reference());
+    return kExitOk;
+  }
   Diagnostics diags;
   SourceManager sources;  // the manifests with problems, for the renderer
   FamilyRegistry reg = FamilyRegistry::load(template_search_path(a.template_dirs, a.file), sources, diags);

@@ -150,7 +150,11 @@ CLI::App *add_list_command(CLI::App &app, ListArgs &list) {
       ->allow_extra_args(false)
       ->check(checked(non_empty("a folder name"), "DIR"))
       ->type_name("DIR");
-  l->add_flag("--json", list.json, "Print as JSON");
+  auto *list_json = l->add_flag("--json", list.json, "Print as JSON");
+  l->add_flag("--kinds", list.kinds,
+              "List the runtime kinds a family.json can name (producers, consumers, attach kinds, setup actions, "
+              "metric sources) and the params each reads")
+      ->excludes(list_json);
   return l;
 }
 

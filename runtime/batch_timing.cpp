@@ -108,8 +108,8 @@ uint64_t BatchTimingRun::median_of(uint32_t iters, int runs, const std::function
 }
 
 Result<uint32_t> BatchTimingRun::prepare(const PlanPoint &p, const std::function<Result<>()> &run_once) {
-  target_ = p.int_param("timing_samples", target_);
-  const ParamValue *fixed = p.param("batch_iters");
+  target_ = p.int_param(kind_params::timing_samples.name, target_);
+  const ParamValue *fixed = p.param(kind_params::batch_iters.name);
   res_ = BatchTimingResult{};
   if (fixed && fixed->is_int && fixed->i > 0) {
     res_.batch_iters = static_cast<uint32_t>(std::min<int64_t>(fixed->i, kMaxBatch));

@@ -198,47 +198,92 @@ static std::string cgroup2_root() {
   return dir.empty() ? "/sys/fs/cgroup" : dir;
 }
 
+// A usdt link: libbpf's attach on `target` = provider:name in `binary`.
+static bpf_link *attach_usdt_link(bpf_program *prog, const AttachSpec &spec) {
+  const size_t colon = spec.target.find(':');
+  const std::string provider = spec.target.substr(0, colon);
+  const std::string name = colon == std::string::npos ? "" : spec.target.substr(colon + 1);
+  return bpf_program__attach_usdt(prog, -1, spec.binary.c_str(), provider.c_str(), name.c_str(), nullptr);
+}
+
+// A cgroup link on `target` (default: the cgroup v2 root). The link holds the cgroup: the
+// fd is ours to close. The programs filter on bb_tgid.
+static Result<bpf_link *> attach_cgroup_link(bpf_program *prog, const AttachSpec &spec) {
+  const std::string dir = spec.target.empty() ? cgroup2_root() : spec.target;
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return make_error(BpfPhase::Attach, errno, "cannot open cgroup " + dir);
+  bpf_link *link = bpf_program__attach_cgroup(prog, fd);
+  int e = errno;
+  close(fd);
+  errno = e;
+  return link;
+}
+
+// A uprobe or uretprobe on `target` in `binary`. pid -1: every thread of every process
+// running the binary; producers are threads other than the one attaching, so "self" (pid
+// 0 = this thread) would miss them.
+static bpf_link *attach_uprobe_link(bpf_program *prog, const AttachSpec &spec) {
+  LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == AttachKind::Uretprobe, .func_name = spec.target.c_str());
+  return bpf_program__attach_uprobe_opts(prog, -1, spec.binary.c_str(), 0, &uo);
+}
+
+// Every attach kind is a case here (no default: -Wswitch names this place for a new kind).
 Result<> BpfObject::attach(const std::string &function, const AttachSpec &spec) {
   bpf_program *prog = program(function);
   if (!prog || bpf_program__fd(prog) < 0)
     return make_error(BpfPhase::Attach, ENOENT, "program '" + function + "' is not loaded");
-  if (spec.kind == AttachKind::None || spec.kind == AttachKind::TestRun) return {};
-  if (spec.kind == AttachKind::UprobeMulti || spec.kind == AttachKind::UretprobeMulti)
-    return attach_multi(function, prog, spec);
+  switch (spec.kind) {
+  case AttachKind::None:
+  case AttachKind::TestRun: return {};
+  case AttachKind::UprobeMulti:
+  case AttachKind::UretprobeMulti: return attach_multi(function, prog, spec);
+  case AttachKind::Auto:
+  case AttachKind::Usdt:
+  case AttachKind::Cgroup:
+  case AttachKind::Uprobe:
+  case AttachKind::Uretprobe: return attach_link(function, prog, spec);
+  }
+  return make_error(BpfPhase::Attach, EINVAL, "program '" + function + "': unknown attach kind");
+}
+
+// The kinds that make a libbpf bpf_link, which links_ keeps.
+Result<> BpfObject::attach_link(const std::string &function, bpf_program *prog, const AttachSpec &spec) {
   LibbpfLogCapture cap;
   bpf_link *link = nullptr;
-  if (spec.kind == AttachKind::Auto && is_kprobe_multi_all_section(bpf_program__section_name(prog))) {
-    auto all = attach_kprobe_multi_all(prog, std::string(bpf_program__section_name(prog)).find("kretprobe") !=
-                                                 std::string::npos);
-    if (!all) return all.error();
-    link = *all;
-  } else if (spec.kind == AttachKind::Auto) {
-    link = bpf_program__attach(prog);
-  } else if (spec.kind == AttachKind::Usdt) {
-    const size_t colon = spec.target.find(':');
-    const std::string provider = spec.target.substr(0, colon);
-    const std::string name = colon == std::string::npos ? "" : spec.target.substr(colon + 1);
+  switch (spec.kind) {
+  case AttachKind::Auto:
+    if (is_kprobe_multi_all_section(bpf_program__section_name(prog))) {
+      auto all = attach_kprobe_multi_all(prog, std::string(bpf_program__section_name(prog)).find("kretprobe") !=
+                                                   std::string::npos);
+      if (!all) return all.error();
+      link = *all;
+    } else {
+      link = bpf_program__attach(prog);
+    }
+    break;
+  case AttachKind::Usdt:
     if (!usdt_targets_built() && spec.binary == "/proc/self/exe")
       return make_error(
           BpfPhase::Attach, ENOENT,
           "cannot attach program '" + function + "' (usdt on " + spec.target +
               "): this bpfbench was built without sys/sdt.h (Debian: systemtap-sdt-dev), so it has no USDT "
               "probes");
-    link = bpf_program__attach_usdt(prog, -1, spec.binary.c_str(), provider.c_str(), name.c_str(), nullptr);
-  } else if (spec.kind == AttachKind::Cgroup) {
-    // The link holds the cgroup: the fd is ours to close. The programs filter on bb_tgid.
-    const std::string dir = spec.target.empty() ? cgroup2_root() : spec.target;
-    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return make_error(BpfPhase::Attach, errno, "cannot open cgroup " + dir);
-    link = bpf_program__attach_cgroup(prog, fd);
-    int e = errno;
-    close(fd);
-    errno = e;
-  } else {  // uprobe | uretprobe
-    LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = spec.kind == AttachKind::Uretprobe, .func_name = spec.target.c_str());
-    // pid -1: every thread of every process running the binary; producers are threads
-    // other than the one attaching, so "self" (pid 0 = this thread) would miss them.
-    link = bpf_program__attach_uprobe_opts(prog, -1, spec.binary.c_str(), 0, &uo);
+    link = attach_usdt_link(prog, spec);
+    break;
+  case AttachKind::Cgroup: {
+    auto l = attach_cgroup_link(prog, spec);
+    if (!l) return l.error();
+    link = *l;
+    break;
+  }
+  case AttachKind::Uprobe:
+  case AttachKind::Uretprobe: link = attach_uprobe_link(prog, spec); break;
+  case AttachKind::UprobeMulti:
+  case AttachKind::UretprobeMulti:
+  case AttachKind::TestRun:
+  case AttachKind::None:
+    return make_error(BpfPhase::Attach, EINVAL,
+                      std::string("attach kind '") + kind_name(spec.kind) + "' makes no bpf_link");
   }
   long err = libbpf_get_error(link);
   if (!link || err) {

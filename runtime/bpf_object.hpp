@@ -80,6 +80,7 @@ class BpfObject {
   std::vector<bpf_link *> links_;
   std::vector<int> link_fds_;  // links libbpf 1.1 cannot make (uprobe.multi), by fd
   Result<> attach_multi(const std::string &function, bpf_program *prog, const AttachSpec &spec);
+  Result<> attach_link(const std::string &function, bpf_program *prog, const AttachSpec &spec);
 };
 
 // Mounts tracefs at /sys/kernel/tracing when it is not mounted yet (tracepoint and

@@ -147,6 +147,7 @@ Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
   case ProducerKind::ThreadCreate:
   case ProducerKind::Getsockopt: return make_owner_producer(cfg);
   case ProducerKind::SyscallPair: return make_syscall_pair_producer(cfg.producers);
+  case ProducerKind::Getppid: return P(make_getppid_producer(cfg));
   case ProducerKind::Sendfile:
     if (cfg.socket_fd < 0)
       return Error("producer 'sendfile' needs a socket to send to: a socket_pairs setup action with `send`");

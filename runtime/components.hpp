@@ -82,6 +82,9 @@ long getpgid_arg(bool self);
 // One BPF_PROG_TEST_RUN of program `fd` on `data` (none when empty), run once.
 Result<> test_run_once(int fd, const std::vector<uint8_t> &data);
 
+// getppid: a getppid() loop (runtime/getppid_producer.cpp).
+std::unique_ptr<Producer> make_getppid_producer(const ProducerConfig &cfg);
+
 // The component that serves `cfg.kind` (compiler/family/kinds.cpp lists them); fails for a bad
 // config. Kind "none" yields a producer that just waits for stop.
 Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg);

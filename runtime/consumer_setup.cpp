@@ -20,22 +20,26 @@ bpf_map *first_map_of_type(const BpfObject &obj, bpf_map_type type) {
 
 }  // namespace
 
-bool runs_back_to_back(const PlanPoint &p) { return p.int_param("back2back", 0) != 0; }
+bool runs_back_to_back(const PlanPoint &p) {
+  return p.int_param(kind_params::back2back.name, kind_params::back2back.fallback) != 0;
+}
 
 Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj) {
   ConsumerConfig c;
   c.kind = kind;
   const BufferKind *buf = buffer_kind(kind);
   if (!buf) return c;  // socket: its fd comes from setup
-  if (const ParamValue *v = p.param("consumer"); v && !v->is_int) {
+  if (const ParamValue *v = p.param(kind_params::consumer.name); v && !v->is_int) {
     auto flavor = buffer_flavor(*buf, v->s);
     if (!flavor) return flavor.error();
     c.flavor = *flavor;
   }
-  c.sampled = p.int_param("sampled", 0) != 0;
-  if (const ParamValue *v = p.param("record_count"); v && !v->is_int) c.atomic_count = v->s == "atomic";
-  c.sample_rate = static_cast<uint64_t>(std::max<int64_t>(1, p.int_param("sample_rate", 1)));
-  c.perfbuf_pages = static_cast<uint64_t>(std::max<int64_t>(1, p.int_param("perfbuf_pages", 128)));
+  c.sampled = p.int_param(kind_params::sampled.name, kind_params::sampled.fallback) != 0;
+  if (const ParamValue *v = p.param(kind_params::record_count.name); v && !v->is_int) c.atomic_count = v->s == "atomic";
+  c.sample_rate = static_cast<uint64_t>(
+      std::max<int64_t>(1, p.int_param(kind_params::sample_rate.name, kind_params::sample_rate.fallback)));
+  c.perfbuf_pages = static_cast<uint64_t>(
+      std::max<int64_t>(1, p.int_param(kind_params::perfbuf_pages.name, kind_params::perfbuf_pages.fallback)));
   bpf_map *m = first_map_of_type(obj, buf->map_type);
   if (!m)
     return Error(std::string("consumer '") + kind_name(c.kind) + "' found no " + buf->map_type_name +
@@ -45,26 +49,46 @@ Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind
   return c;
 }
 
+// Every producer kind is a case (no default: -Wswitch names this place for a new kind).
 Result<std::function<std::string()>> make_trigger(const ProducerConfig &cfg) {
   using Trigger = std::function<std::string()>;
-  if (cfg.kind == ProducerKind::Syscall)
+  switch (cfg.kind) {
+  case ProducerKind::Syscall:
     // Called only by the consumer thread: its tid is taken at the first call.
     return Trigger([self = cfg.getpgid_self, pid = 0L]() mutable {
       if (pid == 0) pid = getpgid_arg(self);
       (void)syscall(__NR_getpgid, pid);
       return std::string();
     });
-  if (cfg.kind == ProducerKind::TestRun && cfg.test_run_fd >= 0)
+  case ProducerKind::TestRun:
+    if (cfg.test_run_fd < 0) break;
     return Trigger([fd = cfg.test_run_fd] {
       LIBBPF_OPTS(bpf_test_run_opts, opts);
       if (bpf_prog_test_run_opts(fd, &opts)) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
       return std::string();
     });
-  if (cfg.kind == ProducerKind::UprobeNop)
+  case ProducerKind::UprobeNop:
     return Trigger([] {
       bpfbench_uprobe_target_nop();
       return std::string();
     });
+  case ProducerKind::UprobePush:
+  case ProducerKind::UprobeRet:
+  case ProducerKind::UprobeNop5:
+  case ProducerKind::UsdtNop:
+  case ProducerKind::UsdtNop5:
+  case ProducerKind::CountGlobal:
+  case ProducerKind::CountLocal:
+  case ProducerKind::Rename:
+  case ProducerKind::SocketCreate:
+  case ProducerKind::ThreadCreate:
+  case ProducerKind::Getsockopt:
+  case ProducerKind::SyscallPair:
+  case ProducerKind::Sendfile:
+  case ProducerKind::MapChurn:
+  case ProducerKind::Getppid:
+  case ProducerKind::None: break;
+  }
   return Error(std::string("producer '") + kind_name(cfg.kind) + "' cannot run back-to-back");
 }
 

@@ -46,23 +46,25 @@ Result<std::vector<uint8_t>> headers_packet(const PacketKind &k, const PlanPoint
     Address *out;
     const char *name, *fallback;
   };
-  for (const Field &f : {Field{&s.eth_src, "packet_eth_src", "02:00:00:00:00:01"},
-                         Field{&s.eth_dst, "packet_eth_dst", "02:00:00:00:00:02"},
-                         Field{&s.src, "packet_src", v6 ? "fd00::1" : "10.0.0.1"},
-                         Field{&s.dst, "packet_dst", v6 ? "fd00::2" : "10.0.0.2"}}) {
+  for (const Field &f : {Field{&s.eth_src, kind_params::packet_eth_src.name, "02:00:00:00:00:01"},
+                         Field{&s.eth_dst, kind_params::packet_eth_dst.name, "02:00:00:00:00:02"},
+                         Field{&s.src, kind_params::packet_src.name, v6 ? "fd00::1" : "10.0.0.1"},
+                         Field{&s.dst, kind_params::packet_dst.name, v6 ? "fd00::2" : "10.0.0.2"}}) {
     auto a = address_param(p, f.name, f.fallback);
     if (!a) return a.error();
     *f.out = *a;
   }
-  const int64_t sport = p.int_param("packet_sport", 4096), dport = p.int_param("packet_dport", 9),
-                flags = p.int_param("packet_tcp_flags", 0), options = p.int_param("packet_ip_options", 0);
+  const int64_t sport = p.int_param(kind_params::packet_sport.name, kind_params::packet_sport.fallback),
+                dport = p.int_param(kind_params::packet_dport.name, kind_params::packet_dport.fallback),
+                flags = p.int_param(kind_params::packet_tcp_flags.name, 0),
+                options = p.int_param(kind_params::packet_ip_options.name, 0);
   if (sport < 0 || sport > 65535 || dport < 0 || dport > 65535) return Error("packet ports must be in [0, 65535]");
   if (flags < 0 || flags > 255) return Error("packet_tcp_flags must be in [0, 255]");
   if (options < 0 || options > 10) return Error("packet_ip_options must be in [0, 10]");
   s.sport = static_cast<uint16_t>(sport);
   s.dport = static_cast<uint16_t>(dport);
   s.tcp_flags = static_cast<uint8_t>(flags);
-  s.ip_frag = p.int_param("packet_ip_frag", 0) != 0;
+  s.ip_frag = p.int_param(kind_params::packet_ip_frag.name, 0) != 0;
   s.ip_option_words = static_cast<uint32_t>(options);
   auto pkt = build_packet(s);
   if (!pkt) return Error(std::string(k.name) + ": " + pkt.error().message);
@@ -94,12 +96,13 @@ Result<std::vector<uint8_t>> make_packet(const std::string &kind, uint32_t len, 
 
 Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed) {
   TestRunInput in;
-  const int64_t repeat = p.int_param("test_run_repeat", 0), len = p.int_param("packet_len", 0);
+  const int64_t repeat = p.int_param(kind_params::test_run_repeat.name, 0),
+                len = p.int_param(kind_params::packet_len.name, 0);
   if (repeat < 0 || repeat > UINT32_MAX) return Error("test_run_repeat out of range: " + std::to_string(repeat));
   if (len < 0 || len > UINT32_MAX) return Error("packet_len out of range: " + std::to_string(len));
   in.repeat = static_cast<uint32_t>(repeat);
   if (len == 0) return in;
-  const ParamValue *kind = p.param("packet");
+  const ParamValue *kind = p.param(kind_params::packet.name);
   const std::string name = kind && !kind->is_int ? kind->s : "digits";
   auto pkt = name == "digits" || !find_kind(name) ? make_packet(name, static_cast<uint32_t>(len), seed)
                                                   : headers_packet(*find_kind(name), p, static_cast<uint32_t>(len));
@@ -109,7 +112,7 @@ Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed) {
 }
 
 Result<std::optional<std::vector<uint8_t>>> expected_output_for(const PlanPoint &p, const std::vector<uint8_t> &input) {
-  const ParamValue *mode = p.param("expect_packet");
+  const ParamValue *mode = p.param(kind_params::expect_packet.name);
   const std::string m = mode && !mode->is_int ? mode->s : "any";
   if (m == "any") return std::optional<std::vector<uint8_t>>();
   if (m == "input") return std::optional(input);
@@ -119,8 +122,10 @@ Result<std::optional<std::vector<uint8_t>>> expected_output_for(const PlanPoint 
     Address *out;
     const char *name;
   };
-  for (const Field &f : {Field{&e.outer_src, "expect_outer_src"}, Field{&e.outer_dst, "expect_outer_dst"},
-                         Field{&e.eth_src, "expect_eth_src"}, Field{&e.eth_dst, "expect_eth_dst"}}) {
+  for (const Field &f :
+       {Field{&e.outer_src, kind_params::expect_outer_src.name},
+        Field{&e.outer_dst, kind_params::expect_outer_dst.name}, Field{&e.eth_src, kind_params::expect_eth_src.name},
+        Field{&e.eth_dst, kind_params::expect_eth_dst.name}}) {
     if (!p.param(f.name)) return Error(std::string("expect_packet encap needs the param ") + f.name);
     auto a = address_param(p, f.name, "");
     if (!a) return a.error();

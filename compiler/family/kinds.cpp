@@ -7,46 +7,70 @@ namespace bpfbench {
 
 namespace {
 
+namespace kp = kind_params;
+constexpr KindParam kCountParams[] = {kp::op_count};
+constexpr KindParam kSyscallParams[] = {kp::getpgid_arg, kp::op_count};
+constexpr KindParam kRenameParams[] = {kp::comm, kp::op_count};
+constexpr KindParam kOwnerParams[] = {kp::batch_size};
+constexpr KindParam kSendfileParams[] = {kp::max_in_flight};
+constexpr KindParam kMapChurnParams[] = {kp::nr_entries, kp::prefix_len};
+constexpr KindParam kTestRunParams[] = {
+    kp::batch_iters,      kp::test_run_repeat,  kp::packet,           kp::packet_len,
+    kp::packet_sport,     kp::packet_dport,     kp::packet_tcp_flags, kp::packet_ip_options,
+    kp::packet_ip_frag,   kp::packet_eth_src,   kp::packet_eth_dst,   kp::packet_src,
+    kp::packet_dst,       kp::check_output,     kp::expect_retval,    kp::expect_packet,
+    kp::expect_outer_src, kp::expect_outer_dst, kp::expect_eth_src,   kp::expect_eth_dst};
+constexpr KindParam kRingbufParams[] = {kp::consumer, kp::sampled, kp::record_count, kp::sample_rate};
+constexpr KindParam kPerfbufParams[] = {kp::consumer, kp::sampled, kp::record_count, kp::sample_rate,
+                                        kp::perfbuf_pages};
+constexpr KindParam kSocketParams[] = {kp::verify};
+constexpr KindParam kKthreadParams[] = {kp::kthread_pid};
+constexpr KindParam kBatchTimingParams[] = {kp::timing_samples, kp::batch_iters};
+
 constexpr KindInfo<ProducerKind> kProducers[] = {
     {ProducerKind::Syscall, "syscall", "a getpgid() loop per producer thread",
-     "SyscallProducer (runtime/components.cpp)"},
+     "SyscallProducer (runtime/components.cpp)", kSyscallParams},
     {ProducerKind::TestRun, "test_run", "BPF_PROG_TEST_RUN of a driver program that loops in the kernel",
-     "TestRunProducer (runtime/components.cpp)"},
+     "TestRunProducer (runtime/components.cpp)", kTestRunParams},
     {ProducerKind::UprobeNop, "uprobe_nop", "calls of bpfbench_uprobe_target_nop()",
-     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)"},
+     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)", kCountParams},
     {ProducerKind::UprobePush, "uprobe_push", "calls of bpfbench_uprobe_target_push()",
-     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)"},
+     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)", kCountParams},
     {ProducerKind::UprobeRet, "uprobe_ret", "calls of bpfbench_uprobe_target_ret()",
-     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)"},
+     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)", kCountParams},
     {ProducerKind::UprobeNop5, "uprobe_nop5", "calls of bpfbench_uprobe_target_nop5() (x86-64: a 5-byte nop first)",
-     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)"},
+     "UprobeProducer (runtime/components.cpp, runtime/uprobe_targets.cpp)", kCountParams},
     {ProducerKind::UsdtNop, "usdt_nop", "calls of a function holding the USDT probe bpfbench:usdt_nop (a 1-byte nop)",
-     "UprobeProducer (runtime/components.cpp, runtime/usdt_targets.cpp)"},
+     "UprobeProducer (runtime/components.cpp, runtime/usdt_targets.cpp)", kCountParams},
     {ProducerKind::UsdtNop5, "usdt_nop5",
      "calls of a function holding the USDT probe bpfbench:usdt_nop5 (a 5-byte nop)",
-     "UprobeProducer (runtime/components.cpp, runtime/usdt_targets.cpp)"},
+     "UprobeProducer (runtime/components.cpp, runtime/usdt_targets.cpp)", kCountParams},
     {ProducerKind::CountGlobal, "count_global", "user space only: every thread increments one shared atomic counter",
      "CountGlobalProducer (runtime/user_producers.cpp)"},
     {ProducerKind::CountLocal, "count_local", "user space only: every thread increments its own atomic counter",
      "CountLocalProducer (runtime/user_producers.cpp)"},
     {ProducerKind::Rename, "rename", "writes the thread's own name to /proc/thread-self/comm (task_rename)",
-     "RenameProducer (runtime/user_producers.cpp)"},
+     "RenameProducer (runtime/user_producers.cpp)", kRenameParams},
     {ProducerKind::SocketCreate, "socket_create",
      "creates `batch_size` AF_INET6 UDP sockets, then closes them, round and round",
-     "SocketCreateProducer (runtime/owner_producers.cpp)"},
+     "SocketCreateProducer (runtime/owner_producers.cpp)", kOwnerParams},
     {ProducerKind::ThreadCreate, "thread_create", "creates `batch_size` threads, then joins them, round and round",
-     "ThreadCreateProducer (runtime/owner_producers.cpp)"},
+     "ThreadCreateProducer (runtime/owner_producers.cpp)", kOwnerParams},
     {ProducerKind::Getsockopt, "getsockopt", "getsockopt(0xdead, 0xbeef) on one TCP socket per producer thread",
      "GetsockoptProducer (runtime/owner_producers.cpp)"},
     {ProducerKind::SyscallPair, "syscall_pair",
      "threads in pairs taking turns: getpgid(0) on the even one, then getppid() on the odd one",
      "SyscallPairProducer (runtime/pair_producer.cpp)"},
     {ProducerKind::Sendfile, "sendfile",
-     "sendfile() of a 128 KiB pattern file to the `send` socket of socket_pairs, non-blocking, round and round; an operation is a byte",
-     "SendfileProducer (runtime/socket_traffic.cpp)"},
+     "sendfile() of a 128 KiB pattern file to the `send` socket of socket_pairs, non-blocking, round and round; an "
+     "operation is a byte",
+     "SendfileProducer (runtime/socket_traffic.cpp)", kSendfileParams},
     {ProducerKind::MapChurn, "map_churn",
-     "creates a map like the object's `churn_map`, fills it with keys 0..nr_entries-1 (LPM trie keys of `prefix_len` bits) and closes it, round and round; an operation is a map",
-     "MapChurnProducer (runtime/map_churn.cpp)"},
+     "creates a map like the object's `churn_map`, fills it with keys 0..nr_entries-1 (LPM trie keys of `prefix_len` "
+     "bits) and closes it, round and round; an operation is a map",
+     "MapChurnProducer (runtime/map_churn.cpp)", kMapChurnParams},
+    {ProducerKind::Getppid, "getppid", "a getppid() loop per producer thread",
+     "GetppidProducer (runtime/getppid_producer.cpp)", kCountParams},
     {ProducerKind::None, "none", "no producer: the threads wait for the end of the run",
      "IdleProducer (runtime/components.cpp)"},
 };
@@ -54,12 +78,13 @@ constexpr KindInfo<ProducerKind> kProducers[] = {
 constexpr KindInfo<ConsumerKind> kConsumers[] = {
     {ConsumerKind::None, "none", "no consumer threads", ""},
     {ConsumerKind::Ringbuf, "ringbuf", "reads the program's BPF_MAP_TYPE_RINGBUF map",
-     "runtime/consumers/ringbuf_consumers.cpp"},
+     "runtime/consumers/ringbuf_consumers.cpp", kRingbufParams},
     {ConsumerKind::Perfbuf, "perfbuf", "reads the program's BPF_MAP_TYPE_PERF_EVENT_ARRAY map",
-     "runtime/consumers/perfbuf_consumers.cpp"},
+     "runtime/consumers/perfbuf_consumers.cpp", kPerfbufParams},
     {ConsumerKind::Socket, "socket",
-     "reads the `receive` socket of socket_pairs and checks every byte against the sendfile pattern; a record is a byte",
-     "SocketConsumer (runtime/socket_traffic.cpp)"},
+     "reads the `receive` socket of socket_pairs and checks every byte against the sendfile pattern; a record is a "
+     "byte",
+     "SocketConsumer (runtime/socket_traffic.cpp)", kSocketParams},
 };
 
 constexpr KindInfo<AttachKind> kAttach[] = {
@@ -114,14 +139,14 @@ constexpr KindInfo<MetricSourceKind> kMetricSources[] = {
     {MetricSourceKind::Sum, "sum", "the counts of two or more other metrics added, per interval",
      "add_sum_counts (results/stats.cpp)"},
     {MetricSourceKind::KthreadStime, "kthread_stime", "a kernel thread's CPU ticks (/proc/<pid>/stat)",
-     "KthreadStime (runtime/kthread_stat.cpp)"},
+     "KthreadStime (runtime/kthread_stat.cpp)", kKthreadParams},
     {MetricSourceKind::CgroupMemory, "cgroup_memory",
      "bytes the point's own memory cgroup holds (`current`) or held at most (`peak`), read at each interval's end",
      "MemoryCgroup (runtime/memory_cgroup.cpp)"},
     {MetricSourceKind::BatchTiming, "batch_timing",
      "a statistic (p50, p99, stddev, ...) of the in-BPF batch timing samples of the measured part so far, in ns per "
      "operation",
-     "BatchTimingRun (runtime/batch_timing.cpp)"},
+     "BatchTimingRun (runtime/batch_timing.cpp)", kBatchTimingParams},
 };
 
 constexpr const char *kBatchTimingStats[] = {"samples", "outliers", "min", "max", "mean", "stddev", "cv", "p1",
@@ -180,6 +205,21 @@ std::span<const KindInfo<SetupActionKind>> kind_table<SetupActionKind>() {
 template <>
 std::span<const KindInfo<MetricSourceKind>> kind_table<MetricSourceKind>() {
   return kMetricSources;
+}
+
+bool attach_needs_target(AttachKind k) {
+  switch (k) {
+  case AttachKind::Uprobe:
+  case AttachKind::Uretprobe:
+  case AttachKind::UprobeMulti:
+  case AttachKind::UretprobeMulti:
+  case AttachKind::Usdt: return true;
+  case AttachKind::Auto:
+  case AttachKind::Cgroup:
+  case AttachKind::TestRun:
+  case AttachKind::None: return false;
+  }
+  return false;
 }
 
 std::string MetricSource::text() const {

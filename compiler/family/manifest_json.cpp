@@ -445,10 +445,7 @@ class ManifestReader : public ManifestFields {
             "attach '" + attach + "' needs both 'function' and 'section'");
       good = false;
     }
-    const bool needs_target = p.attach == AttachKind::Uprobe || p.attach == AttachKind::Uretprobe ||
-                              p.attach == AttachKind::UprobeMulti || p.attach == AttachKind::UretprobeMulti ||
-                              p.attach == AttachKind::Usdt;
-    if (needs_target && p.target.empty()) {
+    if (attach_needs_target(p.attach) && p.target.empty()) {
       error(at(j["attach"]), where,
             "attach '" + attach + "' needs a 'target' " +
                 (p.attach == AttachKind::Usdt ? "provider:name" : "function"));

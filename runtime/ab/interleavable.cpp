@@ -21,6 +21,7 @@ bool producer_runs_on_its_threads(ProducerKind k) {
   case ProducerKind::UprobeRet:
   case ProducerKind::UprobeNop5:
   case ProducerKind::Rename:
+  case ProducerKind::Getppid:
   case ProducerKind::Getsockopt: return true;
   case ProducerKind::UsdtNop:
   case ProducerKind::UsdtNop5:

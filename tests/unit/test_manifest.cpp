@@ -220,7 +220,7 @@ TEST_CASE("malformed manifests name the file and the problem", "[manifest]") {
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none", "producer": "fork" }])")) ==
           "program 'x': unknown producer 'fork' (expected syscall, test_run, uprobe_nop, uprobe_push, "
           "uprobe_ret, uprobe_nop5, usdt_nop, usdt_nop5, count_global, count_local, rename, socket_create, "
-          "thread_create, getsockopt, syscall_pair, sendfile, map_churn or none)");
+          "thread_create, getsockopt, syscall_pair, sendfile, map_churn, getppid or none)");
     CHECK(load_error(manifest("[]", R"([{ "name": "x", "attach": "none" }])", "[]", R"("producer": "sycall",)"),
                      nullptr, &hint)
               .rfind("unknown producer 'sycall'", 0) == 0);

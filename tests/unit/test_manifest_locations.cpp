@@ -114,8 +114,8 @@ TEST_CASE("every kind has one row, and names round-trip", "[manifest][kinds]") {
   CHECK(kind_names<ProducerKind>() == std::vector<std::string>{"syscall", "test_run", "uprobe_nop", "uprobe_push",
                                                                "uprobe_ret", "uprobe_nop5", "usdt_nop", "usdt_nop5",
                                                                "count_global", "count_local", "rename", "socket_create",
-                                                               "thread_create", "getsockopt", "syscall_pair", "sendfile",
-                                                               "map_churn", "none"});
+                                                               "thread_create", "getsockopt", "syscall_pair",
+                                                               "sendfile", "map_churn", "getppid", "none"});
   CHECK(kind_names<ConsumerKind>() == std::vector<std::string>{"none", "ringbuf", "perfbuf", "socket"});
   CHECK(kind_names<AttachKind>() == std::vector<std::string>{"auto", "uprobe", "uretprobe", "uprobe_multi",
                                                              "uretprobe_multi", "usdt", "cgroup", "test_run", "none"});
