@@ -35,7 +35,6 @@ struct BpfError {
   // The first line of to_string(), without the log tail.
   std::string summary() const;
 };
-using MaybeError = std::optional<BpfError>;
 
 // "Permission denied (EPERM)".
 std::string errno_text(int err);
