@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -90,6 +91,91 @@ std::string read_sockets(const json &v, bool list, std::string &error) {
   return error.empty() ? out : "";
 }
 
+// One argument's value as the runtime reads it (a name, "1"/"0" for a flag, "packet", a
+// comma list of sockets, a count), or "" with `err` set.
+std::string read_arg(const json &v, ArgKind kind, const FamilyManifest &f, std::string &err) {
+  std::string value;
+  if (kind == ArgKind::Map || kind == ArgKind::Program) {
+    value = v.is_string() ? v.get<std::string>() : "";
+    if (!is_identifier(value))
+      err = kind == ArgKind::Map ? "must be a map name (a C identifier)"
+                                 : "must be a program (a C function of the template)";
+    else if (kind == ArgKind::Program && !f.template_path.empty() && !template_defines_function(f.template_text, value))
+      err = "'" + value + "' is not defined in template " + f.template_path;
+  } else if (kind == ArgKind::Flag) {
+    if (!v.is_boolean()) err = "must be true or false";
+    else value = v.get<bool>() ? "1" : "0";
+  } else if (kind == ArgKind::Input) {
+    value = v.is_string() ? v.get<std::string>() : "";
+    if (value != "packet") err = "must be \"packet\" (the point's test_run packet: docs/families.md)";
+  } else if (kind == ArgKind::Socket || kind == ArgKind::Sockets) {
+    value = read_sockets(v, kind == ArgKind::Sockets, err);
+  } else {
+    value = read_count(v, kind, f, err);
+  }
+  return err.empty() ? value : "";
+}
+
+// The kind of key `k` among the action's keys; nothing after an "unknown key" problem.
+std::optional<ArgKind> arg_kind(const ActionKeys &keys, const json &e, const std::string &k, const std::string &where,
+                                std::vector<ManifestProblem> &errors) {
+  if (auto kt = keys.required.find(k); kt != keys.required.end()) return kt->second;
+  if (auto kt = keys.optional.find(k); kt != keys.optional.end()) return kt->second;
+  std::vector<std::string> allowed;
+  for (const auto &[n, _] : keys.required) allowed.push_back(n);
+  for (const auto &[n, _] : keys.optional) allowed.push_back(n);
+  std::string close = ManifestFields::nearest_key(k, allowed);
+  errors.push_back(
+      {&e, k, where + ": unknown key '" + k + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)")});
+  return std::nullopt;
+}
+
+// setup[i]: the action with its arguments, or nothing after its problems went to `errors`.
+std::optional<SetupActionSpec> read_setup_action(const json &e, size_t i, const FamilyManifest &f,
+                                                 std::vector<ManifestProblem> &errors) {
+  std::string where = "setup[" + std::to_string(i) + "]";
+  if (!e.is_object() || !e.contains("action") || !e["action"].is_string()) {
+    errors.push_back({&e, "", where + ": must be an object with a string 'action'"});
+    return std::nullopt;
+  }
+  SetupActionSpec a;
+  const std::string name = e["action"].get<std::string>();
+  auto kind = parse_kind<SetupActionKind>(name);
+  if (!kind) {
+    std::string close = did_you_mean(name, kind_names<SetupActionKind>());
+    errors.push_back({&e["action"], "",
+                      where + ": unknown action '" + name + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)")});
+    return std::nullopt;
+  }
+  a.action = *kind;
+  where += " (" + name + ")";
+  const ActionKeys &keys = actions().find(a.action)->second;
+  bool good = true;
+  for (const auto &item : e.items()) {
+    const std::string &k = item.key();
+    if (k == "action") continue;
+    auto arg = arg_kind(keys, e, k, where, errors);
+    if (!arg) {
+      good = false;
+      continue;
+    }
+    std::string err, value = read_arg(item.value(), *arg, f, err);
+    if (!err.empty()) {
+      errors.push_back({&item.value(), "", where + ": '" + k + "' " + err});
+      good = false;
+      continue;
+    }
+    a.args[k] = value;
+  }
+  for (const auto &[k, _] : keys.required)
+    if (!e.contains(k)) {
+      errors.push_back({&e, "", where + ": missing required key '" + k + "'"});
+      good = false;
+    }
+  if (!good) return std::nullopt;
+  return a;
+}
+
 }  // namespace
 
 void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<SetupActionSpec> &out,
@@ -98,77 +184,8 @@ void read_setup_actions(const json &arr, const FamilyManifest &f, std::vector<Se
     errors.push_back({&arr, "", std::string("'setup' must be an array, got ") + arr.type_name()});
     return;
   }
-  for (size_t i = 0; i < arr.size(); ++i) {
-    const json &e = arr[i];
-    std::string where = "setup[" + std::to_string(i) + "]";
-    if (!e.is_object() || !e.contains("action") || !e["action"].is_string()) {
-      errors.push_back({&e, "", where + ": must be an object with a string 'action'"});
-      continue;
-    }
-    SetupActionSpec a;
-    const std::string name = e["action"].get<std::string>();
-    auto kind = parse_kind<SetupActionKind>(name);
-    if (!kind) {
-      std::string close = did_you_mean(name, kind_names<SetupActionKind>());
-      errors.push_back(
-          {&e["action"], "",
-           where + ": unknown action '" + name + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)")});
-      continue;
-    }
-    a.action = *kind;
-    auto it = actions().find(a.action);
-    where += " (" + name + ")";
-    const ActionKeys &keys = it->second;
-    bool good = true;
-    for (const auto &item : e.items()) {
-      const std::string &k = item.key();
-      if (k == "action") continue;
-      auto kt = keys.required.find(k);
-      if (kt == keys.required.end()) kt = keys.optional.find(k);
-      if (kt == keys.optional.end()) {
-        std::vector<std::string> allowed;
-        for (const auto &[n, _] : keys.required) allowed.push_back(n);
-        for (const auto &[n, _] : keys.optional) allowed.push_back(n);
-        std::string close = ManifestFields::nearest_key(k, allowed);
-        errors.push_back(
-            {&e, k, where + ": unknown key '" + k + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)")});
-        good = false;
-        continue;
-      }
-      std::string err, value;
-      if (kt->second == ArgKind::Map || kt->second == ArgKind::Program) {
-        value = item.value().is_string() ? item.value().get<std::string>() : "";
-        if (!is_identifier(value))
-          err = kt->second == ArgKind::Map ? "must be a map name (a C identifier)"
-                                       : "must be a program (a C function of the template)";
-        else if (kt->second == ArgKind::Program && !f.template_path.empty() &&
-                 !template_defines_function(f.template_text, value))
-          err = "'" + value + "' is not defined in template " + f.template_path;
-      } else if (kt->second == ArgKind::Flag) {
-        if (!item.value().is_boolean()) err = "must be true or false";
-        else value = item.value().get<bool>() ? "1" : "0";
-      } else if (kt->second == ArgKind::Input) {
-        value = item.value().is_string() ? item.value().get<std::string>() : "";
-        if (value != "packet") err = "must be \"packet\" (the point's test_run packet: docs/families.md)";
-      } else if (kt->second == ArgKind::Socket || kt->second == ArgKind::Sockets) {
-        value = read_sockets(item.value(), kt->second == ArgKind::Sockets, err);
-      } else {
-        value = read_count(item.value(), kt->second, f, err);
-      }
-      if (!err.empty()) {
-        errors.push_back({&item.value(), "", where + ": '" + k + "' " + err});
-        good = false;
-        continue;
-      }
-      a.args[k] = value;
-    }
-    for (const auto &[k, _] : keys.required)
-      if (!e.contains(k)) {
-        errors.push_back({&e, "", where + ": missing required key '" + k + "'"});
-        good = false;
-      }
-    if (good) out.push_back(std::move(a));
-  }
+  for (size_t i = 0; i < arr.size(); ++i)
+    if (auto a = read_setup_action(arr[i], i, f, errors)) out.push_back(std::move(*a));
 }
 
 bool is_map_argument(SetupActionKind action, const std::string &key) {
