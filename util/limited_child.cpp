@@ -141,14 +141,10 @@ void classify(ChildEnd &end, int status, const rusage &ru, ChildEnd::How why_kil
   }
 }
 
-}  // namespace
-
-void child_out_of_memory() { ::_exit(kChildOutOfMemoryExit); }
-
-ChildEnd run_limited_child(const std::function<void(int fd)> &body, const ChildLimits &limits,
-                           const std::atomic<bool> *stop, size_t max_output) {
-  ChildEnd end;
-  // Computed before the fork: the child allocates nothing before its limits are set.
+// The child's limits, computed before the fork (the child allocates nothing before they
+// are set): its address space (returned; RLIM_INFINITY without a memory limit) and its CPU
+// seconds (into `end`), each lowered to bpfbench's own limit where that binds.
+rlim_t plan_limits(const ChildLimits &limits, ChildEnd &end) {
   rlim_t address_space = RLIM_INFINITY;
   if (uint64_t now = limits.memory_bytes > 0 ? address_space_now() : 0; now > 0) {
     address_space = now + limits.memory_bytes;
@@ -167,6 +163,39 @@ ChildEnd run_limited_child(const std::function<void(int fd)> &body, const ChildL
     end.cpu_limit = static_cast<unsigned>(own.rlim_cur);
     end.inherited_cpu_limit = true;
   }
+  return address_space;
+}
+
+// Reads the child's pipe until EOF, then waits for its exit (it _exits right after
+// writing), checking the stop flag and the deadline every 50 ms throughout. Why it must be
+// killed (Exited: it need not), and in `too_long` whether its output passed `max_output`.
+ChildEnd::How watch_child(int fd, const ChildGuard &child, const ChildLimits &limits, const std::atomic<bool> *stop,
+                          size_t max_output, std::string &output, bool &too_long) {
+  const auto deadline =
+      limits.wall_seconds > 0 ? Clock::now() + std::chrono::seconds(limits.wall_seconds) : Clock::time_point::max();
+  bool open = true;
+  for (;;) {
+    if (stop && stop->load()) return ChildEnd::How::Stopped;
+    if (Clock::now() >= deadline) return ChildEnd::How::WallLimit;
+    if (!open && child.exited()) return ChildEnd::How::Exited;
+    if (!open) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      continue;
+    }
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 50) > 0) open = drain(fd, output, max_output, too_long);
+    if (too_long) return ChildEnd::How::Exited;
+  }
+}
+
+}  // namespace
+
+void child_out_of_memory() { ::_exit(kChildOutOfMemoryExit); }
+
+ChildEnd run_limited_child(const std::function<void(int fd)> &body, const ChildLimits &limits,
+                           const std::atomic<bool> *stop, size_t max_output) {
+  ChildEnd end;
+  const rlim_t address_space = plan_limits(limits, end);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) {
     end.error = std::string("cannot create a pipe for the compile child: ") + std::strerror(errno);
@@ -196,24 +225,8 @@ ChildEnd run_limited_child(const std::function<void(int fd)> &body, const ChildL
     ~FdCloser() { ::close(fd); }
   } reader{fds[0]};
 
-  const auto deadline =
-      limits.wall_seconds > 0 ? Clock::now() + std::chrono::seconds(limits.wall_seconds) : Clock::time_point::max();
-  bool open = true, too_long = false;
-  auto why_killed = ChildEnd::How::Exited;
-  // Polls the pipe until EOF, then the child's exit (it _exits right after writing),
-  // checking the stop flag and the deadline every 50 ms throughout.
-  for (;;) {
-    if (stop && stop->load()) why_killed = ChildEnd::How::Stopped;
-    else if (Clock::now() >= deadline) why_killed = ChildEnd::How::WallLimit;
-    if (why_killed != ChildEnd::How::Exited || (!open && child.exited())) break;
-    if (!open) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      continue;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    if (::poll(&p, 1, 50) > 0) open = drain(fds[0], end.output, max_output, too_long);
-    if (too_long) break;
-  }
+  bool too_long = false;
+  const auto why_killed = watch_child(fds[0], child, limits, stop, max_output, end.output, too_long);
   rusage ru{};
   const bool kill = why_killed != ChildEnd::How::Exited || too_long;
   classify(end, child.reap(kill, &ru), ru, why_killed, too_long, max_output);
