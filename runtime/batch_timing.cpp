@@ -109,7 +109,7 @@ uint64_t BatchTimingRun::median_of(uint32_t iters, int runs, const std::function
 
 Result<uint32_t> BatchTimingRun::prepare(const PlanPoint &p, const std::function<Result<>()> &run_once) {
   target_ = p.int_param(kind_params::timing_samples.name, target_);
-  const ParamValue *fixed = p.param(kind_params::batch_iters.name);
+  const ParamValue *fixed = p.param(kind_params::batch_iters);
   res_ = BatchTimingResult{};
   if (fixed && fixed->is_int && fixed->i > 0) {
     res_.batch_iters = static_cast<uint32_t>(std::min<int64_t>(fixed->i, kMaxBatch));

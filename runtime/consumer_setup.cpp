@@ -21,7 +21,7 @@ bpf_map *first_map_of_type(const BpfObject &obj, bpf_map_type type) {
 }  // namespace
 
 bool runs_back_to_back(const PlanPoint &p) {
-  return p.int_param(kind_params::back2back.name, kind_params::back2back.fallback) != 0;
+  return p.int_param(kind_params::back2back) != 0;
 }
 
 Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj) {
@@ -29,17 +29,17 @@ Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind
   c.kind = kind;
   const BufferKind *buf = buffer_kind(kind);
   if (!buf) return c;  // socket: its fd comes from setup
-  if (const ParamValue *v = p.param(kind_params::consumer.name); v && !v->is_int) {
+  if (const ParamValue *v = p.param(kind_params::consumer); v && !v->is_int) {
     auto flavor = buffer_flavor(*buf, v->s);
     if (!flavor) return flavor.error();
     c.flavor = *flavor;
   }
-  c.sampled = p.int_param(kind_params::sampled.name, kind_params::sampled.fallback) != 0;
-  if (const ParamValue *v = p.param(kind_params::record_count.name); v && !v->is_int) c.atomic_count = v->s == "atomic";
+  c.sampled = p.int_param(kind_params::sampled) != 0;
+  if (const ParamValue *v = p.param(kind_params::record_count); v && !v->is_int) c.atomic_count = v->s == "atomic";
   c.sample_rate = static_cast<uint64_t>(
-      std::max<int64_t>(1, p.int_param(kind_params::sample_rate.name, kind_params::sample_rate.fallback)));
+      std::max<int64_t>(1, p.int_param(kind_params::sample_rate)));
   c.perfbuf_pages = static_cast<uint64_t>(
-      std::max<int64_t>(1, p.int_param(kind_params::perfbuf_pages.name, kind_params::perfbuf_pages.fallback)));
+      std::max<int64_t>(1, p.int_param(kind_params::perfbuf_pages)));
   bpf_map *m = first_map_of_type(obj, buf->map_type);
   if (!m)
     return Error(std::string("consumer '") + kind_name(c.kind) + "' found no " + buf->map_type_name +

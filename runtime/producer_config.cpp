@@ -25,8 +25,8 @@ Result<> test_run_settings(const PlanPoint &p, ProducerConfig &pc) {
   if (!input) return input.error();
   pc.data_in = std::move(input->data_in);
   pc.repeat = input->repeat;
-  if (const ParamValue *c = p.param(kind_params::check_output.name); c && c->is_int && c->i) {
-    const ParamValue *retval = p.param(kind_params::expect_retval.name);
+  if (const ParamValue *c = p.param(kind_params::check_output); c && c->is_int && c->i) {
+    const ParamValue *retval = p.param(kind_params::expect_retval);
     if (!retval || !retval->is_int)
       return Error(std::string(kind_params::check_output.name) + " needs the param " + kind_params::expect_retval.name);
     pc.expected_retval = static_cast<uint32_t>(retval->i);

@@ -347,7 +347,7 @@ Result<> PointRunner::make_components() {
   cc_->consumed = &consumed_.slot(0);
   cc_->socket_fd = setup_.sockets.receive_fd;
   cc_->interrupt = &stop_.flag();
-  if (const ParamValue *v = p_.param(kind_params::verify.name); v && !v->is_int)
+  if (const ParamValue *v = p_.param(kind_params::verify); v && !v->is_int)
     cc_->verify_per_byte = v->s == "per_byte";
   if (runs_back_to_back(p_) && cc_->kind != ConsumerKind::None) {
     // Back-to-back: the consumer thread produces each batch after draining the last one.
@@ -386,9 +386,9 @@ Result<> PointRunner::calibrate_batch() {
 // map_churn: the object's template map and the `nr_entries` / `prefix_len` params.
 void PointRunner::set_map_churn() {
   if (bpf_map *m = obj_.map(kChurnTemplateMap)) pc_.churn_map_fd = bpf_map__fd(m);
-  if (const ParamValue *n = p_.param(kind_params::nr_entries.name); n && n->is_int && n->i > 0)
+  if (const ParamValue *n = p_.param(kind_params::nr_entries); n && n->is_int && n->i > 0)
     pc_.churn_entries = static_cast<uint64_t>(n->i);
-  if (const ParamValue *l = p_.param(kind_params::prefix_len.name); l && l->is_int && l->i > 0)
+  if (const ParamValue *l = p_.param(kind_params::prefix_len); l && l->is_int && l->i > 0)
     pc_.churn_prefix_len = static_cast<uint32_t>(l->i);
 }
 
@@ -396,7 +396,7 @@ void PointRunner::set_map_churn() {
 // param `kthread_pid` > 0 names the thread by pid instead (a pid that is not there fails
 // the point: it was asked for).
 Result<> PointRunner::watch_kernel_threads() {
-  const int64_t pid = p_.int_param(kind_params::kthread_pid.name, kind_params::kthread_pid.fallback);
+  const int64_t pid = p_.int_param(kind_params::kthread_pid);
   for (const auto &m : metrics_) {
     if (m.source.kind != MetricSourceKind::KthreadStime) continue;
     if (pid > 0) {

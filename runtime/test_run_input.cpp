@@ -54,17 +54,17 @@ Result<std::vector<uint8_t>> headers_packet(const PacketKind &k, const PlanPoint
     if (!a) return a.error();
     *f.out = *a;
   }
-  const int64_t sport = p.int_param(kind_params::packet_sport.name, kind_params::packet_sport.fallback),
-                dport = p.int_param(kind_params::packet_dport.name, kind_params::packet_dport.fallback),
-                flags = p.int_param(kind_params::packet_tcp_flags.name, 0),
-                options = p.int_param(kind_params::packet_ip_options.name, 0);
+  const int64_t sport = p.int_param(kind_params::packet_sport),
+                dport = p.int_param(kind_params::packet_dport),
+                flags = p.int_param(kind_params::packet_tcp_flags),
+                options = p.int_param(kind_params::packet_ip_options);
   if (sport < 0 || sport > 65535 || dport < 0 || dport > 65535) return Error("packet ports must be in [0, 65535]");
   if (flags < 0 || flags > 255) return Error("packet_tcp_flags must be in [0, 255]");
   if (options < 0 || options > 10) return Error("packet_ip_options must be in [0, 10]");
   s.sport = static_cast<uint16_t>(sport);
   s.dport = static_cast<uint16_t>(dport);
   s.tcp_flags = static_cast<uint8_t>(flags);
-  s.ip_frag = p.int_param(kind_params::packet_ip_frag.name, 0) != 0;
+  s.ip_frag = p.int_param(kind_params::packet_ip_frag) != 0;
   s.ip_option_words = static_cast<uint32_t>(options);
   auto pkt = build_packet(s);
   if (!pkt) return Error(std::string(k.name) + ": " + pkt.error().message);
@@ -96,13 +96,13 @@ Result<std::vector<uint8_t>> make_packet(const std::string &kind, uint32_t len, 
 
 Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed) {
   TestRunInput in;
-  const int64_t repeat = p.int_param(kind_params::test_run_repeat.name, 0),
-                len = p.int_param(kind_params::packet_len.name, 0);
+  const int64_t repeat = p.int_param(kind_params::test_run_repeat),
+                len = p.int_param(kind_params::packet_len);
   if (repeat < 0 || repeat > UINT32_MAX) return Error("test_run_repeat out of range: " + std::to_string(repeat));
   if (len < 0 || len > UINT32_MAX) return Error("packet_len out of range: " + std::to_string(len));
   in.repeat = static_cast<uint32_t>(repeat);
   if (len == 0) return in;
-  const ParamValue *kind = p.param(kind_params::packet.name);
+  const ParamValue *kind = p.param(kind_params::packet);
   const std::string name = kind && !kind->is_int ? kind->s : "digits";
   auto pkt = name == "digits" || !find_kind(name) ? make_packet(name, static_cast<uint32_t>(len), seed)
                                                   : headers_packet(*find_kind(name), p, static_cast<uint32_t>(len));
@@ -112,7 +112,7 @@ Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed) {
 }
 
 Result<std::optional<std::vector<uint8_t>>> expected_output_for(const PlanPoint &p, const std::vector<uint8_t> &input) {
-  const ParamValue *mode = p.param(kind_params::expect_packet.name);
+  const ParamValue *mode = p.param(kind_params::expect_packet);
   const std::string m = mode && !mode->is_int ? mode->s : "any";
   if (m == "any") return std::optional<std::vector<uint8_t>>();
   if (m == "input") return std::optional(input);

@@ -84,6 +84,10 @@ struct PlanPoint {
   const ParamValue *param(const std::string &name) const;
   // An int param's value, or `fallback` when the point has none (or not an int).
   int64_t int_param(const std::string &name, int64_t fallback) const;
+  // A param a kind reads (compiler/family/kinds.hpp), by its one spelling; an int one
+  // falls back to the row's fallback.
+  const ParamValue *param(const KindParam &k) const { return param(k.name); }
+  int64_t int_param(const KindParam &k) const { return int_param(k.name, k.fallback); }
 };
 
 struct RunPlan {
