@@ -19,12 +19,8 @@
 namespace bpfbench {
 namespace {
 
-bool ends_with(const std::string &s, const std::string &suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 Result<void> check_output(const PlotRequest &r) {
-  if (!ends_with(r.output, ".svg") && !ends_with(r.output, ".png"))
+  if (!r.output.ends_with(".svg") && !r.output.ends_with(".png"))
     return Error(fmt::format("plot output must end in .svg or .png: {}", r.output));
   // The name reaches gnuplot as a '…' string without control characters: one that holds
   // some would be written under another name than the one renamed afterwards.
@@ -94,7 +90,7 @@ int run_gnuplot(const std::string &gnuplot, const std::string &script) {
 // gnuplot writes into a temporary file beside the target; the rename makes the plot
 // appear whole. Both temporary files are removed on every way out (TempOutput).
 Result<void> render(const std::string &gnuplot, const std::vector<PlotChart> &charts, const std::string &output) {
-  TempOutput plot(output, ends_with(output, ".png") ? ".png" : ".svg");
+  TempOutput plot(output, output.ends_with(".png") ? ".png" : ".svg");
   TempOutput script(output + ".gp");
   std::string why = !plot.error().empty() ? plot.error() : script.error();
   if (why.empty()) why = script.write(gnuplot_script(charts, plot.path()));
