@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include "compiler/family/kinds_text.hpp"
+
 namespace bpfbench::cli {
 
 namespace {
@@ -233,6 +235,22 @@ constexpr const char *kCompletionBody = R"sh(  local choice=""
 complete -o filenames -F _bpfbench bpfbench
 )sh";
 
+// The KINDS section: the same rows and doc column as `bpfbench list --kinds`, kept as
+// lines (no fill: the columns line up).
+std::string man_kinds() {
+  std::string out = ".SH KINDS\nWhat a template folder's family.json may name as its programs' producer, "
+                    "consumer, attach and metric source, and the params each reads (also "
+                    "\\fBbpfbench list \\-\\-kinds\\fR).\n.PP\n.nf\n";
+  std::string text = kinds_reference();
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += roff(text.substr(start, end - start)) + "\n";
+    start = end + 1;
+  }
+  return out + ".fi\n";
+}
+
 }  // namespace
 
 std::string man_page(const CLI::App &app, const std::string &version) {
@@ -246,7 +264,7 @@ std::string man_page(const CLI::App &app, const std::string &version) {
          "Every command takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR.\n";
   out += ".SH COMMANDS\n";
   for (const CLI::App *cmd : commands(app)) man_command(out, *cmd);
-  return out + kManTail;
+  return out + man_kinds() + kManTail;
 }
 
 std::string bash_completion(const CLI::App &app) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The man page covers the CLI: every command `bpfbench --help` lists and every option and
 positional its `bpfbench CMD --help` lists appears in that command's section of bpfbench.1,
+its KINDS section holds `bpfbench list --kinds` line for line (both come from the kind tables),
 and groff reads the page without a warning.
 
 Usage: test_man.py BPFBENCH_BINARY BPFBENCH_1
@@ -67,6 +68,12 @@ def main():
                 problems.append(f"'{cmd} {name}' is in `bpfbench {cmd} --help` but not in its man section")
     for extra in sorted(set(blocks) - set(commands)):
         problems.append(f"the man page has a section for '{extra}', which --help does not list")
+    kinds = subprocess.run([binary, "list", "--kinds"], capture_output=True, text=True, check=True).stdout
+    m = re.search(r"^\.SH KINDS\n.*?^\.nf\n(.*?)^\.fi\n", man, re.M | re.S)
+    if not m:
+        problems.append(f"{page} has no KINDS section with a .nf block")
+    elif plain(m.group(1)).splitlines() != kinds.splitlines():
+        problems.append("the man page's KINDS section differs from `bpfbench list --kinds`")
     if shutil.which("groff"):
         r = subprocess.run(["groff", "-man", "-z", "-ww", page], capture_output=True, text=True)
         if r.returncode != 0 or r.stderr.strip():
