@@ -16,7 +16,7 @@ namespace bpfbench {
 // Per-program log buffers for the verifier's stats only (log_level 4: a few lines, so a
 // fixed buffer is enough and the load costs nothing extra). Armed before load; the
 // buffers must outlive it. A load that fails with them armed has only the stats in its
-// log, not the verifier's complaint: the caller loads again unarmed (runtime/run_point.cpp).
+// log, not the verifier's complaint: the caller loads again unarmed (runtime/point_load.cpp).
 class VerifierStatsLog {
  public:
   // Sets log level 4 and a buffer on each of `functions` present in `obj`.

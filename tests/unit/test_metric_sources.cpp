@@ -33,7 +33,7 @@ std::optional<FamilyManifest> load_family(const test::TempDir &d, const std::str
 
 const char *kOneProgram = R"([{"name": "x", "function": "bench_x", "section": "?raw_tp"}])";
 
-// Interval counts as the sampler takes them: sums added (runtime/run_point.cpp).
+// Interval counts as the sampler takes them: sums added (runtime/point_observers.cpp).
 std::vector<Sample> sampled(const std::vector<MetricSpec> &metrics, std::map<std::string, uint64_t> per_second,
                             size_t n = 3) {
   std::vector<Sample> out;
