@@ -83,9 +83,8 @@ std::optional<FloorMap> floors_from_control_json(const nlohmann::json &j, std::s
 }
 
 Result<FloorMap> read_floor_file(const std::string &path) {
-  std::string why;
-  auto in = open_input_stream(path, kMaxTextInputBytes, why);
-  if (!in) return Error("cannot read " + path + ": " + why);
+  auto in = open_input_stream(path, kMaxTextInputBytes);
+  if (!in) return Error("cannot read " + path + ": " + in.error().message);
   JsonSource src(*in);
   return floors_of(src, path);
 }

@@ -73,9 +73,9 @@ std::optional<ResultSet> results_from_text(std::string_view text, const std::str
 }
 
 std::optional<ResultSet> load_results(const std::string &path, std::string &err, const std::atomic<bool> *stop) {
-  auto in = open_input_stream(path, kMaxResultsInputBytes, err, stop);
+  auto in = open_input_stream(path, kMaxResultsInputBytes, stop);
   if (!in) {
-    err = "cannot read " + path + ": " + err;
+    err = "cannot read " + path + ": " + in.error().message;
     return std::nullopt;
   }
   JsonSource src(*in);

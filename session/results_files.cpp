@@ -23,7 +23,8 @@ std::string export_paths_problem(const ExportPaths &paths, const Frontend &fe) {
     inputs.push_back(f.dir + "/family.json");
     if (!f.template_path.empty()) inputs.push_back(f.template_path);
   }
-  return check_output_paths(outputs, inputs);
+  auto ok = check_output_paths(outputs, inputs);
+  return ok ? std::string() : ok.error().message;
 }
 
 ResultsFiles::ResultsFiles(ExportPaths paths, const Frontend &fe, std::vector<ProgramHash> programs,
@@ -92,7 +93,7 @@ void ResultsFiles::write_all() {
   }
   // A file not written is said once; the run keeps measuring.
   for (const auto &[path, text] : files)
-    if (std::string why = write_file_atomic(path, text); !why.empty()) fail(path, why);
+    if (auto written = write_file_atomic(path, text); !written) fail(path, written.error().message);
 }
 
 }  // namespace bpfbench

@@ -162,8 +162,8 @@ GuestResult run_in_guest(const GuestRequest &req) {
   // Before booting: the host paths results come back to are checked like a host run's.
   std::vector<OutputRequest> targets;
   for (const auto &f : outputs) targets.push_back({"output", f.host_path});
-  if (std::string why = check_output_paths(targets, {}); !why.empty()) {
-    res.error = why;
+  if (auto ok = check_output_paths(targets, {}); !ok) {
+    res.error = ok.error().message;
     return res;
   }
   write_file(share / kJobFile, job_script(argv, req.cwd, host_file_env()));
@@ -197,13 +197,12 @@ GuestResult run_in_guest(const GuestRequest &req) {
     nlohmann::json info = vm_info(req.kernel, req.accel.accel);
     for (const auto &f : outputs) {
       fs::path from = share / "out" / f.share_name;
-      std::string err;
-      auto got = read_input_file(from.string(), kMaxObjectInputBytes, err);
+      auto got = read_input_file(from.string(), kMaxObjectInputBytes);
       if (!got) continue;  // the guest wrote none (or something that is not a file)
       std::optional<std::string> labelled;
       if (f.host_path.ends_with(".json")) labelled = label_json_text(got->data, info);
-      if (std::string why = write_file_atomic(f.host_path, labelled ? *labelled : got->data); !why.empty()) {
-        res.error = why;
+      if (auto written = write_file_atomic(f.host_path, labelled ? *labelled : got->data); !written) {
+        res.error = written.error().message;
         continue;
       }
       res.brought_back.push_back(f.host_path);

@@ -254,7 +254,7 @@ std::optional<KernelSpec> KernelCache::from_path(const std::string &path, const 
     base = p;
     if (image.empty()) return fail(path + ": no boot/vmlinuz-* in this folder");
   }
-  if (std::string why = input_file_problem(image); !why.empty()) return fail(image + ": not a kernel image: " + why);
+  if (auto ok = check_input_file(image); !ok) return fail(image + ": not a kernel image: " + ok.error().message);
   std::string release = kernel_release_of(image);
   if (release.empty()) return fail(image + ": not a Linux kernel image (no version string found)");
   KernelSpec k;
@@ -274,11 +274,10 @@ std::optional<KernelSpec> KernelCache::from_path(const std::string &path, const 
       (fs::path(root_) / ("path-" + release + "-" + std::to_string(std::hash<std::string>{}(image) % 100000))).string();
   fs::create_directories(k.dir, ec);
   // Through the checked opener: a FIFO swapped in since the check above is refused, not waited on.
-  std::string why;
-  auto in = open_input_stream(image, kMaxKernelImageBytes, why);
+  auto in = open_input_stream(image, kMaxKernelImageBytes);
   char magic[4] = {};
   if (!in || in->read(magic, sizeof magic) != sizeof magic)
-    return fail(image + ": not a kernel image: " + (in ? in->error() : why));
+    return fail(image + ": not a kernel image: " + (in ? in->error() : in.error().message));
   if (is_elf(std::string(magic, 4))) {
     k.image = image;
   } else {

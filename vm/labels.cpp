@@ -78,15 +78,14 @@ std::optional<std::string> label_json_text(const std::string &text, const nlohma
 }
 
 bool label_json_file(const std::string &path, const nlohmann::json &info, std::string *error) {
-  std::string err;
-  auto in = read_input_file(path, kMaxObjectInputBytes, err);
+  auto in = read_input_file(path, kMaxObjectInputBytes);
   auto labelled = in ? label_json_text(in->data, info) : std::nullopt;
   if (!labelled) {
     if (error) *error = path + ": not a JSON object; left unlabelled";
     return false;
   }
-  if (std::string why = write_file_atomic(path, *labelled); !why.empty()) {
-    if (error) *error = why;
+  if (auto written = write_file_atomic(path, *labelled); !written) {
+    if (error) *error = written.error().message;
     return false;
   }
   return true;

@@ -19,6 +19,7 @@
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
+#include "result_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -31,9 +32,9 @@ namespace {
 // All of `path` through open_input_stream in 7-byte pieces, or the error.
 std::string read_pieces(const std::string &path, uint64_t limit, const std::atomic<bool> *stop = nullptr,
                         uint64_t from = 0) {
-  std::string err, out;
-  auto in = open_input_stream(path, limit, err, stop);
-  if (!in) return "refused: " + err;
+  std::string out;
+  auto in = open_input_stream(path, limit, stop);
+  if (!in) return "refused: " + in.error().message;
   if (from && !in->seek(from)) return "seek: " + in->error();
   char buf[7];
   for (ssize_t n; (n = in->read(buf, sizeof buf)) != 0;) {
