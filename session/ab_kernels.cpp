@@ -65,14 +65,15 @@ std::optional<ResultSet> guest_turn(const AbArgs &a, const GuestTurnsIo &io, con
     if (!g.console_tail.empty()) io.dump(fmt::format("--- guest console (last lines) ---\n{}\n---\n", g.console_tail));
     return std::nullopt;
   }
-  std::string err;
-  std::optional<ResultSet> rs = load_results(json, err, &stop.flag());
+  auto rs = load_results(json, &stop.flag());
   if (!rs) {
-    io.say(fmt::format("error: {}: the guest's run (exit {}) left no results: {}", side.name, g.job_exit, err));
+    io.say(fmt::format("error: {}: the guest's run (exit {}) left no results: {}", side.name, g.job_exit,
+                       rs.error().message));
     if (!g.job_stderr.empty()) io.dump(g.job_stderr);
   }
   fs::remove(json, ec);
-  return rs;
+  if (!rs) return std::nullopt;
+  return std::move(*rs);
 }
 
 }  // namespace

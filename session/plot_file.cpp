@@ -32,9 +32,8 @@ Result<void> check_output(const PlotRequest &r) {
 Result<std::vector<ResultSet>> load_sets(const std::vector<std::string> &inputs) {
   std::vector<ResultSet> sets;
   for (const auto &in : inputs) {
-    std::string err;
-    auto rs = load_results(in, err);
-    if (!rs) return Error(err);
+    auto rs = load_results(in);
+    if (!rs) return rs.error();
     sets.push_back(std::move(*rs));
   }
   return sets;

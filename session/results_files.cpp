@@ -85,9 +85,8 @@ void ResultsFiles::write_all() {
   std::vector<std::pair<std::string, std::string>> files;
   if (!paths_.json.empty()) files.emplace_back(paths_.json, json_text(j, 1) + "\n");
   if (!paths_.csv.empty() || !paths_.markdown.empty()) {
-    std::string err;
-    auto rs = results_from_json(j, err);
-    if (!rs) fail("\x01tables", "cannot write the CSV/Markdown tables: " + err);  // never silently: once per run
+    auto rs = results_from_json(j);
+    if (!rs) fail("\x01tables", "cannot write the CSV/Markdown tables: " + rs.error().message);  // once per run
     if (rs && !paths_.csv.empty()) files.emplace_back(paths_.csv, results_to_csv(*rs));
     if (rs && !paths_.markdown.empty()) files.emplace_back(paths_.markdown, results_to_markdown(*rs));
   }

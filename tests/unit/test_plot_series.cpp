@@ -19,6 +19,7 @@
 #include "session/plot_file.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;
@@ -72,9 +73,8 @@ nlohmann::json doc_of(const std::vector<Pt> &pts) {
 }
 
 ResultSet set_of(const nlohmann::json &j) {
-  std::string err;
-  auto rs = results_from_json(j, err);
-  INFO(err);
+  auto rs = results_from_json(j);
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   return *rs;
 }

@@ -78,8 +78,7 @@ ResultSet result_set(const std::vector<std::tuple<std::string, int64_t, double, 
     doc.points.push_back(point_result_to_json(p, synthetic(mean, sd, samples, seed), "sha-" + label, 11.0, 1'000'000'000));
   }
   doc.complete = true;
-  std::string err;
-  auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()), err);
+  auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()));
   REQUIRE(rs);
   return *rs;
 }
@@ -103,8 +102,7 @@ TEST_CASE("results JSON round trip keeps samples, stats, environment", "[results
   CHECK(j["points"][0]["samples"][1]["duration_s"].get<double>() == Approx(1.00001));
   CHECK(j["programs"][0]["sha256"] == "beef");
 
-  std::string err;
-  auto rs = results_from_json(j, err);
+  auto rs = results_from_json(j);
   REQUIRE(rs);
   CHECK(rs->file_sha256 == "f00d");
   CHECK(environment_differences(rs->env, doc.env).empty());
@@ -125,7 +123,7 @@ TEST_CASE("results JSON round trip keeps samples, stats, environment", "[results
   CHECK(m->ci95 == Approx(orig->ci95));
   CHECK(m->values == orig->values);
 
-  CHECK_FALSE(results_from_json(nlohmann::json{{"schema", "other/1"}}, err));
+  std::string err = test::expect_error(results_from_json(nlohmann::json{{"schema", "other/1"}}));
   CHECK(err.find("bpfbench-results/1") != std::string::npos);
 }
 
