@@ -107,10 +107,9 @@ bool run_kernel_turns(const AbArgs &a, const GuestTurnsIo &io, StopSource &stop,
   vm::KernelCache cache(vm::default_cache_root());
   Side sides[2];
   for (int s = 0; s < 2; ++s) {
-    std::string err;
-    auto k = cache.resolve(s == 0 ? a.a_kernel : a.b_kernel, true, &err, "", io.say);
+    auto k = cache.resolve(s == 0 ? a.a_kernel : a.b_kernel, true, "", io.say);
     if (!k) {
-      io.say(fmt::format("error: --{}-kernel: {}", s == 0 ? 'a' : 'b', err));
+      io.say(fmt::format("error: --{}-kernel: {}", s == 0 ? 'a' : 'b', k.error().message));
       return false;
     }
     sides[s] = {*k, fmt::format("{} ({})", s == 0 ? "A" : "B", k->release)};
