@@ -49,15 +49,14 @@ int regression_exit(const CompareReport &c, double limit_pct) {
 }  // namespace
 
 int cmd_compare(const CompareArgs &a) {
-  std::string err;
-  auto ra = load_results(a.a, err);
+  auto ra = load_results(a.a);
   if (!ra) {
-    fmt::print(stderr, "bpfbench: error: {}\n", err);
+    fmt::print(stderr, "bpfbench: error: {}\n", ra.error().message);
     return kExitBadInput;
   }
-  auto rb = load_results(a.b, err);
+  auto rb = load_results(a.b);
   if (!rb) {
-    fmt::print(stderr, "bpfbench: error: {}\n", err);
+    fmt::print(stderr, "bpfbench: error: {}\n", rb.error().message);
     return kExitBadInput;
   }
   if (std::string why = unknown_metric(a.metric, *ra, *rb); !why.empty()) {

@@ -53,10 +53,12 @@ void progress(const std::string &msg) {
 
 std::optional<vm::KernelSpec> resolve_kernel(const std::string &name, const std::string &modules) {
   vm::KernelCache cache(vm::default_cache_root());
-  std::string err;
-  auto k = cache.resolve(name, true, &err, modules, progress);
-  if (!k) fmt::print(stderr, "bpfbench: error: {}\n", err);
-  return k;
+  auto k = cache.resolve(name, true, modules, progress);
+  if (!k) {
+    fmt::print(stderr, "bpfbench: error: {}\n", k.error().message);
+    return std::nullopt;
+  }
+  return *k;
 }
 
 void print_failure(const vm::GuestResult &r) {
@@ -194,12 +196,11 @@ int cmd_kernels(const KernelsArgs &a) {
   std::vector<std::array<std::string, 4>> rows;
   for (const auto &name : names) {
     if (stop.stop_requested()) break;
-    std::string err;
-    auto k = cache.resolve(name, a.fetch, &err, "", progress);
-    nlohmann::json j = {{"name", name}, {"cached", k.has_value()}};
+    auto k = cache.resolve(name, a.fetch, "", progress);
+    nlohmann::json j = {{"name", name}, {"cached", static_cast<bool>(k)}};
     if (!k) {
       if (a.fetch || !a.names.empty()) {
-        fmt::print(stderr, "bpfbench: error: {}\n", err);
+        fmt::print(stderr, "bpfbench: error: {}\n", k.error().message);
         rc = kExitBadInput;
       }
       rows.push_back({name, "-", "not cached (bpfbench kernels --fetch " + name + ")", "-"});

@@ -27,65 +27,47 @@ std::string described(const nlohmann::json &v) {
   return (t == "array" || t == "object" ? "an " : "a ") + t;
 }
 
-// A floor: a finite number >= 0, or null (none). "" when it is one.
-std::string floor_problem(const nlohmann::json &v) {
-  if (v.is_null() || (v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0)) return "";
-  return "expected a number >= 0, got " + described(v);
+// A floor: a finite number >= 0, or null (none); else why `v` is not one.
+Result<void> check_floor(const nlohmann::json &v) {
+  if (v.is_null() || (v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0)) return {};
+  return Error("expected a number >= 0, got " + described(v));
 }
 
 Result<FloorMap> floors_of(JsonSource &src, const std::string &name) {
   FloorReader r;
   if (!r.read(src)) return Error(r.error().text(name));
-  std::string err;
-  auto floors = floors_from_control_json(r.take(), err);
-  if (!floors) return Error(name + ": " + err);
-  return *floors;
+  auto floors = floors_from_control_json(r.take());
+  if (!floors) return Error(name + ": " + floors.error().message);
+  return floors;
 }
 
 }  // namespace
 
-std::optional<FloorMap> floors_from_control_json(const nlohmann::json &j, std::string &err) {
+Result<FloorMap> floors_from_control_json(const nlohmann::json &j) {
   const char *not_control = "not the JSON of a control run (bpfbench ab --control --format json)";
-  if (!j.is_object() || !j.contains("bpfbench_ab") || !j.contains("control")) {
-    err = not_control;
-    return std::nullopt;
-  }
-  if (const auto &c = j["control"]; !c.is_boolean() || !c.get<bool>()) {
-    err = c.is_boolean() ? not_control : "control: expected true or false, got " + described(c);
-    return std::nullopt;
-  }
+  if (!j.is_object() || !j.contains("bpfbench_ab") || !j.contains("control")) return Error(not_control);
+  if (const auto &c = j["control"]; !c.is_boolean() || !c.get<bool>())
+    return Error(c.is_boolean() ? not_control : "control: expected true or false, got " + described(c));
   FloorMap out;
   if (auto it = j.find("noise_floor_pct"); it != j.end()) {
-    if (std::string why = floor_problem(*it); !why.empty()) {
-      err = "noise_floor_pct: " + why;
-      return std::nullopt;
-    }
+    if (auto ok = check_floor(*it); !ok) return Error("noise_floor_pct: " + ok.error().message);
     if (!it->is_null()) out[""] = it->get<double>();
   }
   if (auto it = j.find("floors"); it != j.end() && !it->is_null()) {
-    if (!it->is_object()) {
-      err = "floors: expected an object, got " + described(*it);
-      return std::nullopt;
-    }
+    if (!it->is_object()) return Error("floors: expected an object, got " + described(*it));
     for (const auto &[k, v] : it->items()) {
-      if (std::string why = floor_problem(v); !why.empty()) {
-        err = fmt::format("floors[\"{}\"]: {}", printable_text(k), why);
-        return std::nullopt;
-      }
+      if (auto ok = check_floor(v); !ok)
+        return Error(fmt::format("floors[\"{}\"]: {}", printable_text(k), ok.error().message));
       if (!v.is_null()) out[k] = v.get<double>();
     }
   }
-  if (out.empty()) {
-    err = "the control run holds no noise floor (no point of it has a ratio)";
-    return std::nullopt;
-  }
+  if (out.empty()) return Error("the control run holds no noise floor (no point of it has a ratio)");
   return out;
 }
 
 Result<FloorMap> read_floor_file(const std::string &path) {
-  std::string why;
-  auto in = open_input_stream(path, kMaxTextInputBytes, why);
-  if (!in) return Error("cannot read " + path + ": " + why);
+  auto in = open_input_stream(path, kMaxTextInputBytes);
+  if (!in) return Error("cannot read " + path + ": " + in.error().message);
   JsonSource src(*in);
   return floors_of(src, path);
 }

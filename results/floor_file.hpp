@@ -26,8 +26,8 @@ Result<FloorMap> read_floor_file(const std::string &path);
 // The same from text in memory (`name` stands for the file in messages): the fuzz target.
 Result<FloorMap> floors_from_text(std::string_view text, const std::string &name);
 
-// The floors a control run's JSON holds. nullopt + `err` (with the JSON path) when it is
-// not such a file, or a floor is not a number >= 0 (null: none).
-std::optional<FloorMap> floors_from_control_json(const nlohmann::json &j, std::string &err);
+// The floors a control run's JSON holds; the error (with the JSON path) when it is not
+// such a file, or a floor is not a number >= 0 (null: none).
+Result<FloorMap> floors_from_control_json(const nlohmann::json &j);
 
 }  // namespace bpfbench

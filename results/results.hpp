@@ -16,6 +16,7 @@
 #include "results/histogram.hpp"
 #include "results/noise_facts.hpp"
 #include "results/point_result.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 
@@ -79,17 +80,16 @@ struct ResultSet {
 };
 
 // Reading back (results/results_read.cpp): the schema tag and every field compare and plot
-// use are checked once, here; a bad one gives nullopt and `err` names its JSON path:
+// use are checked once, here; a bad one gives an Error naming its JSON path:
 // "points[3].stats.hits.mean: expected a number, got a string". results_from_text and
 // load_results prefix the file name ("b.json: …", "b.json:4:17: not valid JSON …").
-std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err);
+Result<ResultSet> results_from_json(const nlohmann::json &j);
 // Text and files are read in pieces (results/results_stream.cpp): each point is checked
 // as it completes and its JSON dropped; its raw samples are counted, never held. Files up
 // to kMaxResultsInputBytes (1 GiB), nested at most kMaxJsonDepth deep. `stop`, when given,
 // ends a long read ("cannot read b.json: interrupted").
-std::optional<ResultSet> results_from_text(std::string_view text, const std::string &name, std::string &err);
-std::optional<ResultSet> load_results(const std::string &path, std::string &err,
-                                      const std::atomic<bool> *stop = nullptr);
+Result<ResultSet> results_from_text(std::string_view text, const std::string &name);
+Result<ResultSet> load_results(const std::string &path, const std::atomic<bool> *stop = nullptr);
 
 // "2024-05-01T12:00:00Z".
 std::string utc_timestamp();

@@ -376,12 +376,11 @@ ResultSet read_set(const nlohmann::json &j, StreamedPoints *streamed) {
   return rs;
 }
 
-std::optional<ResultSet> checked_set(const nlohmann::json &j, StreamedPoints *streamed, std::string &err) {
+Result<ResultSet> checked_set(const nlohmann::json &j, StreamedPoints *streamed) {
   try {
     return read_set(j, streamed);
   } catch (const BadValue &b) {
-    err = b.path == "schema" ? b.message : b.path + ": " + b.message;
-    return std::nullopt;
+    return Error(b.path == "schema" ? b.message : b.path + ": " + b.message);
   }
 }
 
@@ -395,9 +394,7 @@ const MetricSummary *ResultPoint::metric(const std::string &name) const {
 
 std::string ResultPoint::key() const { return suite + "\x1f" + label + "\x1f" + json_text(params); }
 
-std::optional<ResultSet> results_from_json(const nlohmann::json &j, std::string &err) {
-  return checked_set(j, nullptr, err);
-}
+Result<ResultSet> results_from_json(const nlohmann::json &j) { return checked_set(j, nullptr); }
 
 void StreamedPoints::add_point(const nlohmann::json &j, size_t i, std::optional<size_t> nsamples) {
   if (!error_path.empty()) return;  // the first bad point is the one named
@@ -412,8 +409,8 @@ void StreamedPoints::add_point(const nlohmann::json &j, size_t i, std::optional<
 
 void StreamedPoints::add_plan_point(const nlohmann::json &j) { note_baseline(j, baselines); }
 
-std::optional<ResultSet> results_from_parts(const nlohmann::json &top, StreamedPoints &&points, std::string &err) {
-  return checked_set(top, &points, err);
+Result<ResultSet> results_from_parts(const nlohmann::json &top, StreamedPoints &&points) {
+  return checked_set(top, &points);
 }
 
 }  // namespace bpfbench

@@ -26,6 +26,6 @@ struct StreamedPoints {
 
 // The rest of the file (`top`: its "points" and the plan's "points" left empty) with the
 // points read before: the same checks, in the same order, as results_from_json.
-std::optional<ResultSet> results_from_parts(const nlohmann::json &top, StreamedPoints &&points, std::string &err);
+Result<ResultSet> results_from_parts(const nlohmann::json &top, StreamedPoints &&points);
 
 }  // namespace bpfbench

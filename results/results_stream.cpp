@@ -53,33 +53,27 @@ class ResultsReader final : public JsonReader {
   std::optional<size_t> samples_;  // the point being read: how many samples it has
 };
 
-std::optional<ResultSet> read_results(JsonSource &src, const std::string &name, std::string &err) {
+Result<ResultSet> read_results(JsonSource &src, const std::string &name) {
   ResultsReader r;
-  if (!r.read(src)) {
-    err = r.error().text(name);
-    return std::nullopt;
-  }
-  auto rs = results_from_parts(r.take(), std::move(r.parts), err);
-  if (!rs) err = name + ": " + err;
-  else rs->path = name;
+  if (!r.read(src)) return Error(r.error().text(name));
+  auto rs = results_from_parts(r.take(), std::move(r.parts));
+  if (!rs) return Error(name + ": " + rs.error().message);
+  rs->path = name;
   return rs;
 }
 
 }  // namespace
 
-std::optional<ResultSet> results_from_text(std::string_view text, const std::string &name, std::string &err) {
+Result<ResultSet> results_from_text(std::string_view text, const std::string &name) {
   JsonSource src(text);
-  return read_results(src, name, err);
+  return read_results(src, name);
 }
 
-std::optional<ResultSet> load_results(const std::string &path, std::string &err, const std::atomic<bool> *stop) {
-  auto in = open_input_stream(path, kMaxResultsInputBytes, err, stop);
-  if (!in) {
-    err = "cannot read " + path + ": " + err;
-    return std::nullopt;
-  }
+Result<ResultSet> load_results(const std::string &path, const std::atomic<bool> *stop) {
+  auto in = open_input_stream(path, kMaxResultsInputBytes, stop);
+  if (!in) return Error("cannot read " + path + ": " + in.error().message);
   JsonSource src(*in);
-  return read_results(src, path, err);
+  return read_results(src, path);
 }
 
 }  // namespace bpfbench

@@ -57,11 +57,10 @@ SysText read_sys_text(const std::string &root, const std::string &path) {
     t.error = fmt::format("cannot read {}: {}", path, ec ? ec.message() : "No such file or directory");
     return t;
   }
-  std::string err;
-  auto in = read_input_file(full, kMaxTextInputBytes, err);
+  auto in = read_input_file(full, kMaxTextInputBytes);
   if (!in) {
     t.state = SysText::unreadable;
-    t.error = fmt::format("cannot read {}: {}", path, err);
+    t.error = fmt::format("cannot read {}: {}", path, in.error().message);
     return t;
   }
   t.state = SysText::ok;

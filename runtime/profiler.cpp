@@ -165,14 +165,14 @@ ProfileSummary PointProfiler::finish(const std::atomic<bool> *stop) {
     sum_.samples = parsed.samples;
     sum_.top = top_symbols(parsed, 12);
     if (opts_.folded) {
-      if (std::string why = out.write(stem_ + ".folded", {folded_text(parsed)}, 0644); !why.empty()) {
-        sum_.error = why;
+      if (auto written = out.write(stem_ + ".folded", {folded_text(parsed)}, 0644); !written) {
+        sum_.error = written.error().message;
         sum_.folded_path.clear();
       }
     }
   }
-  if (std::string why = out.move_in(work, kRecording, stem_ + ".perf.data"); !why.empty()) {
-    sum_.error = why;
+  if (auto moved = out.move_in(work, kRecording, stem_ + ".perf.data"); !moved) {
+    sum_.error = moved.error().message;
     ::unlinkat(work.fd(), kRecording, 0);
   }
   return sum_;

@@ -108,7 +108,7 @@ Result<std::string> VerifierLogFolder::keep(const std::string &stem, const std::
     dir_ = std::move(*dir);
   }
   const std::string name = stem + ".log";
-  if (std::string why = dir_->write(name, {log}, 0600); !why.empty()) return Error(why);
+  BB_TRY(dir_->write(name, {log}, 0600));
   return (parent_ == "." ? std::string(kName) : dir_->path()) + "/" + name;
 }
 

@@ -65,14 +65,15 @@ std::optional<ResultSet> guest_turn(const AbArgs &a, const GuestTurnsIo &io, con
     if (!g.console_tail.empty()) io.dump(fmt::format("--- guest console (last lines) ---\n{}\n---\n", g.console_tail));
     return std::nullopt;
   }
-  std::string err;
-  std::optional<ResultSet> rs = load_results(json, err, &stop.flag());
+  auto rs = load_results(json, &stop.flag());
   if (!rs) {
-    io.say(fmt::format("error: {}: the guest's run (exit {}) left no results: {}", side.name, g.job_exit, err));
+    io.say(fmt::format("error: {}: the guest's run (exit {}) left no results: {}", side.name, g.job_exit,
+                       rs.error().message));
     if (!g.job_stderr.empty()) io.dump(g.job_stderr);
   }
   fs::remove(json, ec);
-  return rs;
+  if (!rs) return std::nullopt;
+  return std::move(*rs);
 }
 
 }  // namespace
@@ -106,10 +107,9 @@ bool run_kernel_turns(const AbArgs &a, const GuestTurnsIo &io, StopSource &stop,
   vm::KernelCache cache(vm::default_cache_root());
   Side sides[2];
   for (int s = 0; s < 2; ++s) {
-    std::string err;
-    auto k = cache.resolve(s == 0 ? a.a_kernel : a.b_kernel, true, &err, "", io.say);
+    auto k = cache.resolve(s == 0 ? a.a_kernel : a.b_kernel, true, "", io.say);
     if (!k) {
-      io.say(fmt::format("error: --{}-kernel: {}", s == 0 ? 'a' : 'b', err));
+      io.say(fmt::format("error: --{}-kernel: {}", s == 0 ? 'a' : 'b', k.error().message));
       return false;
     }
     sides[s] = {*k, fmt::format("{} ({})", s == 0 ? "A" : "B", k->release)};

@@ -26,16 +26,14 @@ Result<void> check_output(const PlotRequest &r) {
   // some would be written under another name than the one renamed afterwards.
   if (printable_text(r.output) != r.output)
     return Error(fmt::format("plot output name has control characters or invalid UTF-8: {}", printable_text(r.output)));
-  if (std::string why = check_output_paths({{"-o", r.output}}, r.inputs); !why.empty()) return Error(why);
-  return {};
+  return check_output_paths({{"-o", r.output}}, r.inputs);
 }
 
 Result<std::vector<ResultSet>> load_sets(const std::vector<std::string> &inputs) {
   std::vector<ResultSet> sets;
   for (const auto &in : inputs) {
-    std::string err;
-    auto rs = load_results(in, err);
-    if (!rs) return Error(err);
+    auto rs = load_results(in);
+    if (!rs) return rs.error();
     sets.push_back(std::move(*rs));
   }
   return sets;
@@ -92,14 +90,12 @@ int run_gnuplot(const std::string &gnuplot, const std::string &script) {
 Result<void> render(const std::string &gnuplot, const std::vector<PlotChart> &charts, const std::string &output) {
   TempOutput plot(output, output.ends_with(".png") ? ".png" : ".svg");
   TempOutput script(output + ".gp");
-  std::string why = !plot.error().empty() ? plot.error() : script.error();
-  if (why.empty()) why = script.write(gnuplot_script(charts, plot.path()));
-  if (!why.empty()) return Error(why);
+  if (std::string why = !plot.error().empty() ? plot.error() : script.error(); !why.empty()) return Error(why);
+  BB_TRY(script.write(gnuplot_script(charts, plot.path())));
   int status = run_gnuplot(gnuplot, script.path());
   if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return Error(fmt::format("gnuplot failed (status {})", status));
-  if (std::string err = plot.commit(); !err.empty()) return Error(err);
-  return {};
+  return plot.commit();
 }
 
 }  // namespace

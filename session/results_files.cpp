@@ -23,7 +23,8 @@ std::string export_paths_problem(const ExportPaths &paths, const Frontend &fe) {
     inputs.push_back(f.dir + "/family.json");
     if (!f.template_path.empty()) inputs.push_back(f.template_path);
   }
-  return check_output_paths(outputs, inputs);
+  auto ok = check_output_paths(outputs, inputs);
+  return ok ? std::string() : ok.error().message;
 }
 
 ResultsFiles::ResultsFiles(ExportPaths paths, const Frontend &fe, std::vector<ProgramHash> programs,
@@ -84,15 +85,14 @@ void ResultsFiles::write_all() {
   std::vector<std::pair<std::string, std::string>> files;
   if (!paths_.json.empty()) files.emplace_back(paths_.json, json_text(j, 1) + "\n");
   if (!paths_.csv.empty() || !paths_.markdown.empty()) {
-    std::string err;
-    auto rs = results_from_json(j, err);
-    if (!rs) fail("\x01tables", "cannot write the CSV/Markdown tables: " + err);  // never silently: once per run
+    auto rs = results_from_json(j);
+    if (!rs) fail("\x01tables", "cannot write the CSV/Markdown tables: " + rs.error().message);  // once per run
     if (rs && !paths_.csv.empty()) files.emplace_back(paths_.csv, results_to_csv(*rs));
     if (rs && !paths_.markdown.empty()) files.emplace_back(paths_.markdown, results_to_markdown(*rs));
   }
   // A file not written is said once; the run keeps measuring.
   for (const auto &[path, text] : files)
-    if (std::string why = write_file_atomic(path, text); !why.empty()) fail(path, why);
+    if (auto written = write_file_atomic(path, text); !written) fail(path, written.error().message);
 }
 
 }  // namespace bpfbench

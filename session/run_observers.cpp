@@ -74,7 +74,7 @@ Result<RunObservers> prepare_observers(const RunArgs &a, const Frontend &fe, std
   }
   std::vector<std::string> inputs;
   for (size_t i = 0; i < fe.sources.size(); ++i) inputs.push_back(fe.sources.file(static_cast<uint32_t>(i)).path);
-  if (std::string why = check_output_paths(outputs, inputs); !why.empty()) return Error(why);
+  BB_TRY(check_output_paths(outputs, inputs));
   out.profile = std::move(po);
   return out;
 }

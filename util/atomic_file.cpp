@@ -42,39 +42,41 @@ std::optional<FileId> identity(const std::string &path) {
 
 }  // namespace
 
-std::string output_target_problem(const std::string &path) {
-  if (path.empty()) return "empty file name";
-  if (fs::path(path).filename().empty()) return "names a directory, not a file";
+Result<void> check_output_target(const std::string &path) {
+  if (path.empty()) return Error("empty file name");
+  if (fs::path(path).filename().empty()) return Error("names a directory, not a file");
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISREG(st.st_mode)) return "";
-    if (S_ISDIR(st.st_mode)) return "is a directory";
-    return "is " + describe_file_type(st.st_mode) + "; bpfbench writes only regular files and will not replace it";
+    if (S_ISREG(st.st_mode)) return {};
+    if (S_ISDIR(st.st_mode)) return Error("is a directory");
+    return Error("is " + describe_file_type(st.st_mode) +
+                 "; bpfbench writes only regular files and will not replace it");
   }
-  if (errno != ENOENT) return std::strerror(errno);
+  if (errno != ENOENT) return Error(std::strerror(errno));
   std::string parent = parent_of(path);
-  if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "the directory '" + parent + "' does not exist";
-  return "";
+  if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return Error("the directory '" + parent + "' does not exist");
+  return {};
 }
 
-std::string check_output_paths(const std::vector<OutputRequest> &outputs, const std::vector<std::string> &inputs) {
+Result<void> check_output_paths(const std::vector<OutputRequest> &outputs, const std::vector<std::string> &inputs) {
   std::vector<std::optional<FileId>> ids;
   for (const auto &o : outputs) {
-    if (std::string why = output_target_problem(o.path); !why.empty()) return o.option + " '" + o.path + "': " + why;
+    if (auto ok = check_output_target(o.path); !ok) return Error(o.option + " '" + o.path + "': " + ok.error().message);
     ids.push_back(identity(o.path));
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (!ids[i]) continue;
     for (const auto &in : inputs)
       if (identity(in) == ids[i])
-        return outputs[i].option + " '" + outputs[i].path + "': is an input of this command ('" + in +
-               "'); refusing to overwrite it";
+        return Error(outputs[i].option + " '" + outputs[i].path + "': is an input of this command ('" + in +
+                     "'); refusing to overwrite it");
     for (size_t j = 0; j < i; ++j)
       if (ids[j] == ids[i])
-        return outputs[j].option + " '" + outputs[j].path + "' and " + outputs[i].option + " '" + outputs[i].path +
-               "' are the same file: each output needs its own";
+        return Error(outputs[j].option + " '" + outputs[j].path + "' and " + outputs[i].option + " '" +
+                     outputs[i].path + "' are the same file: each output needs its own");
   }
-  return "";
+  return {};
 }
 
 TempOutput::TempOutput(std::string target, const std::string &suffix) : target_(std::move(target)) {
@@ -94,40 +96,40 @@ TempOutput::~TempOutput() {
   if (!committed_ && !tmp_.empty()) ::unlink(tmp_.c_str());
 }
 
-std::string TempOutput::write(const std::string &data) {
-  if (fd_ < 0) return error_;
+Result<void> TempOutput::write(const std::string &data) {
+  if (fd_ < 0) return Error(error_);
   const char *p = data.data();
   size_t left = data.size();
   while (left > 0) {
     ssize_t n = ::write(fd_, p, left);
     if (n < 0 && errno == EINTR) continue;
     // EFBIG under RLIMIT_FSIZE (SIGXFSZ is ignored, see cli/main.cpp), ENOSPC on a full disk.
-    if (n <= 0) return "cannot write " + target_ + ": " + std::strerror(n < 0 ? errno : EIO);
+    if (n <= 0) return Error("cannot write " + target_ + ": " + std::strerror(n < 0 ? errno : EIO));
     p += n;
     left -= static_cast<size_t>(n);
   }
   // fsync before rename: otherwise a crash can leave the new name pointing at an empty file.
-  if (::fsync(fd_) != 0) return "cannot write " + target_ + ": " + std::strerror(errno);
-  return "";
+  if (::fsync(fd_) != 0) return Error("cannot write " + target_ + ": " + std::strerror(errno));
+  return {};
 }
 
-std::string TempOutput::commit() {
-  if (fd_ < 0) return error_;
+Result<void> TempOutput::commit() {
+  if (fd_ < 0) return Error(error_);
   int err = ::close(fd_) != 0 ? errno : 0;
   fd_ = -1;
-  if (err != 0) return "cannot write " + target_ + ": " + std::strerror(err);
+  if (err != 0) return Error("cannot write " + target_ + ": " + std::strerror(err));
   // Again at the last moment: the checks before the run cannot see a device created since.
-  if (std::string why = output_target_problem(target_); !why.empty()) return "cannot write " + target_ + ": " + why;
+  if (auto ok = check_output_target(target_); !ok) return Error("cannot write " + target_ + ": " + ok.error().message);
   if (std::rename(tmp_.c_str(), target_.c_str()) != 0)
-    return "cannot write " + target_ + ": cannot rename " + tmp_ + " over it: " + std::strerror(errno);
+    return Error("cannot write " + target_ + ": cannot rename " + tmp_ + " over it: " + std::strerror(errno));
   committed_ = true;
-  return "";
+  return {};
 }
 
-std::string write_file_atomic(const std::string &path, const std::string &data) {
+Result<void> write_file_atomic(const std::string &path, const std::string &data) {
   TempOutput out(path);
-  if (!out.error().empty()) return out.error();
-  if (std::string why = out.write(data); !why.empty()) return why;
+  if (!out.error().empty()) return Error(out.error());
+  BB_TRY(out.write(data));
   return out.commit();
 }
 

@@ -64,9 +64,10 @@ CacheFileLookup load_cache_file(const std::string &dir, const CacheFileKind &kin
     r.problem = path + ": " + reason;
     return r;
   };
-  std::string why;
-  std::optional<std::string> in = folder->read(file_name(kind, key), kHeaderLen + kind.max_payload, why);
-  if (!in) return why.empty() ? r : bad(why);
+  auto read = folder->read(file_name(kind, key), kHeaderLen + kind.max_payload);
+  if (!read) return bad(read.error().message);
+  std::optional<std::string> &in = *read;
+  if (!in) return r;
   const std::string_view bytes = *in;
   const std::string what(kind.what);
   if (bytes.size() < kHeaderLen || bytes.substr(0, kMagicLen) != kind.magic) return bad("not a bpfbench cache file");
@@ -85,10 +86,10 @@ CacheFileLookup load_cache_file(const std::string &dir, const CacheFileKind &kin
   return r;
 }
 
-std::string store_cache_file(const std::string &dir, const CacheFileKind &kind, const std::string &key,
-                             std::string_view payload) {
+Result<void> store_cache_file(const std::string &dir, const CacheFileKind &kind, const std::string &key,
+                              std::string_view payload) {
   auto folder = SafeDir::open_owned(dir, /*create=*/true);
-  if (!folder) return folder.error().message;
+  if (!folder) return folder.error();
   // A new file beside the old name, renamed over it: readers see either no file or a
   // complete one, even with concurrent bpfbench runs.
   return folder->write(file_name(kind, key), {header_for(kind, key, payload), payload}, 0600);

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/error.hpp"
+
 namespace bpfbench {
 
 // What a kind of cache file is: `<key><ext>` in the cache dir, starting with `magic`
@@ -39,10 +41,10 @@ std::string cache_file_path(const std::string &dir, const CacheFileKind &kind, c
 CacheFileLookup load_cache_file(const std::string &dir, const CacheFileKind &kind, const std::string &key);
 
 // Writes atomically (a new file in `dir` made with O_EXCL | O_NOFOLLOW, renamed over the
-// name; mode 0600); "" or why it failed ("cannot create /x/bpfbench: Read-only file
-// system", "/tmp/c is owned by uid 65534, not by you (uid 0)"). Creates `dir` (0700) when
-// missing; never writes in a folder SafeDir::open_owned refuses.
-std::string store_cache_file(const std::string &dir, const CacheFileKind &kind, const std::string &key,
-                             std::string_view payload);
+// name; mode 0600); or why it failed ("cannot create /x/bpfbench: Read-only file system",
+// "/tmp/c is owned by uid 65534, not by you (uid 0)"). Creates `dir` (0700) when missing;
+// never writes in a folder SafeDir::open_owned refuses.
+Result<void> store_cache_file(const std::string &dir, const CacheFileKind &kind, const std::string &key,
+                              std::string_view payload);
 
 }  // namespace bpfbench

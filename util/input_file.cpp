@@ -18,12 +18,14 @@ namespace {
 
 std::string strerror_text(int e) { return std::strerror(e); }
 
-// "is a FIFO, not a regular file"; "" for a regular file.
-std::string refusal(mode_t mode) {
-  if (S_ISREG(mode)) return "";
-  if (S_ISDIR(mode)) return "is a directory";
-  return "is " + describe_file_type(mode) + ", not a regular file";
+// Nothing for a regular file, else why not: "is a FIFO, not a regular file".
+Result<void> regular_file(mode_t mode) {
+  if (S_ISREG(mode)) return {};
+  if (S_ISDIR(mode)) return Error("is a directory");
+  return Error("is " + describe_file_type(mode) + ", not a regular file");
 }
+
+Error too_large(uint64_t max_bytes) { return Error("is larger than the " + format_byte_limit(max_bytes) + " limit"); }
 
 // Owns a descriptor: closed on every path out.
 struct Fd {
@@ -42,12 +44,8 @@ struct Fd {
 };
 
 // Reads the open regular file `fd` (`st` its fstat) up to `max_bytes`.
-std::optional<InputFile> read_open_file(int fd, const struct stat &st, uint64_t max_bytes, std::string &error) {
-  auto too_large = [&] {
-    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
-    return std::nullopt;
-  };
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large();
+Result<InputFile> read_open_file(int fd, const struct stat &st, uint64_t max_bytes) {
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large(max_bytes);
   InputFile in;
   in.dev = st.st_dev;
   in.ino = st.st_ino;
@@ -56,13 +54,10 @@ std::optional<InputFile> read_open_file(int fd, const struct stat &st, uint64_t 
   for (;;) {
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      error = strerror_text(errno);
-      return std::nullopt;
-    }
+    if (n < 0) return Error(strerror_text(errno));
     if (n == 0) break;
     // A file growing while read (or a /proc file of "size 0") stops at the limit.
-    if (in.data.size() + static_cast<size_t>(n) > max_bytes) return too_large();
+    if (in.data.size() + static_cast<size_t>(n) > max_bytes) return too_large(max_bytes);
     in.data.append(buf, static_cast<size_t>(n));
   }
   return in;
@@ -89,21 +84,17 @@ std::string join_path(const std::vector<std::string> &parts, const std::string &
 }
 
 // Opens the canonical folder `root` from "/" without following a symlink anywhere.
-std::optional<Fd> open_folder(const std::string &root, std::string &error) {
-  if (root.empty() || root[0] != '/') {
-    error = "the folder '" + shown(root) + "' is not an absolute path";
-    return std::nullopt;
-  }
+Result<Fd> open_folder(const std::string &root) {
+  if (root.empty() || root[0] != '/') return Error("the folder '" + shown(root) + "' is not an absolute path");
   Fd cur{::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)};
   for (const auto &c : path_components(root)) {
     Fd next{c == ".." ? -1 : ::openat(cur.fd, c.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)};
     if (next.fd < 0) {
       int e = c == ".." ? EINVAL : errno;
-      error = e == ENOTDIR || e == ELOOP || e == EINVAL
-                  ? "the folder '" + shown(root) +
-                        "' is no longer a folder without symbolic links (it changed after it was read)"
-                  : "the folder '" + shown(root) + "': " + strerror_text(e);
-      return std::nullopt;
+      return Error(e == ENOTDIR || e == ELOOP || e == EINVAL
+                       ? "the folder '" + shown(root) +
+                             "' is no longer a folder without symbolic links (it changed after it was read)"
+                       : "the folder '" + shown(root) + "': " + strerror_text(e));
     }
     cur = std::move(next);
   }
@@ -111,13 +102,10 @@ std::optional<Fd> open_folder(const std::string &root, std::string &error) {
 }
 
 // The target of the symlink open as `link` (O_PATH | O_NOFOLLOW).
-std::optional<std::string> link_target(const Fd &link, std::string &error) {
+Result<std::string> link_target(const Fd &link) {
   char buf[PATH_MAX];
   ssize_t n = ::readlinkat(link.fd, "", buf, sizeof buf);
-  if (n < 0 || static_cast<size_t>(n) >= sizeof buf) {
-    error = strerror_text(n < 0 ? errno : ENAMETOOLONG);
-    return std::nullopt;
-  }
+  if (n < 0 || static_cast<size_t>(n) >= sizeof buf) return Error(strerror_text(n < 0 ? errno : ENAMETOOLONG));
   return std::string(buf, static_cast<size_t>(n));
 }
 
@@ -128,8 +116,8 @@ class FolderWalk {
  public:
   FolderWalk(Fd root_fd, const std::string &root) : root_(root) { dirs_.push_back(std::move(root_fd)); }
 
-  // The O_PATH descriptor of the file `name` names (and its stat), or nullopt with `error`.
-  std::optional<Fd> walk(const std::string &name, struct stat &st, std::string &error) {
+  // The O_PATH descriptor of the file `name` names (and its stat), or why not.
+  Result<Fd> walk(const std::string &name, struct stat &st) {
     std::vector<std::string> first = path_components(name);
     std::deque<std::string> rest(first.begin(), first.end());
     int links = 0;
@@ -137,31 +125,21 @@ class FolderWalk {
       std::string c = std::move(rest.front());
       rest.pop_front();
       if (c == "..") {  // from a link's target: back over a folder this walk opened
-        if (dirs_.size() == 1) {
-          error = last_link_ + ", which leads out of the folder '" + shown(root_) + "'";
-          return std::nullopt;
-        }
+        if (dirs_.size() == 1) return Error(last_link_ + ", which leads out of the folder '" + shown(root_) + "'");
         dirs_.pop_back();
         names_.pop_back();
         continue;
       }
       Fd fd{::openat(dirs_.back().fd, c.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC)};
-      if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0) {
-        error = strerror_text(errno);
-        return std::nullopt;
-      }
+      if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0) return Error(strerror_text(errno));
       if (S_ISLNK(st.st_mode)) {
-        auto target = link_target(fd, error);
-        if (!target) return std::nullopt;
+        auto target = link_target(fd);
+        if (!target) return target.error();
         last_link_ = "'" + shown(join_path(names_, c)) + "' is a symbolic link to '" + shown(*target) + "'";
-        if (++links > kMaxLinks) {
-          error = strerror_text(ELOOP);
-          return std::nullopt;
-        }
-        if (target->empty() || (*target)[0] == '/') {
-          error = last_link_ + "; only relative links that stay inside the folder '" + shown(root_) + "' are followed";
-          return std::nullopt;
-        }
+        if (++links > kMaxLinks) return Error(strerror_text(ELOOP));
+        if (target->empty() || (*target)[0] == '/')
+          return Error(last_link_ + "; only relative links that stay inside the folder '" + shown(root_) +
+                       "' are followed");
         std::vector<std::string> more = path_components(*target);
         rest.insert(rest.begin(), more.begin(), more.end());
         continue;
@@ -170,15 +148,12 @@ class FolderWalk {
         file_ = c;
         return fd;
       }
-      if (!S_ISDIR(st.st_mode) || dirs_.size() >= kMaxDepth) {
-        error = strerror_text(S_ISDIR(st.st_mode) ? ENAMETOOLONG : ENOTDIR);
-        return std::nullopt;
-      }
+      if (!S_ISDIR(st.st_mode) || dirs_.size() >= kMaxDepth)
+        return Error(strerror_text(S_ISDIR(st.st_mode) ? ENAMETOOLONG : ENOTDIR));
       dirs_.push_back(std::move(fd));
       names_.push_back(c);
     }
-    error = "is a directory";  // the name (or a link's target) ends at a folder
-    return std::nullopt;
+    return Error("is a directory");  // the name (or a link's target) ends at a folder
   }
 
   const Fd &dir() const { return dirs_.back(); }
@@ -211,11 +186,11 @@ std::string format_byte_limit(uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-std::string input_file_problem(const std::string &path) {
-  if (path.empty()) return "empty file name";
+Result<void> check_input_file(const std::string &path) {
+  if (path.empty()) return Error("empty file name");
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return strerror_text(errno);
-  return refusal(st.st_mode);
+  if (::stat(path.c_str(), &st) != 0) return Error(strerror_text(errno));
+  return regular_file(st.st_mode);
 }
 
 std::vector<std::string> path_components(const std::string &path) {
@@ -230,95 +205,64 @@ std::vector<std::string> path_components(const std::string &path) {
   return out;
 }
 
-std::string inside_name_problem(const std::string &name) {
-  if (name.empty()) return "is empty";
-  if (name[0] == '/') return "is an absolute path";
+Result<void> check_inside_name(const std::string &name) {
+  if (name.empty()) return Error("is empty");
+  if (name[0] == '/') return Error("is an absolute path");
   for (const auto &c : path_components(name))
-    if (c == "..") return "names '..'";
-  return "";
+    if (c == "..") return Error("names '..'");
+  return {};
 }
 
-std::optional<std::string> canonical_folder(const std::string &path, std::string &error) {
+Result<std::string> canonical_folder(const std::string &path) {
   struct stat st {};
-  if (path.empty()) error = "empty file name";
-  else if (::stat(path.c_str(), &st) != 0) error = strerror_text(errno);
-  else if (!S_ISDIR(st.st_mode)) error = "is not a directory (it is " + describe_file_type(st.st_mode) + ")";
-  if (!error.empty()) return std::nullopt;
+  if (path.empty()) return Error("empty file name");
+  if (::stat(path.c_str(), &st) != 0) return Error(strerror_text(errno));
+  if (!S_ISDIR(st.st_mode)) return Error("is not a directory (it is " + describe_file_type(st.st_mode) + ")");
   std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
-  if (!real) {
-    error = strerror_text(errno);
-    return std::nullopt;
-  }
+  if (!real) return Error(strerror_text(errno));
   return std::string(real.get());
 }
 
-std::optional<InputFile> read_input_file_in(const std::string &folder, const std::string &name, uint64_t max_bytes,
-                                            std::string &error) {
-  if (std::string why = inside_name_problem(name); !why.empty()) {
-    error = name.empty() ? "empty file name" : why;
-    return std::nullopt;
-  }
-  auto root = open_folder(folder, error);
-  if (!root) return std::nullopt;
+Result<InputFile> read_input_file_in(const std::string &folder, const std::string &name, uint64_t max_bytes) {
+  if (auto ok = check_inside_name(name); !ok) return name.empty() ? Error("empty file name") : ok.error();
+  auto root = open_folder(folder);
+  if (!root) return root.error();
   FolderWalk w(std::move(*root), folder);
   struct stat st {};
-  auto path_fd = w.walk(name, st, error);
-  if (!path_fd) return std::nullopt;
+  auto path_fd = w.walk(name, st);
+  if (!path_fd) return path_fd.error();
   // Looked at through the O_PATH descriptor: a device is refused without an open.
-  if (std::string why = refusal(st.st_mode); !why.empty()) {
-    error = why;
-    return std::nullopt;
-  }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
-    return std::nullopt;
-  }
+  BB_TRY(regular_file(st.st_mode));
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large(max_bytes);
   Fd f{::openat(w.dir().fd, w.file().c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY)};
   struct stat now {};
-  if (f.fd < 0 || ::fstat(f.fd, &now) != 0) {
-    error = strerror_text(errno);
-    return std::nullopt;
-  }
-  if (now.st_dev != st.st_dev || now.st_ino != st.st_ino || !S_ISREG(now.st_mode)) {  // swapped since
-    error = "changed while it was opened";
-    return std::nullopt;
-  }
-  return read_open_file(f.fd, now, max_bytes, error);
+  if (f.fd < 0 || ::fstat(f.fd, &now) != 0) return Error(strerror_text(errno));
+  if (now.st_dev != st.st_dev || now.st_ino != st.st_ino || !S_ISREG(now.st_mode))  // swapped since
+    return Error("changed while it was opened");
+  return read_open_file(f.fd, now, max_bytes);
 }
 
 namespace {
 
 // What both openers check before an open: a name, a regular file (a FIFO or a device is
 // never opened), at most `max_bytes` (`st`: its stat).
-bool may_open(const std::string &path, uint64_t max_bytes, struct stat &st, std::string &error) {
-  if (path.empty()) error = "empty file name";
-  else if (::stat(path.c_str(), &st) != 0) error = strerror_text(errno);
-  else if (std::string why = refusal(st.st_mode); !why.empty()) error = why;
-  else if (static_cast<uint64_t>(st.st_size) > max_bytes)
-    error = "is larger than the " + format_byte_limit(max_bytes) + " limit";
-  else return true;
-  return false;
+Result<void> may_open(const std::string &path, uint64_t max_bytes, struct stat &st) {
+  if (path.empty()) return Error("empty file name");
+  if (::stat(path.c_str(), &st) != 0) return Error(strerror_text(errno));
+  BB_TRY(regular_file(st.st_mode));
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large(max_bytes);
+  return {};
 }
 
 }  // namespace
 
-std::optional<InputStream> open_input_stream(const std::string &path, uint64_t max_bytes, std::string &error,
-                                             const std::atomic<bool> *stop) {
+Result<InputStream> open_input_stream(const std::string &path, uint64_t max_bytes, const std::atomic<bool> *stop) {
   struct stat st {};
-  if (!may_open(path, max_bytes, st, error)) return std::nullopt;
+  BB_TRY(may_open(path, max_bytes, st));
   InputStream in(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), max_bytes, stop);
-  if (in.fd_ < 0 || ::fstat(in.fd_, &st) != 0) {
-    error = strerror_text(errno);
-    return std::nullopt;
-  }
-  if (std::string why = refusal(st.st_mode); !why.empty()) {  // swapped since the stat
-    error = why;
-    return std::nullopt;
-  }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-    error = ("is larger than the " + format_byte_limit(max_bytes) + " limit");
-    return std::nullopt;
-  }
+  if (in.fd_ < 0 || ::fstat(in.fd_, &st) != 0) return Error(strerror_text(errno));
+  BB_TRY(regular_file(st.st_mode));  // swapped since the stat
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large(max_bytes);
   in.dev_ = st.st_dev;
   in.ino_ = st.st_ino;
   in.size_ = static_cast<uint64_t>(st.st_size);
@@ -355,7 +299,7 @@ ssize_t InputStream::read(char *buf, size_t n) {
     // A file growing while read (or a /proc file of "size 0") stops at the limit.
     read_ += static_cast<uint64_t>(got);
     if (read_ > max_) {
-      error_ = ("is larger than the " + format_byte_limit(max_) + " limit");
+      error_ = too_large(max_).message;
       return -1;
     }
     return got;
@@ -372,28 +316,19 @@ bool InputStream::seek(uint64_t offset) {
   return true;
 }
 
-std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error) {
+Result<InputFile> read_input_file(const std::string &path, uint64_t max_bytes) {
   struct stat st {};
-  if (!may_open(path, max_bytes, st, error)) return std::nullopt;
+  BB_TRY(may_open(path, max_bytes, st));
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
-  if (f.fd < 0) {
-    error = strerror_text(errno);
-    return std::nullopt;
-  }
-  return read_input_fd(f.fd, max_bytes, error);
+  if (f.fd < 0) return Error(strerror_text(errno));
+  return read_input_fd(f.fd, max_bytes);
 }
 
-std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &error) {
+Result<InputFile> read_input_fd(int fd, uint64_t max_bytes) {
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    error = strerror_text(errno);
-    return std::nullopt;
-  }
-  if (std::string why = refusal(st.st_mode); !why.empty()) {  // swapped since the stat
-    error = why;
-    return std::nullopt;
-  }
-  return read_open_file(fd, st, max_bytes, error);
+  if (::fstat(fd, &st) != 0) return Error(strerror_text(errno));
+  BB_TRY(regular_file(st.st_mode));  // swapped since the stat
+  return read_open_file(fd, st, max_bytes);
 }
 
 }  // namespace bpfbench

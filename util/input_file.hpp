@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "util/error.hpp"
+
 namespace bpfbench {
 
 // Per-kind size limits. Text inputs (.bdsl, includes, family.json, templates, results
@@ -33,7 +35,7 @@ struct InputFile {
 };
 
 // Reads all of `path` when it is a regular file of at most `max_bytes`. Anything else is
-// refused before a byte is read, with the reason in `error` (without the path; callers
+// refused before a byte is read, with the reason as the Error (without the path; callers
 // say which file they wanted): "is a directory", "is a FIFO, not a regular file",
 // "is a character device, not a regular file", "is larger than the 16 MiB limit", or the
 // errno text ("No such file or directory").
@@ -43,12 +45,12 @@ struct InputFile {
 // after the stat cannot block it, and fstat() of the opened fd decides (a race cannot
 // slip a device past it). Files whose size the kernel does not know (/proc) are read up
 // to the limit and refused beyond it.
-std::optional<InputFile> read_input_file(const std::string &path, uint64_t max_bytes, std::string &error);
+Result<InputFile> read_input_file(const std::string &path, uint64_t max_bytes);
 
 // The read half of read_input_file, for a file the caller opened itself (openat with
 // O_NOFOLLOW, util/safe_dir.hpp): refused unless fstat says it is a regular file of at
 // most `max_bytes`; read to its end, and refused when it grows past the limit meanwhile.
-std::optional<InputFile> read_input_fd(int fd, uint64_t max_bytes, std::string &error);
+Result<InputFile> read_input_fd(int fd, uint64_t max_bytes);
 
 // An input too big to hold whole, opened with read_input_file's checks (the same
 // refusals, word for word) and read in pieces. Not copyable; closes on destruction.
@@ -71,8 +73,7 @@ class InputStream {
   uint64_t size() const { return size_; }  // at the open (0 for /proc files)
 
  private:
-  friend std::optional<InputStream> open_input_stream(const std::string &, uint64_t, std::string &,
-                                                      const std::atomic<bool> *);
+  friend Result<InputStream> open_input_stream(const std::string &, uint64_t, const std::atomic<bool> *);
   InputStream(int fd, uint64_t max_bytes, const std::atomic<bool> *stop) : fd_(fd), max_(max_bytes), stop_(stop) {}
   int fd_ = -1;
   uint64_t max_ = 0, read_ = 0;
@@ -86,12 +87,12 @@ class InputStream {
 // Opens `path` as read_input_file would read it (regular files of at most `max_bytes`,
 // never a FIFO or a device: refused before the open). `stop`, when given, is polled
 // before each piece, so a stop signal ends a long read.
-std::optional<InputStream> open_input_stream(const std::string &path, uint64_t max_bytes, std::string &error,
-                                             const std::atomic<bool> *stop = nullptr);
+Result<InputStream> open_input_stream(const std::string &path, uint64_t max_bytes,
+                                      const std::atomic<bool> *stop = nullptr);
 
 // The stat() half of read_input_file, for callers that read in their own way (or later):
-// "" when `path` is a regular file, else the reason, as read_input_file words it.
-std::string input_file_problem(const std::string &path);
+// nothing when `path` is a regular file, else the reason, as read_input_file words it.
+Result<void> check_input_file(const std::string &path);
 
 // A file of a folder someone else wrote (a template folder: family.json, the template, the
 // shared header), read as read_input_file reads a path, but resolved inside `folder` only.
@@ -103,21 +104,20 @@ std::string input_file_problem(const std::string &path);
 // way is followed only when its target is relative and stays inside `folder` (its `..`
 // steps back over folders this walk opened, never above `folder`), at most 40 of them.
 // The file itself is looked at through an O_PATH descriptor first, so a device or a FIFO
-// is refused without being opened. Reasons, in `error` (without the path): those of
+// is refused without being opened. Reasons, as the Error (without the path): those of
 // read_input_file, and "is an absolute path", "names '..'", "'fam/family.json' is a
 // symbolic link to '/proc/self/environ'; only relative links that stay inside the folder
 // '/t' are followed", "'fam/prog.bpf.c' is a symbolic link to '../../x', which leads out of
 // the folder '/t'".
-std::optional<InputFile> read_input_file_in(const std::string &folder, const std::string &name, uint64_t max_bytes,
-                                            std::string &error);
+Result<InputFile> read_input_file_in(const std::string &folder, const std::string &name, uint64_t max_bytes);
 
-// "" when `name` can name a file inside a folder, else why not: "is empty", "is an
+// Nothing when `name` can name a file inside a folder, else why not: "is empty", "is an
 // absolute path", "names '..'" (read_input_file_in refuses such names).
-std::string inside_name_problem(const std::string &name);
+Result<void> check_inside_name(const std::string &name);
 
-// realpath() of `path` when it is a directory, else nullopt with the reason in `error`
-// ("No such file or directory", "is not a directory (it is a FIFO)").
-std::optional<std::string> canonical_folder(const std::string &path, std::string &error);
+// realpath() of `path` when it is a directory, else the reason ("No such file or
+// directory", "is not a directory (it is a FIFO)").
+Result<std::string> canonical_folder(const std::string &path);
 
 // "a/./b//c" -> {"a", "b", "c"}: the components of a path ("" and "." left out).
 std::vector<std::string> path_components(const std::string &path);

@@ -76,8 +76,8 @@ bool JsonReader::read(JsonSource &src, bool comments) {
   bool ok =
       nlohmann::json::sax_parse(src.begin(), src.end(), this, nlohmann::json::input_format_t::json, true, comments);
   // A read that stopped early looks like the end of the text to the parser: say why.
-  if (std::string why = src.read_error(); !why.empty()) {
-    error_ = {JsonError::Kind::Read, 0, 0, why};
+  if (auto read = src.read_status(); !read) {
+    error_ = {JsonError::Kind::Read, 0, 0, read.error().message};
     failed_ = true;
   }
   src_ = nullptr;
@@ -217,10 +217,9 @@ std::optional<nlohmann::json> parse_json(std::string_view text, JsonError &err, 
 
 std::optional<nlohmann::json> read_json_file(const std::string &path, uint64_t max_bytes, JsonError &err,
                                              JsonLimits limits) {
-  std::string why;
-  auto in = open_input_stream(path, max_bytes, why);
+  auto in = open_input_stream(path, max_bytes);
   if (!in) {
-    err = {JsonError::Kind::Read, 0, 0, why};
+    err = {JsonError::Kind::Read, 0, 0, in.error().message};
     return std::nullopt;
   }
   JsonSource src(*in);

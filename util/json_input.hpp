@@ -89,8 +89,11 @@ class JsonSource {
   // Byte `index` (0-based; one of the last two read, or the end of what was read).
   Place place(size_t index) const;
   Place last_place() const { return cur_; }
-  // Why the stream ended before its end ("" when it did not): see InputStream::read.
-  std::string read_error() const { return failed_ ? in_->error() : ""; }
+  // Why the stream ended before its end, when it did: see InputStream::read.
+  Result<void> read_status() const {
+    if (failed_ && !in_->error().empty()) return Error(in_->error());
+    return {};
+  }
 
  private:
   bool more();

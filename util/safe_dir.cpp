@@ -51,29 +51,30 @@ bool writable_by_others(const struct stat &st) { return (st.st_mode & (S_IWGRP |
 // what is in it (or chmod it so they can). A sticky folder (/tmp) is fine: others may add
 // names to it, not rename ours; what we step into next is checked in turn.
 // `on_the_way`: a folder the path goes through (else the one asked for, open_child's).
-std::string passage_problem(const std::string &shown, const struct stat &st, bool on_the_way = true) {
+Result<void> check_passage(const std::string &shown, const struct stat &st, bool on_the_way = true) {
   const uid_t me = ::geteuid();
   if (st.st_uid != 0 && st.st_uid != me)
-    return shown + " is owned by uid " + std::to_string(st.st_uid) +
-           (on_the_way ? " (a folder on the way must be root's or yours)" : ", not by root or you");
+    return Error(shown + " is owned by uid " + std::to_string(st.st_uid) +
+                 (on_the_way ? " (a folder on the way must be root's or yours)" : ", not by root or you"));
   if (writable_by_others(st) && !(st.st_mode & S_ISVTX))
-    return shown + " is writable by others (mode " + mode_text(st.st_mode) + ", not sticky)";
-  return "";
+    return Error(shown + " is writable by others (mode " + mode_text(st.st_mode) + ", not sticky)");
+  return {};
 }
 
 // Why a folder may not hold our own files, or a file in it may not be read: it is someone
-// else's, or others may write it ("is owned by uid 65534, not by you (uid 0)"; "" if fine).
-std::string not_own(const struct stat &st) {
+// else's, or others may write it ("is owned by uid 65534, not by you (uid 0)").
+Result<void> check_own(const struct stat &st) {
   const uid_t me = ::geteuid();
   if (st.st_uid != me)
-    return "is owned by uid " + std::to_string(st.st_uid) + ", not by you (uid " + std::to_string(me) + ")";
-  if (writable_by_others(st)) return "is writable by others (mode " + mode_text(st.st_mode) + ")";
-  return "";
+    return Error("is owned by uid " + std::to_string(st.st_uid) + ", not by you (uid " + std::to_string(me) + ")");
+  if (writable_by_others(st)) return Error("is writable by others (mode " + mode_text(st.st_mode) + ")");
+  return {};
 }
 
-std::string own_problem(const std::string &shown, const struct stat &st) {
-  std::string why = not_own(st);
-  return why.empty() ? why : shown + " " + why;
+// check_own, the folder named in the message: "<shown> is owned by ...".
+Result<void> check_own_folder(const std::string &shown, const struct stat &st) {
+  if (auto ok = check_own(st); !ok) return Error(shown + " " + ok.error().message);
+  return {};
 }
 
 std::deque<std::string> split_path(const std::string &path) {
@@ -145,7 +146,7 @@ Result<void> Walk::step_up() {
   struct stat st {};
   const std::string name = names_.back() + "/..";
   if (up.fd < 0 || ::fstat(up.fd, &st) != 0) return Error(name + ": " + errno_str(errno));
-  if (std::string why = passage_problem(name, st); !why.empty()) return Error(why);
+  BB_TRY(check_passage(name, st));
   stack_.back() = std::move(up);
   names_.back() = name;
   return {};
@@ -167,7 +168,7 @@ Result<void> Walk::follow(const std::string &name, const struct stat &st, std::d
     UniqueFd root(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
     struct stat rs {};
     if (root.fd < 0 || ::fstat(root.fd, &rs) != 0) return Error("/: " + errno_str(errno));
-    if (std::string why = passage_problem("/", rs); !why.empty()) return Error(why);
+    BB_TRY(check_passage("/", rs));
     stack_.clear();
     names_.clear();
     stack_.push_back(std::move(root));
@@ -181,7 +182,7 @@ Result<void> Walk::enter(const std::string &name, bool last) {
   UniqueFd next(::openat(stack_.back().fd, name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   struct stat st {};
   if (next.fd < 0 || ::fstat(next.fd, &st) != 0) return Error(shown(name) + ": " + errno_str(errno));
-  if (std::string why = last ? "" : passage_problem(shown(name), st); !why.empty()) return Error(why);
+  if (!last) BB_TRY(check_passage(shown(name), st));
   names_.push_back(shown(name));
   stack_.push_back(std::move(next));
   return {};
@@ -220,9 +221,7 @@ Result<UniqueFd> Walk::run(std::deque<std::string> todo, bool *missing) {
   }
   struct stat st {};
   if (::fstat(stack_.back().fd, &st) != 0) return Error(names_.back() + ": " + errno_str(errno));
-  if (std::string why = rules_.own ? own_problem(names_.back(), st) : passage_problem(names_.back(), st, false);
-      !why.empty())
-    return Error(why);
+  BB_TRY(rules_.own ? check_own_folder(names_.back(), st) : check_passage(names_.back(), st, false));
   UniqueFd dir(::openat(stack_.back().fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir.fd < 0) return Error(names_.back() + ": " + errno_str(errno));
   return dir;
@@ -279,7 +278,7 @@ Result<SafeDir> SafeDir::open_owned(const std::string &path, bool create, bool *
   UniqueFd root(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
   struct stat st {};
   if (root.fd < 0 || ::fstat(root.fd, &st) != 0) return Error("/: " + errno_str(errno));
-  if (std::string why = passage_problem("/", st); !why.empty()) return Error(why);
+  BB_TRY(check_passage("/", st));
   const WalkRules rules{create ? mode_t{0700} : mode_t{0}, true};
   Walk walk(std::move(root), "/", rules);
   auto opened = walk.run(split_path(abs), missing);
@@ -328,44 +327,40 @@ void SafeDir::close_all() {
     if (*fd >= 0) ::close(std::exchange(*fd, -1));
 }
 
-std::optional<std::string> SafeDir::read(const std::string &name, uint64_t max_bytes, std::string &why) const {
-  why.clear();
+Result<std::optional<std::string>> SafeDir::read(const std::string &name, uint64_t max_bytes) const {
   struct stat st {};
   // Looked at before it is opened: a device is never opened (opening some has effects).
   if (::fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-    if (errno != ENOENT) why = errno_str(errno);
-    return std::nullopt;
+    if (errno != ENOENT) return Error(errno_str(errno));
+    return std::optional<std::string>();
   }
-  if (!S_ISREG(st.st_mode)) {
-    why = S_ISDIR(st.st_mode) ? "is a directory" : "is " + describe_file_type(st.st_mode) + ", not a regular file";
-    return std::nullopt;
-  }
+  if (!S_ISREG(st.st_mode))
+    return Error(S_ISDIR(st.st_mode) ? "is a directory"
+                                     : "is " + describe_file_type(st.st_mode) + ", not a regular file");
   UniqueFd f(::openat(fd_, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-  if (f.fd < 0 || ::fstat(f.fd, &st) != 0) {
-    why = errno == ELOOP ? "is a symbolic link, not a regular file" : errno_str(errno);
-    return std::nullopt;
-  }
-  if (std::string p = not_own(st); S_ISREG(st.st_mode) && !p.empty()) {
-    why = p;
-    return std::nullopt;
-  }
-  auto in = read_input_fd(f.fd, max_bytes, why);
-  if (!in) return std::nullopt;
-  return std::move(in->data);
+  if (f.fd < 0 || ::fstat(f.fd, &st) != 0)
+    return Error(errno == ELOOP ? "is a symbolic link, not a regular file" : errno_str(errno));
+  if (S_ISREG(st.st_mode)) BB_TRY(check_own(st));
+  auto in = read_input_fd(f.fd, max_bytes);
+  if (!in) return in.error();
+  return std::optional<std::string>(std::move(in->data));
 }
 
-std::string SafeDir::target_problem(const std::string &name) const {
+Result<void> SafeDir::check_target(const std::string &name) const {
   struct stat st {};
-  if (::fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return errno == ENOENT ? "" : errno_str(errno);
+  if (::fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return {};
+    return Error(errno_str(errno));
+  }
   // rename(2) replaces a name, never what a symlink names, nor what a FIFO or socket leads to;
   // a device node it would replace is refused (as for outputs: util/atomic_file.hpp).
-  if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode) && !S_ISDIR(st.st_mode)) return "";
-  return "is " + describe_file_type(st.st_mode) + "; bpfbench writes only regular files and will not replace it";
+  if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode) && !S_ISDIR(st.st_mode)) return {};
+  return Error("is " + describe_file_type(st.st_mode) + "; bpfbench writes only regular files and will not replace it");
 }
 
-std::string SafeDir::write(const std::string &name, const std::vector<std::string_view> &parts, mode_t mode) const {
+Result<void> SafeDir::write(const std::string &name, const std::vector<std::string_view> &parts, mode_t mode) const {
   const std::string path = path_ + "/" + name;
-  if (std::string why = target_problem(name); !why.empty()) return "cannot write " + path + ": " + why;
+  if (auto ok = check_target(name); !ok) return Error("cannot write " + path + ": " + ok.error().message);
   std::string tmp;
   UniqueFd f;
   for (int i = 0; i < kMaxRetries && f.fd < 0; ++i) {
@@ -373,23 +368,23 @@ std::string SafeDir::write(const std::string &name, const std::vector<std::strin
     f = UniqueFd(::openat(fd_, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (f.fd < 0 && errno != EEXIST) break;
   }
-  if (f.fd < 0) return "cannot write in " + path_ + ": " + errno_str(errno);
+  if (f.fd < 0) return Error("cannot write in " + path_ + ": " + errno_str(errno));
   bool ok = ::fchmod(f.fd, mode) == 0;
   for (std::string_view part : parts) ok = ok && write_all(f.fd, part);
   ok = ok && ::close(f.release()) == 0;
   ok = ok && ::renameat(fd_, tmp.c_str(), fd_, name.c_str()) == 0;
-  if (ok) return "";
+  if (ok) return {};
   const int err = errno;
   ::unlinkat(fd_, tmp.c_str(), 0);
-  return "cannot write " + path + ": " + errno_str(err);
+  return Error("cannot write " + path + ": " + errno_str(err));
 }
 
-std::string SafeDir::move_in(const SafeDir &from, const std::string &from_name, const std::string &name) const {
+Result<void> SafeDir::move_in(const SafeDir &from, const std::string &from_name, const std::string &name) const {
   const std::string path = path_ + "/" + name;
-  if (std::string why = target_problem(name); !why.empty()) return "cannot write " + path + ": " + why;
+  if (auto ok = check_target(name); !ok) return Error("cannot write " + path + ": " + ok.error().message);
   if (::renameat(from.fd_, from_name.c_str(), fd_, name.c_str()) != 0)
-    return "cannot rename " + from.path_ + "/" + from_name + " to " + path + ": " + errno_str(errno);
-  return "";
+    return Error("cannot rename " + from.path_ + "/" + from_name + " to " + path + ": " + errno_str(errno));
+  return {};
 }
 
 Result<SafeDir> SafeDir::make_private(const std::string &prefix) const {
@@ -404,7 +399,7 @@ Result<SafeDir> SafeDir::make_private(const std::string &prefix) const {
     // holds the lock, or has removed the folder before we locked it, take another name.
     struct stat st {};
     if (d.fd < 0 || ::flock(d.fd, LOCK_EX | LOCK_NB) != 0 || ::fstat(d.fd, &st) != 0 || st.st_nlink == 0) continue;
-    if (std::string why = own_problem(path_ + "/" + name, st); !why.empty()) return Error(why);
+    BB_TRY(check_own_folder(path_ + "/" + name, st));
     SafeDir out(d.release(), path_ + "/" + name);
     out.parent_fd_ = ::fcntl(fd_, F_DUPFD_CLOEXEC, 0);
     out.name_ = name;

@@ -45,19 +45,19 @@ class SafeDir {
   int fd() const { return fd_; }                     // O_RDONLY | O_DIRECTORY
 
   // The file `name` when it is a regular file (not a symlink: O_NOFOLLOW), ours, writable
-  // by no one else and at most `max_bytes`; else nullopt and `why` (without the path; ""
-  // when there is no such file).
-  std::optional<std::string> read(const std::string &name, uint64_t max_bytes, std::string &why) const;
+  // by no one else and at most `max_bytes`; nullopt when there is no such file; else why
+  // not (without the path).
+  Result<std::optional<std::string>> read(const std::string &name, uint64_t max_bytes) const;
 
   // Writes the concatenated `parts` as `name`: a new file made here with O_CREAT | O_EXCL
   // | O_NOFOLLOW under a random name, mode `mode`, renamed over `name` (refused, like
-  // move_in, when `name` is a device or a folder). "" or why, with the path ("cannot write
+  // move_in, when `name` is a device or a folder). Or why not, with the path ("cannot write
   // /c/k.o: No space left on device"); the new file is gone then.
-  std::string write(const std::string &name, const std::vector<std::string_view> &parts, mode_t mode) const;
+  Result<void> write(const std::string &name, const std::vector<std::string_view> &parts, mode_t mode) const;
 
   // Renames `from_name` of folder `from` to `name` here, unless `name` is there as a
   // device or a folder (rename(2) would replace a device node).
-  std::string move_in(const SafeDir &from, const std::string &from_name, const std::string &name) const;
+  Result<void> move_in(const SafeDir &from, const std::string &from_name, const std::string &name) const;
 
   // A new folder inside this one for one run's temporary files: mode 0700, named `prefix`
   // and random characters, locked (flock) while this object lives; the destructor removes
@@ -71,7 +71,7 @@ class SafeDir {
 
  private:
   SafeDir(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
-  std::string target_problem(const std::string &name) const;
+  Result<void> check_target(const std::string &name) const;
   void close_all();
   int fd_ = -1;
   std::string path_;

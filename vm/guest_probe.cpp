@@ -19,7 +19,7 @@ nlohmann::json read_guest_probe(const KernelSpec &k) {
   return j && j->is_array() ? *j : nlohmann::json();
 }
 
-std::string write_guest_probe(const KernelSpec &k, const nlohmann::json &rows) {
+Result<void> write_guest_probe(const KernelSpec &k, const nlohmann::json &rows) {
   return write_file_atomic(probe_path(k), json_text(rows, 2) + "\n");
 }
 
@@ -40,7 +40,7 @@ GuestProbe probe_in_guest(const KernelSpec &k, const AccelChoice &accel, const s
   if (!p.run.ok) p.error = p.run.error;
   else if (p.run.job_exit != 0 || !rows.is_array())
     p.error = "probe in the guest failed (exit " + std::to_string(p.run.job_exit) + ")";
-  else p.error = write_guest_probe(k, rows);
+  else if (auto written = write_guest_probe(k, rows); !written) p.error = written.error().message;
   return p;
 }
 

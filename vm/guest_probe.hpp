@@ -17,8 +17,8 @@ namespace bpfbench::vm {
 // file unreadable, too large or not an array: read bounded, never waited on).
 nlohmann::json read_guest_probe(const KernelSpec &k);
 
-// Keeps `rows` (a JSON array) as k's probe, written atomically; why not ("" = kept).
-std::string write_guest_probe(const KernelSpec &k, const nlohmann::json &rows);
+// Keeps `rows` (a JSON array) as k's probe, written atomically; or why not.
+Result<void> write_guest_probe(const KernelSpec &k, const nlohmann::json &rows);
 
 struct GuestProbe {
   GuestResult run;    // the guest's run: its console tail and stderr when it failed

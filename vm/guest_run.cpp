@@ -114,63 +114,59 @@ std::vector<std::string> host_file_env() {
   return env;
 }
 
-std::string ensure_initramfs(const KernelSpec &k, const std::string &busybox, std::string *error) {
+Result<std::string> ensure_initramfs(const KernelSpec &k, const std::string &busybox) {
   // Keyed by what goes in it; the modules of a cached kernel never change.
   struct stat st {};
-  if (stat(busybox.c_str(), &st) != 0) {
-    if (error) *error = busybox + " not found: install the busybox-static package";
-    return "";
-  }
+  if (stat(busybox.c_str(), &st) != 0) return Error(busybox + " not found: install the busybox-static package");
   std::string key =
       guest_init_script() + busybox + std::to_string(st.st_size) + std::to_string(st.st_mtime) + k.modules_dir;
   fs::path path =
       fs::path(k.dir) / ("initramfs-" + std::to_string(std::hash<std::string>{}(key) % 1000000007) + ".cpio");
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return path.string();
-  std::optional<InitramfsInfo> info;
-  if (k.modules_dir.empty()) {
-    if (error) *error = "no modules folder for " + k.release + " (pass --modules DIR)";
-    return "";
-  }
-  info = build_initramfs(k.modules_dir, busybox, error);
-  if (!info) return "";
+  if (k.modules_dir.empty()) return Error("no modules folder for " + k.release + " (pass --modules DIR)");
+  auto info = build_initramfs(k.modules_dir, busybox);
+  if (!info) return info.error();
   fs::path tmp = path.string() + ".tmp." + std::to_string(getpid());
   for (const auto &e : fs::directory_iterator(k.dir, ec))  // archives of an older /init
     if (e.path().filename().string().rfind("initramfs-", 0) == 0 && e.path().extension() == ".cpio")
       fs::remove(e.path(), ec);
-  if (!write_file(tmp, info->archive) || (fs::rename(tmp, path, ec), ec)) {
-    if (error) *error = "cannot write " + path.string();
-    return "";
-  }
+  if (!write_file(tmp, info->archive) || (fs::rename(tmp, path, ec), ec)) return Error("cannot write " + path.string());
   return path.string();
 }
 
 GuestResult run_in_guest(const GuestRequest &req) {
   GuestResult res;
-  std::string initramfs = ensure_initramfs(req.kernel, req.busybox, &res.error);
-  if (initramfs.empty()) return res;
+  auto initramfs = ensure_initramfs(req.kernel, req.busybox);
+  if (!initramfs) {
+    res.error = initramfs.error().message;
+    return res;
+  }
 
   std::error_code ec;
   // The folders of earlier runs killed outright (their destructor never ran) go first.
   remove_ended_work_dirs("/tmp");
-  std::unique_ptr<WorkDir> dir = WorkDir::create("/tmp", &res.error);
-  if (!dir) return res;
-  fs::path work = dir->path(), share = work / "share";
+  auto dir = WorkDir::create("/tmp");
+  if (!dir) {
+    res.error = dir.error().message;
+    return res;
+  }
+  fs::path work = (*dir)->path(), share = work / "share";
   fs::create_directories(share / "out", ec);
   std::vector<std::string> argv = req.argv;
   std::vector<OutputFile> outputs = redirect_outputs(argv, req.cwd);
   // Before booting: the host paths results come back to are checked like a host run's.
   std::vector<OutputRequest> targets;
   for (const auto &f : outputs) targets.push_back({"output", f.host_path});
-  if (std::string why = check_output_paths(targets, {}); !why.empty()) {
-    res.error = why;
+  if (auto ok = check_output_paths(targets, {}); !ok) {
+    res.error = ok.error().message;
     return res;
   }
   write_file(share / kJobFile, job_script(argv, req.cwd, host_file_env()));
 
   VmConfig c;
   c.kernel_image = req.kernel.image;
-  c.initramfs = initramfs;
+  c.initramfs = *initramfs;
   c.share_dir = share.string();
   c.console_log = (work / "console.log").string();
   c.accel = req.accel.accel;
@@ -197,13 +193,12 @@ GuestResult run_in_guest(const GuestRequest &req) {
     nlohmann::json info = vm_info(req.kernel, req.accel.accel);
     for (const auto &f : outputs) {
       fs::path from = share / "out" / f.share_name;
-      std::string err;
-      auto got = read_input_file(from.string(), kMaxObjectInputBytes, err);
+      auto got = read_input_file(from.string(), kMaxObjectInputBytes);
       if (!got) continue;  // the guest wrote none (or something that is not a file)
       std::optional<std::string> labelled;
       if (f.host_path.ends_with(".json")) labelled = label_json_text(got->data, info);
-      if (std::string why = write_file_atomic(f.host_path, labelled ? *labelled : got->data); !why.empty()) {
-        res.error = why;
+      if (auto written = write_file_atomic(f.host_path, labelled ? *labelled : got->data); !written) {
+        res.error = written.error().message;
         continue;
       }
       res.brought_back.push_back(f.host_path);

@@ -44,8 +44,8 @@ std::vector<std::string> host_file_env();
 // Single-quotes for sh.
 std::string shell_quote(const std::string &s);
 
-// The cached initramfs for a kernel (built on first use); "" + error on failure.
-std::string ensure_initramfs(const KernelSpec &, const std::string &busybox, std::string *error);
+// The cached initramfs for a kernel (built on first use), or why it could not be.
+Result<std::string> ensure_initramfs(const KernelSpec &, const std::string &busybox);
 
 struct GuestRequest {
   KernelSpec kernel;

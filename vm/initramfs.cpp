@@ -95,23 +95,12 @@ bool is_static_elf(const std::string &elf) {
   return true;
 }
 
-std::optional<InitramfsInfo> build_initramfs(const std::string &modules_dir, const std::string &busybox,
-                                             std::string *error) {
-  std::string err;
+Result<InitramfsInfo> build_initramfs(const std::string &modules_dir, const std::string &busybox) {
   auto bb = decompress_file(busybox, "", 0);
-  if (!bb) {
-    if (error) *error = bb.error().message + " (install the busybox-static package)";
-    return std::nullopt;
-  }
-  if (!is_static_elf(*bb)) {
-    if (error) *error = busybox + " is not a static executable (install the busybox-static package)";
-    return std::nullopt;
-  }
+  if (!bb) return Error(bb.error().message + " (install the busybox-static package)");
+  if (!is_static_elf(*bb)) return Error(busybox + " is not a static executable (install the busybox-static package)");
   auto plan = plan_modules(modules_dir, guest_modules());
-  if (!plan) {
-    if (error) *error = plan.error().message;
-    return std::nullopt;
-  }
+  if (!plan) return plan.error();
   CpioWriter w;
   for (const char *d : {"bin", "dev", "proc", "sys", "mnt", "mnt/lower", "mnt/rw", "mnt/root", "modules"}) w.add_dir(d);
   // The kernel opens /dev/console for init's stdio before anything is mounted.

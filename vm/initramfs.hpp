@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "util/error.hpp"
+
 namespace bpfbench::vm {
 
 // 9p mount tags and where the result share appears inside the guest's root.
@@ -37,7 +39,6 @@ struct InitramfsInfo {
 
 // `modules_dir` = lib/modules/<release> of the guest kernel; `busybox` a static busybox
 // (busybox-static installs one at /bin/busybox).
-std::optional<InitramfsInfo> build_initramfs(const std::string &modules_dir, const std::string &busybox,
-                                             std::string *error);
+Result<InitramfsInfo> build_initramfs(const std::string &modules_dir, const std::string &busybox);
 
 }  // namespace bpfbench::vm

@@ -44,13 +44,13 @@ std::optional<KernelSpec> read_meta(const fs::path &dir) {
   return k;
 }
 
-bool write_meta(const KernelSpec &k, std::string *error) {
+Result<void> write_meta(const KernelSpec &k) {
   nlohmann::json j = {{"name", k.name},       {"release", k.release}, {"package", k.package},
                       {"version", k.version}, {"image", k.image},     {"modules_dir", k.modules_dir}};
   std::ofstream out(fs::path(k.dir) / kMetaFile, std::ios::trunc);
   out << json_text(j, 2) << "\n";
-  if (!out && error) *error = "cannot write " + (fs::path(k.dir) / kMetaFile).string();
-  return static_cast<bool>(out);
+  if (!out) return Error("cannot write " + (fs::path(k.dir) / kMetaFile).string());
+  return {};
 }
 
 // "linux-image-6.1.0-57-amd64_6.1.192-3_amd64.deb" → "6.1.192-3" (apt escapes ':' as %3a).
@@ -152,15 +152,11 @@ std::vector<KernelSpec> KernelCache::cached() const {
   return out;
 }
 
-std::optional<KernelSpec> KernelCache::resolve(const std::string &name, bool allow_download, std::string *error,
-                                               const std::string &modules_dir,
-                                               const std::function<void(const std::string &)> &progress) const {
-  auto fail = [&](const std::string &why) {
-    if (error) *error = why;
-    return std::optional<KernelSpec>{};
-  };
-  if (name.find('/') != std::string::npos) return from_path(name, modules_dir, error);
-  if (auto k = find_cached(name)) return k;
+Result<KernelSpec> KernelCache::resolve(const std::string &name, bool allow_download, const std::string &modules_dir,
+                                        const std::function<void(const std::string &)> &progress) const {
+  auto fail = [](const std::string &why) { return Result<KernelSpec>(Error(why)); };
+  if (name.find('/') != std::string::npos) return from_path(name, modules_dir);
+  if (auto k = find_cached(name)) return *k;
   std::string package = name;
   for (const auto &kk : known_kernels()) {
     if (kk.name != name) continue;
@@ -179,15 +175,12 @@ std::optional<KernelSpec> KernelCache::resolve(const std::string &name, bool all
                 ", a linux-image-* package name, or a path to a vmlinux/bzImage");
   }
   if (!allow_download) return fail("kernel " + name + " is not in the cache " + root_);
-  return download(name, package, error, progress);
+  return download(name, package, progress);
 }
 
-std::optional<KernelSpec> KernelCache::download(const std::string &name, const std::string &package, std::string *error,
-                                                const std::function<void(const std::string &)> &progress) const {
-  auto fail = [&](const std::string &why) {
-    if (error) *error = why;
-    return std::optional<KernelSpec>{};
-  };
+Result<KernelSpec> KernelCache::download(const std::string &name, const std::string &package,
+                                         const std::function<void(const std::string &)> &progress) const {
+  auto fail = [](const std::string &why) { return Result<KernelSpec>(Error(why)); };
   std::error_code ec;
   fs::path debs = fs::path(root_) / "debs";
   fs::create_directories(debs, ec);
@@ -232,19 +225,13 @@ std::optional<KernelSpec> KernelCache::download(const std::string &name, const s
   k.dir = dir.string();
   k.modules_dir = (dir / "lib/modules" / release).string();
   k.image = (dir / "vmlinux").string();
-  std::string err;
-  if (auto r = extract_vmlinux((dir / "boot" / ("vmlinuz-" + release)).string(), k.image); !r)
-    return fail(r.error().message);
-  if (!write_meta(k, &err)) return fail(err);
+  if (auto r = extract_vmlinux((dir / "boot" / ("vmlinuz-" + release)).string(), k.image); !r) return r.error();
+  BB_TRY(write_meta(k));
   return k;
 }
 
-std::optional<KernelSpec> KernelCache::from_path(const std::string &path, const std::string &modules_dir,
-                                                 std::string *error) const {
-  auto fail = [&](const std::string &why) {
-    if (error) *error = why;
-    return std::optional<KernelSpec>{};
-  };
+Result<KernelSpec> KernelCache::from_path(const std::string &path, const std::string &modules_dir) const {
+  auto fail = [](const std::string &why) { return Result<KernelSpec>(Error(why)); };
   std::error_code ec;
   fs::path p = fs::absolute(path, ec);
   std::string image = p.string();
@@ -254,7 +241,7 @@ std::optional<KernelSpec> KernelCache::from_path(const std::string &path, const 
     base = p;
     if (image.empty()) return fail(path + ": no boot/vmlinuz-* in this folder");
   }
-  if (std::string why = input_file_problem(image); !why.empty()) return fail(image + ": not a kernel image: " + why);
+  if (auto ok = check_input_file(image); !ok) return fail(image + ": not a kernel image: " + ok.error().message);
   std::string release = kernel_release_of(image);
   if (release.empty()) return fail(image + ": not a Linux kernel image (no version string found)");
   KernelSpec k;
@@ -274,11 +261,10 @@ std::optional<KernelSpec> KernelCache::from_path(const std::string &path, const 
       (fs::path(root_) / ("path-" + release + "-" + std::to_string(std::hash<std::string>{}(image) % 100000))).string();
   fs::create_directories(k.dir, ec);
   // Through the checked opener: a FIFO swapped in since the check above is refused, not waited on.
-  std::string why;
-  auto in = open_input_stream(image, kMaxKernelImageBytes, why);
+  auto in = open_input_stream(image, kMaxKernelImageBytes);
   char magic[4] = {};
   if (!in || in->read(magic, sizeof magic) != sizeof magic)
-    return fail(image + ": not a kernel image: " + (in ? in->error() : why));
+    return fail(image + ": not a kernel image: " + (in ? in->error() : in.error().message));
   if (is_elf(std::string(magic, 4))) {
     k.image = image;
   } else {

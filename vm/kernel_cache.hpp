@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "util/error.hpp"
+
 namespace bpfbench::vm {
 
 // A kernel ready to boot.
@@ -44,19 +46,17 @@ class KernelCache {
   // else apt resolves, downloads and unpacks it (when `allow_download`). A path: a
   // vmlinux/bzImage file, or a folder holding boot/vmlinuz-* (a `dpkg -x` tree).
   // `modules_dir` overrides where a path's modules are. `progress` gets one-line notes.
-  std::optional<KernelSpec> resolve(const std::string &name_or_path, bool allow_download, std::string *error,
-                                    const std::string &modules_dir = "",
-                                    const std::function<void(const std::string &)> &progress = {}) const;
+  Result<KernelSpec> resolve(const std::string &name_or_path, bool allow_download, const std::string &modules_dir = "",
+                             const std::function<void(const std::string &)> &progress = {}) const;
 
   // Every kernel unpacked in the cache, newest release first per name.
   std::vector<KernelSpec> cached() const;
 
  private:
   std::optional<KernelSpec> find_cached(const std::string &name) const;
-  std::optional<KernelSpec> download(const std::string &name, const std::string &package, std::string *error,
-                                     const std::function<void(const std::string &)> &progress) const;
-  std::optional<KernelSpec> from_path(const std::string &path, const std::string &modules_dir,
-                                      std::string *error) const;
+  Result<KernelSpec> download(const std::string &name, const std::string &package,
+                              const std::function<void(const std::string &)> &progress) const;
+  Result<KernelSpec> from_path(const std::string &path, const std::string &modules_dir) const;
   std::string root_;
 };
 

@@ -16,8 +16,7 @@ namespace bpfbench::vm {
 namespace {
 
 std::optional<std::string> read_all(const std::string &path) {
-  std::string err;
-  auto in = read_input_file(path, kMaxKernelImageBytes, err);
+  auto in = read_input_file(path, kMaxKernelImageBytes);
   if (!in) return std::nullopt;
   return std::move(in->data);
 }

@@ -37,8 +37,8 @@ std::map<std::string, std::string> index_modules(const std::string &dir) {
 
 std::set<std::string> read_builtin(const std::string &dir) {
   std::set<std::string> names;
-  std::string err;  // none (no file, or not a regular one): no module is built in
-  auto in = read_input_file(dir + "/modules.builtin", kMaxTextInputBytes, err);
+  // None (no file, or not a regular one): no module is built in.
+  auto in = read_input_file(dir + "/modules.builtin", kMaxTextInputBytes);
   std::istringstream text(in ? std::move(in->data) : std::string());
   for (std::string line; std::getline(text, line);) {
     size_t slash = line.rfind('/');

@@ -77,19 +77,11 @@ std::optional<std::string> label_json_text(const std::string &text, const nlohma
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-bool label_json_file(const std::string &path, const nlohmann::json &info, std::string *error) {
-  std::string err;
-  auto in = read_input_file(path, kMaxObjectInputBytes, err);
+Result<void> label_json_file(const std::string &path, const nlohmann::json &info) {
+  auto in = read_input_file(path, kMaxObjectInputBytes);
   auto labelled = in ? label_json_text(in->data, info) : std::nullopt;
-  if (!labelled) {
-    if (error) *error = path + ": not a JSON object; left unlabelled";
-    return false;
-  }
-  if (std::string why = write_file_atomic(path, *labelled); !why.empty()) {
-    if (error) *error = why;
-    return false;
-  }
-  return true;
+  if (!labelled) return Error(path + ": not a JSON object; left unlabelled");
+  return write_file_atomic(path, *labelled);
 }
 
 }  // namespace bpfbench::vm

@@ -45,8 +45,8 @@ class TextLabeler {
 };
 
 // Adds "vm": vm_info to a JSON results file the guest wrote (and to its "environment"
-// object when it has one). False + error when the file is not a JSON object.
-bool label_json_file(const std::string &path, const nlohmann::json &info, std::string *error);
+// object when it has one). The error when the file is not a JSON object.
+Result<void> label_json_file(const std::string &path, const nlohmann::json &info);
 // The same on text in memory: the labelled JSON, or nullopt when it is not a JSON object.
 std::optional<std::string> label_json_text(const std::string &text, const nlohmann::json &info);
 

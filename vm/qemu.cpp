@@ -23,16 +23,15 @@ namespace {
 // Status files, logs and /proc/cpuinfo: "" when missing (the guest has not written it yet).
 // The object-size bound, not the text one: a chatty guest's console log is still shown.
 std::string read_text(const std::string &path) {
-  std::string err;
-  auto in = read_input_file(path, kMaxObjectInputBytes, err);
+  auto in = read_input_file(path, kMaxObjectInputBytes);
   return in ? std::move(in->data) : std::string();
 }
 
 // Bytes of `path` from `offset` on (the guest appends to it over 9p while we read), through
 // the checked opener: a regular file only, and no more than the object-size bound in all.
 std::string read_from(const std::string &path, size_t offset) {
-  std::string err, out;
-  auto in = open_input_stream(path, kMaxObjectInputBytes, err);
+  std::string out;
+  auto in = open_input_stream(path, kMaxObjectInputBytes);
   if (!in || !in->seek(offset)) return "";
   char buf[65536];
   for (ssize_t n; (n = in->read(buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));

@@ -48,19 +48,16 @@ bool is_ended_work_dir(const std::string &parent, const std::string &name) {
 
 }  // namespace
 
-std::unique_ptr<WorkDir> WorkDir::create(const std::string &parent, std::string *error) {
+Result<std::unique_ptr<WorkDir>> WorkDir::create(const std::string &parent) {
   std::string tmpl = parent + "/" + kWorkDirPrefix + own_stamp() + "-XXXXXX";
-  if (!::mkdtemp(tmpl.data())) {
-    if (error) *error = "cannot create a work folder in " + parent + ": " + std::strerror(errno);
-    return nullptr;
-  }
+  if (!::mkdtemp(tmpl.data())) return Error("cannot create a work folder in " + parent + ": " + std::strerror(errno));
   int fd = ::open((tmpl + "/" + kLockFile).c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0 || ::flock(fd, LOCK_EX) != 0) {
-    if (error) *error = "cannot lock the work folder " + tmpl + ": " + std::strerror(errno);
+    Error e("cannot lock the work folder " + tmpl + ": " + std::strerror(errno));
     if (fd >= 0) ::close(fd);
     std::error_code ec;
     fs::remove_all(tmpl, ec);
-    return nullptr;
+    return e;
   }
   return std::unique_ptr<WorkDir>(new WorkDir(std::move(tmpl), fd));
 }

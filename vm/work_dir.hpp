@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "util/error.hpp"
+
 namespace bpfbench::vm {
 
 inline constexpr const char *kWorkDirPrefix = "bpfbench-vm-";
@@ -14,8 +16,8 @@ inline constexpr const char *kWorkDirPrefix = "bpfbench-vm-";
 class WorkDir {
  public:
   // Makes the folder under `parent` (mkdtemp: mode 0700, a fresh name) and holds an
-  // exclusive flock on its `lock` file until destroyed; nullptr and `error` on failure.
-  static std::unique_ptr<WorkDir> create(const std::string &parent, std::string *error);
+  // exclusive flock on its `lock` file until destroyed; or why it could not.
+  static Result<std::unique_ptr<WorkDir>> create(const std::string &parent);
   ~WorkDir();  // removes the folder, then lets go of the lock
   WorkDir(const WorkDir &) = delete;
   WorkDir &operator=(const WorkDir &) = delete;

@@ -72,10 +72,9 @@ std::optional<IncludedFile> IncludeFiles::open(const ast::Name &inc, const std::
     }
   auto cached = ids_.find(key);
   if (cached == ids_.end()) {
-    std::string err;
-    auto in = read_input_file(p.string(), kMaxTextInputBytes, err);
+    auto in = read_input_file(p.string(), kMaxTextInputBytes);
     if (!in) {
-      diags_.error(inc.range, fmt::format("cannot open include '{}': {}", inc.text, err));
+      diags_.error(inc.range, fmt::format("cannot open include '{}': {}", inc.text, in.error().message));
       return std::nullopt;
     }
     cached = ids_.emplace(key, sm_.add(p.lexically_normal().string(), std::move(in->data))).first;

@@ -215,10 +215,9 @@ std::optional<ast::File> parse_text(const std::string &path, std::string text, S
 }
 
 std::optional<ast::File> parse_file(const std::string &path, SourceManager &sm, Diagnostics &diags) {
-  std::string err;
-  auto in = read_input_file(path, kMaxTextInputBytes, err);
+  auto in = read_input_file(path, kMaxTextInputBytes);
   if (!in) {
-    diags.error(SourceRange{}, fmt::format("cannot open '{}': {}", path, err));
+    diags.error(SourceRange{}, fmt::format("cannot open '{}': {}", path, in.error().message));
     return std::nullopt;
   }
   return parse_text(path, std::move(in->data), sm, diags);

@@ -44,7 +44,7 @@ class CheckedHeaderFs final : public llvm::vfs::ProxyFileSystem {
 
 std::string header_problem(const std::string &path) {
   if (!is_header_name(path)) return "'" + path + "' is not a .h file";
-  if (std::string why = input_file_problem(path); !why.empty()) return "'" + path + "' " + why;
+  if (auto ok = check_input_file(path); !ok) return "'" + path + "' " + ok.error().message;
   std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
   if (real && !is_header_name(real.get())) return "'" + path + "' resolves to '" + real.get() + "', not a .h file";
   struct stat st {};

@@ -104,8 +104,9 @@ CacheLookup ObjectCache::load(const std::string &key) const {
 }
 
 std::string ObjectCache::store(const std::string &key, const std::vector<uint8_t> &object) const {
-  return store_cache_file(dir_, kObjectFile, key,
-                          std::string_view(reinterpret_cast<const char *>(object.data()), object.size()));
+  auto stored = store_cache_file(dir_, kObjectFile, key,
+                                 std::string_view(reinterpret_cast<const char *>(object.data()), object.size()));
+  return stored ? std::string() : stored.error().message;
 }
 
 }  // namespace bpfbench

@@ -53,8 +53,7 @@ UserIncludes user_includes(const std::vector<std::string> &dirs) {
       std::error_code ec;
       fs::path real = fs::canonical(d + "/" + name, ec);
       if (ec || !real.string().ends_with(".h")) continue;
-      std::string err;
-      auto in = read_input_file(d + "/" + name, kMaxUserHeaderBytes, err);
+      auto in = read_input_file(d + "/" + name, kMaxUserHeaderBytes);
       if (!in) continue;  // not a regular file, unreadable: clang says so if it is included
       if (hashed.size() + in->data.size() > kMaxUserHeaderBytes) {
         u.cacheable = false;

@@ -71,9 +71,9 @@ std::string default_kernel_btf_path() {
 }
 
 std::optional<KernelBtf> read_kernel_btf(const std::string &path, std::string &error) {
-  std::string why;
-  auto in = read_input_file(path, kMaxBtfBytes, why);
+  auto in = read_input_file(path, kMaxBtfBytes);
   if (!in) {
+    const std::string &why = in.error().message;
     if (why == std::strerror(ENOENT))
       error = path + " is missing: there is no BTF to generate vmlinux.h from (a kernel built without "
                      "CONFIG_DEBUG_INFO_BTF has none)";

@@ -119,7 +119,8 @@ VmlinuxResult prepare_vmlinux(const VmlinuxOptions &opts) {
   if (!r.vmlinux) return r;
   r.vmlinux->key = key;
   if (opts.use_cache && r.cache_warning.empty())
-    r.cache_warning = store_cache_file(dir, kPchFile, key, payload_of(*r.vmlinux));
+    if (auto stored = store_cache_file(dir, kPchFile, key, payload_of(*r.vmlinux)); !stored)
+      r.cache_warning = stored.error().message;
   return r;
 }
 

@@ -96,10 +96,9 @@ void FamilyRegistry::read_shared_header(const TemplateDir &d, const std::string 
                   (fs::absolute(path)).lexically_normal().string(), d.origin);
     return;
   }
-  std::string err;
-  auto in = read_input_file_in(root, "include/bpfbench_shared.h", kMaxTextInputBytes, err);
+  auto in = read_input_file_in(root, "include/bpfbench_shared.h", kMaxTextInputBytes);
   if (!in) {
-    diags.error(SourceRange{}, path.string() + ": cannot read the shared header: " + err);
+    diags.error(SourceRange{}, path.string() + ": cannot read the shared header: " + in.error().message);
     return;
   }
   include_dir_ = (fs::absolute(fs::path(d.path)) / "include").lexically_normal().string();
@@ -121,10 +120,9 @@ void FamilyRegistry::load_dir(const TemplateDir &td, SourceManager &sources, Dia
     return;
   }
   // Resolved once: every file of the folder is read inside this path (read_input_file_in).
-  std::string err;
-  auto root = canonical_folder(d, err);
+  auto root = canonical_folder(d);
   if (!root) {
-    diags.error(SourceRange{}, "template dir '" + d + "': " + err);
+    diags.error(SourceRange{}, "template dir '" + d + "': " + root.error().message);
     return;
   }
   read_shared_header(td, *root, diags);
@@ -140,9 +138,9 @@ void FamilyRegistry::load_dir(const TemplateDir &td, SourceManager &sources, Dia
     }
     family_dirs_[name] = TemplateDir{here, td.origin};
     std::string path = (fs::path(d) / name / "family.json").string();
-    auto in = read_input_file_in(*root, name + "/family.json", kMaxTextInputBytes, err);
+    auto in = read_input_file_in(*root, name + "/family.json", kMaxTextInputBytes);
     if (!in) {
-      diags.error(SourceRange{}, path + ": cannot read the manifest: " + err);
+      diags.error(SourceRange{}, path + ": cannot read the manifest: " + in.error().message);
       continue;
     }
     auto f = parse_manifest(path, in->data, sources, diags, *root);
@@ -165,14 +163,13 @@ FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Source
 }
 
 std::string shared_header_problem(const std::string &dir) {
-  std::string err;
-  auto root = canonical_folder(dir, err);
-  if (!root) return err;
+  auto root = canonical_folder(dir);
+  if (!root) return root.error().message;
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(fs::path(dir) / "include" / "bpfbench_shared.h", ec)))
     return "no include/bpfbench_shared.h in it";
-  if (!read_input_file_in(*root, "include/bpfbench_shared.h", kMaxTextInputBytes, err))
-    return "cannot read include/bpfbench_shared.h: " + err;
+  if (auto in = read_input_file_in(*root, "include/bpfbench_shared.h", kMaxTextInputBytes); !in)
+    return "cannot read include/bpfbench_shared.h: " + in.error().message;
   return "";
 }
 

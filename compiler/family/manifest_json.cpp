@@ -202,15 +202,15 @@ class ManifestReader : public ManifestFields {
       error(at(node), "", "'template' must name the BPF C template file");
       return;
     }
-    if (std::string why = inside_name_problem(tpl); !why.empty()) {
-      error(at(node), "", "'template' must name a file inside the family's folder: '" + tpl + "' " + why);
+    if (auto ok = check_inside_name(tpl); !ok) {
+      error(at(node), "",
+            "'template' must name a file inside the family's folder: '" + tpl + "' " + ok.error().message);
       return;
     }
     fs::path p = (dir / tpl).lexically_normal();
-    std::string err;
-    auto in = read_input_file_in(folder_, dir.filename().string() + "/" + tpl, kMaxTextInputBytes, err);
+    auto in = read_input_file_in(folder_, dir.filename().string() + "/" + tpl, kMaxTextInputBytes);
     if (!in) {
-      error(at(node), "", "cannot read template '" + p.string() + "': " + err);
+      error(at(node), "", "cannot read template '" + p.string() + "': " + in.error().message);
       return;
     }
     f.template_path = p.string();
@@ -679,9 +679,9 @@ std::optional<FamilyManifest> parse_manifest(const std::string &path, const std:
   const size_t before = diags.all().size();
   const uint32_t file = static_cast<uint32_t>(sources.size());
   std::optional<FamilyManifest> f;
-  std::string root = folder, err;
+  std::string root = folder;
   if (root.empty())  // <template folder>/<family>/family.json
-    root = canonical_folder(fs::absolute(path).lexically_normal().parent_path().parent_path(), err).value_or("");
+    if (auto c = canonical_folder(fs::absolute(path).lexically_normal().parent_path().parent_path())) root = *c;
   try {
     f = ManifestReader(path, file, diags, root).read(text);
   } catch (const std::exception &e) {

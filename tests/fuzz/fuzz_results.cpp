@@ -58,9 +58,9 @@ void check_gnuplot_script(const std::string &script) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string_view text(reinterpret_cast<const char *>(data), size);
-  std::string err;
-  auto rs = results_from_text(text, "fuzz.json", err);
+  auto rs = results_from_text(text, "fuzz.json");
   if (!rs) {
+    const std::string &err = rs.error().message;
     if (err.empty() || err.find("json.exception") != std::string::npos) fail("bad error message", err);
     return 0;
   }

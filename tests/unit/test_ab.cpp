@@ -148,8 +148,7 @@ TEST_CASE("ab: the control floor and --floor-from", "[ab]") {
   rep.points.push_back(p);
   nlohmann::json j = ab_to_json(rep);
   CHECK(j["noise_floor_pct"].get<double>() == Approx(3.2795).epsilon(1e-4));
-  std::string err;
-  auto floors = floors_from_control_json(j, err);
+  auto floors = floors_from_control_json(j);
   REQUIRE(floors);
   CHECK(floor_for(*floors, {"S", "x"}) == Approx(3.2795).epsilon(1e-4));
   CHECK(floor_for(*floors, {"S", "other"}) == Approx(3.2795).epsilon(1e-4));  // the overall one
@@ -162,7 +161,9 @@ TEST_CASE("ab: the control floor and --floor-from", "[ab]") {
   ab.judge();
   CHECK(ab.verdict == Verdict::Faster);
   j["control"] = false;  // an ordinary A/B result is no floor
-  CHECK_FALSE(floors_from_control_json(j, err));
+  auto ordinary = floors_from_control_json(j);
+  REQUIRE_FALSE(ordinary);
+  CHECK(ordinary.error().message == "not the JSON of a control run (bpfbench ab --control --format json)");
 }
 
 TEST_CASE("ab: points match by suite and label, the rest listed", "[ab]") {

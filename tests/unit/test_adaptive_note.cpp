@@ -6,6 +6,7 @@
 #include "results/report_tables.hpp"
 #include "results/report_text.hpp"
 #include "results/results.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 
@@ -35,8 +36,7 @@ TEST_CASE("adaptive: a zero-mean note reaches JSON, tables and the summary", "[r
   nlohmann::json j = nlohmann::json::parse(doc.to_json().dump());
   CHECK(j["points"][0]["adaptive"]["note"] == r.precision_note);
   CHECK(j["points"][0]["adaptive"]["reached"] == false);
-  std::string err;
-  auto rs = results_from_json(j, err);
+  auto rs = results_from_json(j);
   REQUIRE(rs);
   CHECK(rs->points[0].precision_note == r.precision_note);
   CHECK(results_to_markdown(*rs).find("until ci &lt; 2%: not reached (hits has a mean of 0") != std::string::npos);

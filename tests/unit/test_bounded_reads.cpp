@@ -19,6 +19,7 @@
 #include "run_process.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
+#include "result_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -31,9 +32,9 @@ namespace {
 // All of `path` through open_input_stream in 7-byte pieces, or the error.
 std::string read_pieces(const std::string &path, uint64_t limit, const std::atomic<bool> *stop = nullptr,
                         uint64_t from = 0) {
-  std::string err, out;
-  auto in = open_input_stream(path, limit, err, stop);
-  if (!in) return "refused: " + err;
+  std::string out;
+  auto in = open_input_stream(path, limit, stop);
+  if (!in) return "refused: " + in.error().message;
   if (from && !in->seek(from)) return "seek: " + in->error();
   char buf[7];
   for (ssize_t n; (n = in->read(buf, sizeof buf)) != 0;) {
@@ -211,7 +212,7 @@ TEST_CASE("results files: a plan nested 300,000 deep is refused at its place, no
   TempDir d;
   std::string text = with_value(results_text(1, 4), "plan", "{\"a\":" + nested(300'000) + "}");
   std::string deep = d.write("deep.json", text), err;
-  CHECK_FALSE(results_from_text(text, deep, err));
+  err = test::expect_error(results_from_text(text, deep));
   CHECK(err.rfind(deep + ":1:", 0) == 0);
   CHECK(err.find(": nested deeper than 64 levels") != std::string::npos);
   // compare and plot copied the plan: exit 139 (SIGSEGV) before.
@@ -230,8 +231,8 @@ TEST_CASE("results files past 16 MiB read in pieces: samples counted, never held
   // 6 points of 40,000 samples: ~22 MB, refused at 16 MiB before.
   std::string big = d.write("big.json", results_text(6, 40'000));
   REQUIRE(fs::file_size(big) > (uint64_t{16} << 20));
-  std::string err;
-  auto rs = load_results(big, err);
+  auto rs = load_results(big);
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   REQUIRE(rs->points.size() == 6);
   CHECK(rs->points[5].nsamples == 40'000);
@@ -245,27 +246,27 @@ TEST_CASE("results files past 16 MiB read in pieces: samples counted, never held
   std::string one = results_text(1, 4);
   const size_t n = kMaxJsonHeldBytes / 16 + 1;
   std::string many = zeros(n);
-  rs = results_from_text(with_value(one, "samples", many), "b.json", err);
+  rs = results_from_text(with_value(one, "samples", many), "b.json");
   REQUIRE(rs);
   CHECK(rs->points[0].nsamples == n);
-  CHECK_FALSE(results_from_text(with_value(one, "values", many), "b.json", err));
+  std::string err = test::expect_error(results_from_text(with_value(one, "values", many), "b.json"));
   CHECK(err.find(": points[0] would take more than 64 MiB of memory to hold") != std::string::npos);
   // 4 million empty strings in a point's report: 12 MB of text, ~0.5 GB as nlohmann objects
   // (peak RSS of compare before the memory bound); refused now.
-  CHECK_FALSE(results_from_text(with_value(one, "report", list(4'000'000, "\"\"")), "b.json", err));
+  err = test::expect_error(results_from_text(with_value(one, "report", list(4'000'000, "\"\"")), "b.json"));
   CHECK(err.find(": points[0] would take more than 64 MiB of memory to hold") != std::string::npos);
 
   // The bound is 1 GiB now (sparse files: nothing is written).
   std::string past = d.write("past.json", "");
   fs::resize_file(past, (uint64_t{1} << 30) + 1);
-  CHECK_FALSE(load_results(past, err));
+  err = test::expect_error(load_results(past));
   CHECK(err == "cannot read " + past + ": is larger than the 1 GiB limit");
   fs::resize_file(past, (uint64_t{16} << 20) + 1);
-  CHECK_FALSE(load_results(past, err));
+  err = test::expect_error(load_results(past));
   CHECK(err.find("not valid JSON") != std::string::npos);  // read, not refused by size
   // A stop signal ends a long read.
   std::atomic<bool> stop{true};
-  CHECK_FALSE(load_results(big, err, &stop));
+  err = test::expect_error(load_results(big, &stop));
   CHECK(err == "cannot read " + big + ": interrupted");
 }
 

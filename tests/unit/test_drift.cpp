@@ -10,6 +10,7 @@
 #include "results/compare.hpp"
 #include "results/results.hpp"
 #include "runtime/noise_facts.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;
@@ -54,9 +55,8 @@ ResultSet result_set(const Side &s, unsigned seed) {
     }
     doc.calibration = c;
   }
-  std::string err;
-  auto rs = results_from_text(doc.to_json().dump(), "x.json", err);
-  INFO(err);
+  auto rs = results_from_text(doc.to_json().dump(), "x.json");
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   return *rs;
 }
@@ -168,14 +168,12 @@ TEST_CASE("drift: the reader checks calibration and noise fields", "[drift][resu
   for (const auto &k : cases) {
     nlohmann::json j = good;
     j[nlohmann::json::json_pointer(k.pointer)] = k.value;
-    std::string err;
     INFO(k.pointer);
-    CHECK_FALSE(results_from_text(j.dump(), "x.json", err));
+    std::string err = test::expect_error(results_from_text(j.dump(), "x.json"));
     CHECK(err.find(k.message) != std::string::npos);
   }
-  std::string err;
-  auto rs = results_from_text(good.dump(), "x.json", err);
-  INFO(err);
+  auto rs = results_from_text(good.dump(), "x.json");
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   REQUIRE(rs->calibration);
   CHECK(rs->calibration->points.at(0).mean == 10);

@@ -12,6 +12,7 @@
 #include "results/baseline.hpp"
 #include "results/report_tables.hpp"
 #include "results/results.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;
@@ -69,9 +70,8 @@ Exported export_pair() {
   doc.points.push_back(point_result_to_json(mp, x.main, "", 1, 1'000'000'000));
   doc.complete = true;
   x.json = nlohmann::json::parse(doc.to_json().dump());
-  std::string err;
-  auto rs = results_from_json(x.json, err);
-  INFO(err);
+  auto rs = results_from_json(x.json);
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   x.set = *rs;
   return x;
@@ -221,9 +221,8 @@ TEST_CASE("a bpfbench-results/1 file reads with its _adj values adjusted", "[res
   // What version 1 wrote: main's raw values under the adjusted metric.
   stats["latency_adj"]["values"] = stats["latency"]["values"];
   stats["prog_ns_adj"]["values"] = stats["prog_ns"]["values"];
-  std::string err;
-  auto rs = results_from_text(old.dump(), "old.json", err);
-  INFO(err);
+  auto rs = results_from_text(old.dump(), "old.json");
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   const MetricSummary *adj = rs->points[1].metric("prog_ns_adj");
   REQUIRE(adj);
@@ -234,13 +233,13 @@ TEST_CASE("a bpfbench-results/1 file reads with its _adj values adjusted", "[res
   // A family metric that only ends in `_adj` (values of its own) is left as it is.
   nlohmann::json own = old;
   own["points"][1]["stats"]["prog_ns_adj"]["values"] = {1, 2, 3, 4, 5};
-  rs = results_from_text(own.dump(), "own.json", err);
+  rs = results_from_text(own.dump(), "own.json");
   REQUIRE(rs);
   CHECK(rs->points[1].metric("prog_ns_adj")->values == std::vector<double>{1, 2, 3, 4, 5});
   // A file of a newer version is refused, saying which it is.
   nlohmann::json newer = x.json;
   newer["schema"] = "bpfbench-results/3";
-  CHECK_FALSE(results_from_text(newer.dump(), "new.json", err));
+  std::string err = test::expect_error(results_from_text(newer.dump(), "new.json"));
   CHECK(err == "new.json: not a bpfbench results file (expected \"schema\": \"bpfbench-results/2\", or "
                "\"bpfbench-results/1\" of older versions; this file is \"bpfbench-results/3\", of a newer "
                "bpfbench?)");

@@ -29,6 +29,7 @@
 #include "runtime/process_watch.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;
@@ -225,9 +226,8 @@ TEST_CASE("interference: the note, merging rounds, JSON, compare's noisy mark an
     doc.file = "x.bdsl";
     doc.points.push_back(point_result_to_json(p, r, "sha", 11.0, 1'000'000'000));
     CHECK(doc.points[0].contains("interference") == with.has_value());
-    std::string err;
-    auto rs = results_from_text(doc.to_json().dump(), "x.json", err);
-    INFO(err);
+    auto rs = results_from_text(doc.to_json().dump(), "x.json");
+    INFO(test::error_text(rs));
     REQUIRE(rs);
     return *rs;
   };
@@ -249,8 +249,7 @@ TEST_CASE("interference: the note, merging rounds, JSON, compare's noisy mark an
     doc.file = "x.bdsl";
     doc.points.push_back(point_result_to_json(p, r, "sha", 1.0, 1'000'000'000));
     doc.points[0]["interference"] = {{"found", true}, {"note", ""}};
-    std::string err;
-    CHECK_FALSE(results_from_text(doc.to_json().dump(), "x.json", err));
+    std::string err = test::expect_error(results_from_text(doc.to_json().dump(), "x.json"));
     CHECK(err == "x.json: points[0].interference.note: expected what was found");
   }
 

@@ -22,6 +22,7 @@
 #include "run_process.hpp"
 #include "util/atomic_file.hpp"
 #include "test_runtime_support.hpp"
+#include "result_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -34,9 +35,8 @@ using bpfbench::test::kBin;
 using bpfbench::test::kSrc;
 
 std::string read_error(const fs::path &p, uint64_t limit = kMaxTextInputBytes) {
-  std::string err;
-  auto in = read_input_file(p.string(), limit, err);
-  return in ? "read " + std::to_string(in->data.size()) + " bytes" : err;
+  auto in = read_input_file(p.string(), limit);
+  return in ? "read " + std::to_string(in->data.size()) + " bytes" : in.error().message;
 }
 
 // A character device node like /dev/null (1,3) inside `dir`; false when not root.
@@ -94,7 +94,7 @@ TEST_CASE("check_output_paths: no device, FIFO, directory, input or duplicate ta
   TempDir d;
   fs::path input = d.write("in.bdsl", "x");
   std::vector<std::string> inputs = {input.string()};
-  auto check = [&](std::vector<OutputRequest> outs) { return check_output_paths(outs, inputs); };
+  auto check = [&](std::vector<OutputRequest> outs) { return test::error_text(check_output_paths(outs, inputs)); };
   CHECK(check({{"--json", (d.path / "new.json").string()}}) == "");
   CHECK(check({{"--json", ""}}) == "--json '': empty file name");
   CHECK(check({{"--json", d.path.string()}}) == "--json '" + d.path.string() + "': is a directory");
@@ -126,7 +126,7 @@ TEST_CASE("write_file_atomic: a device at the target is never replaced", "[io]")
     WARN("skipped: mknod needs root");
     return;
   }
-  CHECK(write_file_atomic(dev.string(), "data") ==
+  CHECK(test::expect_error(write_file_atomic(dev.string(), "data")) ==
         "cannot write " + dev.string() +
             ": is a character device; bpfbench writes only regular files and will not replace it");
   CHECK(is_char_device(dev));
@@ -142,7 +142,7 @@ TEST_CASE("write_file_atomic under RLIMIT_FSIZE: File too large, no temporary fi
     std::signal(SIGXFSZ, SIG_IGN);  // as cli/main.cpp does
     rlimit lim{4096, 4096};
     ::setrlimit(RLIMIT_FSIZE, &lim);
-    std::string why = write_file_atomic(path, std::string(1 << 20, 'x'));
+    std::string why = test::error_text(write_file_atomic(path, std::string(1 << 20, 'x')));
     ::_exit(why == "cannot write " + path + ": File too large" ? 0 : 1);
   }
   int status = 0;

@@ -11,6 +11,7 @@
 #include "results/compare.hpp"
 #include "results/results.hpp"
 #include "results/stats.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 namespace fs = std::filesystem;
@@ -101,9 +102,8 @@ TEST_CASE("throughput, total_ops, reported and better are manifest fields", "[ma
   CHECK_FALSE(j["stats"]["hits"].contains("better"));
   ResultsDoc doc;
   doc.points.push_back(j);
-  std::string err;
-  auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()), err);
-  INFO(err);
+  auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()));
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   REQUIRE(rs->points.size() == 1);
   CHECK_FALSE(rs->points[0].metric("busy")->higher_is_better);

@@ -24,6 +24,7 @@
 #include "results/results.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
+#include "result_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -94,8 +95,7 @@ TEST_CASE("plot: a title or label cannot run a command in gnuplot", "[plot][esca
   CHECK(bad.err.find("plot output name has control characters") != std::string::npos);
 
   // The script itself: every line is a command bpfbench meant, or data.
-  std::string err;
-  auto rs = results_from_json(doc_with(title, labels), err);
+  auto rs = results_from_json(doc_with(title, labels));
   REQUIRE(rs);
   std::string script = gnuplot_script(plot_charts({&*rs}, {""}), "/tmp/o'`id`.svg");
   test::check_gnuplot_lines(script);
@@ -104,8 +104,7 @@ TEST_CASE("plot: a title or label cannot run a command in gnuplot", "[plot][esca
 }
 
 TEST_CASE("CSV and Markdown: hostile labels stay one field, one cell", "[results][escape]") {
-  std::string err;
-  auto rs = results_from_json(doc_with("s|t\n## x", {"a|b\nc", "=cmd|' /C calc'!A0", "<img src=x>"}), err);
+  auto rs = results_from_json(doc_with("s|t\n## x", {"a|b\nc", "=cmd|' /C calc'!A0", "<img src=x>"}));
   REQUIRE(rs);
   std::string md = results_to_markdown(*rs);
   std::istringstream in(md);

@@ -19,6 +19,7 @@
 #include "session/plot_file.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;
@@ -72,9 +73,8 @@ nlohmann::json doc_of(const std::vector<Pt> &pts) {
 }
 
 ResultSet set_of(const nlohmann::json &j) {
-  std::string err;
-  auto rs = results_from_json(j, err);
-  INFO(err);
+  auto rs = results_from_json(j);
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   return *rs;
 }
@@ -180,7 +180,7 @@ TEST_CASE("plot: a hostile prog name stays a gnuplot string", "[plot][escape]") 
 TEST_CASE("write_plot --metric: unknown names refused with the list, known ones drawn", "[plot]") {
   test::TempDir dir;
   std::string path = (dir.path / "r.json").string();
-  REQUIRE(write_file_atomic(path, doc_of(sweep()).dump()).empty());
+  REQUIRE(write_file_atomic(path, doc_of(sweep()).dump()));
   std::string svg = (dir.path / "p.svg").string();
   auto bad = write_plot({{path}, svg, "latncy"});
   REQUIRE(!bad);
@@ -207,7 +207,7 @@ TEST_CASE("write_plot --metric: unknown names refused with the list, known ones 
 TEST_CASE("bpfbench plot: a refused plot exits 2 with the reason, a drawn one names its charts", "[cli][plot]") {
   test::TempDir dir;
   std::string path = (dir.path / "r.json").string();
-  REQUIRE(write_file_atomic(path, doc_of(sweep()).dump()).empty());
+  REQUIRE(write_file_atomic(path, doc_of(sweep()).dump()));
   std::string svg = (dir.path / "p.svg").string();
   auto bad = test::run_process({BPFBENCH_BINARY, "plot", path, "--metric", "latncy", "-o", svg});
   CHECK(bad.exit_code == 2);

@@ -9,6 +9,7 @@
 #include "results/compare.hpp"
 #include "results/prog_info.hpp"
 #include "results/results.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;
@@ -49,9 +50,8 @@ ResultSet stats_set_of(const nlohmann::json &point) {
   ResultsDoc doc;
   doc.file = "x.bdsl";
   doc.points.push_back(point);
-  std::string err;
-  auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()), err);
-  INFO(err);
+  auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()));
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   return *rs;
 }
@@ -127,8 +127,7 @@ TEST_CASE("the JIT offset mod 64 is read back, compared and shown, and out of ra
   ResultsDoc doc;
   doc.file = "x.bdsl";
   doc.points.push_back(bad);
-  std::string err;
-  CHECK_FALSE(results_from_json(nlohmann::json::parse(doc.to_json().dump()), err));
+  std::string err = test::expect_error(results_from_json(nlohmann::json::parse(doc.to_json().dump())));
   CHECK(err.find("jit_offset64") != std::string::npos);
 }
 

@@ -22,6 +22,7 @@
 #include "run_process.hpp"
 #include "metric_support.hpp"
 #include "temp_dir.hpp"
+#include "result_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -77,8 +78,7 @@ ResultSet result_set(const std::vector<std::tuple<std::string, int64_t, double, 
     doc.points.push_back(point_result_to_json(p, synthetic(mean, sd, samples, seed), "sha-" + label, 11.0, 1'000'000'000));
   }
   doc.complete = true;
-  std::string err;
-  auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()), err);
+  auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()));
   REQUIRE(rs);
   return *rs;
 }
@@ -102,8 +102,7 @@ TEST_CASE("results JSON round trip keeps samples, stats, environment", "[results
   CHECK(j["points"][0]["samples"][1]["duration_s"].get<double>() == Approx(1.00001));
   CHECK(j["programs"][0]["sha256"] == "beef");
 
-  std::string err;
-  auto rs = results_from_json(j, err);
+  auto rs = results_from_json(j);
   REQUIRE(rs);
   CHECK(rs->file_sha256 == "f00d");
   CHECK(environment_differences(rs->env, doc.env).empty());
@@ -124,7 +123,7 @@ TEST_CASE("results JSON round trip keeps samples, stats, environment", "[results
   CHECK(m->ci95 == Approx(orig->ci95));
   CHECK(m->values == orig->values);
 
-  CHECK_FALSE(results_from_json(nlohmann::json{{"schema", "other/1"}}, err));
+  std::string err = test::expect_error(results_from_json(nlohmann::json{{"schema", "other/1"}}));
   CHECK(err.find("bpfbench-results/1") != std::string::npos);
 }
 
@@ -147,7 +146,7 @@ TEST_CASE("atomic write: a SIGKILL mid-write never leaves a torn file", "[result
     pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-      for (int i = 0;; ++i) write_file_atomic(path, i % 2 ? a : b);
+      for (int i = 0;; ++i) (void)write_file_atomic(path, i % 2 ? a : b);  // killed mid-write: never checked
     }
     usleep(static_cast<useconds_t>(3000 + round * 7000));
     kill(pid, SIGKILL);
@@ -159,7 +158,7 @@ TEST_CASE("atomic write: a SIGKILL mid-write never leaves a torn file", "[result
     CHECK((got == a || got == b));
   }
   std::string missing = (dir.path / "no/such/dir/x").string();
-  CHECK(write_file_atomic(missing, "x").find("cannot write " + missing + ": cannot create") == 0);
+  CHECK(test::expect_error(write_file_atomic(missing, "x")).find("cannot write " + missing + ": cannot create") == 0);
 }
 
 TEST_CASE("compare: a 20% regression is found, 0.5% jitter is no change", "[compare]") {
@@ -239,7 +238,7 @@ TEST_CASE("bpfbench compare and plot on result files", "[cli][compare][plot]") {
                                                 1'000'000'000));
     }
     std::string path = (dir.path / name).string();
-    REQUIRE(write_file_atomic(path, doc.to_json().dump()).empty());
+    REQUIRE(write_file_atomic(path, doc.to_json().dump()));
     return path;
   };
   std::string a = write("a.json", 10, 1), b = write("b.json", 8, 11);
@@ -283,7 +282,7 @@ std::string write_results(const fs::path &dir, const std::string &name, double m
     doc.points.push_back(point_result_to_json(p, synthetic(mean, 0.005, 10, unsigned(i) + 3), "", 1, 1'000'000'000));
   }
   std::string path = (dir / name).string();
-  REQUIRE(write_file_atomic(path, doc.to_json().dump()).empty());
+  REQUIRE(write_file_atomic(path, doc.to_json().dump()));
   return path;
 }
 

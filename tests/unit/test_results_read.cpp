@@ -16,6 +16,7 @@
 #include "results/results.hpp"
 #include "run_process.hpp"
 #include "temp_dir.hpp"
+#include "result_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -51,10 +52,7 @@ nlohmann::json valid_doc(size_t n = 2, uint64_t hits_per_s = 5'000'000) {
 }
 
 std::string read_error(const nlohmann::json &j) {
-  std::string err;
-  auto rs = results_from_text(json_text(j), "b.json", err);
-  CHECK_FALSE(rs);
-  return err;
+  return test::expect_error(results_from_text(json_text(j), "b.json"));
 }
 
 using bpfbench::test::TempDir;
@@ -62,10 +60,9 @@ using bpfbench::test::TempDir;
 }  // namespace
 
 TEST_CASE("results reader: a valid file reads back", "[results][read]") {
-  std::string err;
-  auto rs = results_from_text(json_text(valid_doc()), "a.json", err);
+  auto rs = results_from_text(json_text(valid_doc()), "a.json");
+  INFO(test::error_text(rs));
   REQUIRE(rs);
-  CHECK(err.empty());
   REQUIRE(rs->points.size() == 2);
   CHECK(rs->points[1].metric("hits")->mean > 4.9);
   CHECK(rs->points[1].metric("latency")->has_value());
@@ -113,9 +110,7 @@ TEST_CASE("results reader: every bad value is named by its JSON path", "[results
   // A guest run's file (run --kernel) has the vm block in its environment: it reads.
   nlohmann::json guest = j;
   guest["environment"]["vm"] = {{"kernel", "6.1.0-57-amd64"}, {"accel", "tcg"}, {"emulated", true}};
-  std::string err;
-  CHECK(results_from_text(json_text(guest), "g.json", err));
-  CHECK(err.empty());
+  CHECK(test::error_text(results_from_text(json_text(guest), "g.json")) == "");
   CHECK(with([](auto &k) { k["complete"] = 1; }) == "b.json: complete: expected true or false, got a number");
   CHECK(read_error(nlohmann::json::array()) == "b.json: (top level): expected an object, got an array");
   CHECK(with([](auto &k) { k["schema"] = "x/1"; }).find("not a bpfbench results file") != std::string::npos);
@@ -126,26 +121,26 @@ TEST_CASE("results reader: text that is not JSON, numbers JSON cannot hold", "[r
   for (std::string text : {std::string("{\"schema\": \n  nope}"), std::string("{\"a\": \"\xff\"}"), std::string(""),
                            std::string(100000, '['), std::string("{\"schema\":\"bpfbench-results/1\",\"n\":1e999}")}) {
     CAPTURE(text.substr(0, 40));
-    CHECK_FALSE(results_from_text(text, "b.json", err));
+    err = test::expect_error(results_from_text(text, "b.json"));
     CHECK(err.rfind("b.json", 0) == 0);
     CHECK(err.find("json.exception") == std::string::npos);
     CHECK(printable_text(err) == err);  // the bad bytes are not echoed raw
   }
-  CHECK_FALSE(results_from_text("{\"schema\": \n  nope}", "b.json", err));
+  err = test::expect_error(results_from_text("{\"schema\": \n  nope}", "b.json"));
   CHECK(err == "b.json:2:4: not valid JSON: syntax error while parsing value - invalid literal");
   // The file's own bytes are not echoed (found by fuzz_results: a file holding the text
   // "json.exception" made the message look like an internal error).
-  CHECK_FALSE(results_from_text("{\"a\": [json.exception.type_error.316]}", "b.json", err));
+  err = test::expect_error(results_from_text("{\"a\": [json.exception.type_error.316]}", "b.json"));
   CHECK(err.find("json.exception") == std::string::npos);
-  CHECK_FALSE(results_from_text("{\"schema\":\"bpfbench-results/1\",\"n\":1e999}", "b.json", err));
+  err = test::expect_error(results_from_text("{\"schema\":\"bpfbench-results/1\",\"n\":1e999}", "b.json"));
   CHECK(err == "b.json: not valid JSON: number overflow parsing '1e999'");
   // A document built in memory can hold what text cannot: refused where it sits.
   nlohmann::json j = valid_doc();
   j["points"][0]["stats"]["hits"]["ci95"] = std::numeric_limits<double>::infinity();
-  CHECK_FALSE(results_from_json(j, err));
+  err = test::expect_error(results_from_json(j));
   CHECK(err == "points[0].stats.hits.ci95: expected a finite number");
   j["points"][0]["stats"]["hits"]["ci95"] = std::numeric_limits<double>::quiet_NaN();
-  CHECK_FALSE(results_from_json(j, err));
+  err = test::expect_error(results_from_json(j));
   CHECK(err == "points[0].stats.hits.ci95: expected a finite number");
 }
 
@@ -154,8 +149,7 @@ TEST_CASE("results reader: a metric with no value is null with a reason", "[resu
   const nlohmann::json &lat = j["points"][0]["stats"]["latency"];
   CHECK(lat["mean"].is_null());
   CHECK(lat["no_value"].get<std::string>().find("no hits counted") != std::string::npos);
-  std::string err;
-  auto rs = results_from_text(json_text(j), "a.json", err);
+  auto rs = results_from_text(json_text(j), "a.json");
   REQUIRE(rs);
   const MetricSummary *m = rs->points[0].metric("latency");
   REQUIRE(m);

@@ -8,6 +8,7 @@
 #include "results/rounds.hpp"
 #include "results/stat_math.hpp"
 #include "metric_support.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 using Catch::Detail::Approx;
@@ -165,8 +166,7 @@ TEST_CASE("rounds in results JSON: each sample's round, round means, the count",
   std::vector<int> rounds;
   for (const auto &s : pj["samples"]) rounds.push_back(s["round"].get<int>());
   CHECK(rounds == std::vector<int>{0, 0, 1, 1, 1, 2});
-  std::string err;
-  auto rs = results_from_json(j, err);
+  auto rs = results_from_json(j);
   REQUIRE(rs);
   CHECK(rs->points[0].rounds == 3);
   const MetricSummary *h = rs->points[0].metric("hits");
@@ -186,8 +186,7 @@ TEST_CASE("compare tests a rounds result on its round means", "[rounds][compare]
   auto set_of = [&](const PointResult &r) {
     ResultsDoc doc;
     doc.points.push_back(point_result_to_json(p, r, "sha", 1.0, 1'000'000'000));
-    std::string err;
-    auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()), err);
+    auto rs = results_from_json(nlohmann::json::parse(doc.to_json().dump()));
     REQUIRE(rs);
     return *rs;
   };

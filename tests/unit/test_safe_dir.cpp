@@ -16,6 +16,7 @@
 #include "util/safe_dir.hpp"
 #include "temp_dir.hpp"
 #include "test_runtime_support.hpp"
+#include "result_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -116,40 +117,41 @@ TEST_CASE("SafeDir: reads only our own regular files, writes through no symlink,
   auto dir = SafeDir::open_owned(made_folder(t.path / "c", 0700), false);
   REQUIRE(dir);
   const fs::path c = t.path / "c";
-  std::string why;
-  CHECK_FALSE(dir->read("absent", 100, why));
-  CHECK(why == "");  // a plain miss
-  CHECK(dir->write("k.o", {"hello ", "world"}, 0600) == "");
-  CHECK(dir->read("k.o", 100, why) == std::optional<std::string>("hello world"));
-  CHECK_FALSE(dir->read("k.o", 5, why));
-  CHECK(why == "is larger than the 5 bytes limit");
+  // What a read gave: the bytes, "absent" for a plain miss, or why it was refused.
+  auto read = [&](const std::string &name, uint64_t max) -> std::string {
+    auto r = dir->read(name, max);
+    if (!r) return "refused: " + r.error().message;
+    return *r ? "read: " + **r : "absent";
+  };
+  CHECK(read("absent", 100) == "absent");
+  CHECK(dir->write("k.o", {"hello ", "world"}, 0600));
+  CHECK(read("k.o", 100) == "read: hello world");
+  CHECK(read("k.o", 5) == "refused: is larger than the 5 bytes limit");
 
   std::ofstream(t.path / "secret") << "root's secret";
   fs::create_symlink(t.path / "secret", c / "link.o");
-  CHECK_FALSE(dir->read("link.o", 100, why));
-  CHECK(why == "is a symbolic link, not a regular file");
+  CHECK(read("link.o", 100) == "refused: is a symbolic link, not a regular file");
   std::ofstream(c / "theirs.o") << "planted";
   REQUIRE(::chown((c / "theirs.o").c_str(), kOther, kOther) == 0);
-  CHECK_FALSE(dir->read("theirs.o", 100, why));
-  CHECK(why == "is owned by uid 65534, not by you (uid 0)");
+  CHECK(read("theirs.o", 100) == "refused: is owned by uid 65534, not by you (uid 0)");
   REQUIRE(::mkfifo((c / "fifo.o").c_str(), 0600) == 0);
-  CHECK_FALSE(dir->read("fifo.o", 100, why));
-  CHECK(why == "is a FIFO, not a regular file");
+  CHECK(read("fifo.o", 100) == "refused: is a FIFO, not a regular file");
 
   // A write replaces a symlink at the name; what it pointed to is untouched.
-  CHECK(dir->write("link.o", {"new"}, 0600) == "");
+  CHECK(dir->write("link.o", {"new"}, 0600));
   CHECK(whole_file(t.path / "secret") == "root's secret");
   CHECK(fs::is_regular_file(fs::symlink_status(c / "link.o")));
   // A FIFO at the name is replaced (never opened); a device node is not.
-  CHECK(dir->write("fifo.o", {"x"}, 0600) == "");
-  CHECK(dir->read("fifo.o", 100, why) == std::optional<std::string>("x"));
+  CHECK(dir->write("fifo.o", {"x"}, 0600));
+  CHECK(read("fifo.o", 100) == "read: x");
   REQUIRE(::mknod((c / "null.o").c_str(), S_IFCHR | 0600, makedev(1, 3)) == 0);
-  CHECK(dir->write("null.o", {"x"}, 0600) == "cannot write " + c.string() +
-                                                 "/null.o: is a character device; bpfbench writes only regular files "
-                                                 "and will not replace it");
+  CHECK(test::expect_error(dir->write("null.o", {"x"}, 0600)) ==
+        "cannot write " + c.string() +
+            "/null.o: is a character device; bpfbench writes only regular files "
+            "and will not replace it");
   CHECK(fs::is_character_file(fs::symlink_status(c / "null.o")));
-  CHECK_FALSE(dir->read("null.o", 100, why));  // not opened: looked at first
-  CHECK(why == "is a character device, not a regular file");
+  // Not opened: looked at first.
+  CHECK(read("null.o", 100) == "refused: is a character device, not a regular file");
   for (const auto &e : fs::directory_iterator(c))
     CHECK(e.path().filename().string().find(".tmp.") == std::string::npos);
 }
@@ -198,7 +200,7 @@ TEST_CASE("SafeDir::make_private: 0700, locked while in use, removed after, a ki
     struct stat st {};
     REQUIRE(::stat(live->path().c_str(), &st) == 0);
     CHECK((st.st_mode & 07777) == 0700);
-    CHECK(live->write("perf.data", {"data"}, 0600) == "");
+    CHECK(live->write("perf.data", {"data"}, 0600));
     // What a run killed with SIGKILL leaves: a folder of ours with a file, locked by no one.
     fs::create_directory(p / ".bpfbench-tmp-killed");
     std::ofstream(p / ".bpfbench-tmp-killed" / "perf.data") << "partial";

@@ -10,6 +10,7 @@
 #include "runtime/self_checks.hpp"
 #include "temp_dir.hpp"
 #include "test_runtime_support.hpp"
+#include "result_support.hpp"
 
 using namespace bpfbench;
 
@@ -180,9 +181,8 @@ TEST_CASE("self_checks go into the results JSON and are read back", "[self_check
   r.self_checks = {SelfCheck{"hits_vs_producer", 12, 12, true, "d1"}, SelfCheck{"prefill", 5, 4, false, "d2"}};
   ResultsDoc doc;
   doc.points.push_back(point_result_to_json(p, r, "", 1, 1'000'000'000));
-  std::string err;
-  auto rs = results_from_text(json_text(doc.to_json()), "a.json", err);
-  INFO(err);
+  auto rs = results_from_text(json_text(doc.to_json()), "a.json");
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   REQUIRE(rs->points.size() == 1);
   const auto &back = rs->points[0].self_checks;
@@ -197,15 +197,14 @@ TEST_CASE("self_checks go into the results JSON and are read back", "[self_check
 
   nlohmann::json j = nlohmann::json::parse(json_text(doc.to_json()));
   j["points"][0]["self_checks"][1]["ok"] = "no";
-  rs = results_from_text(json_text(j), "b.json", err);
-  CHECK_FALSE(rs);
-  CHECK(err == "b.json: points[0].self_checks[1].ok: expected true or false, got a string");
+  CHECK(test::expect_error(results_from_text(json_text(j), "b.json")) ==
+        "b.json: points[0].self_checks[1].ok: expected true or false, got a string");
   j["points"][0]["self_checks"][1].erase("ok");
   j["points"][0]["self_checks"][0].erase("observed");
-  results_from_text(json_text(j), "b.json", err);
-  CHECK(err == "b.json: points[0].self_checks[0].observed: missing");
+  CHECK(test::expect_error(results_from_text(json_text(j), "b.json")) ==
+        "b.json: points[0].self_checks[0].observed: missing");
   j["points"][0].erase("self_checks");  // files of older versions have none
-  rs = results_from_text(json_text(j), "b.json", err);
+  rs = results_from_text(json_text(j), "b.json");
   REQUIRE(rs);
   CHECK(rs->points[0].self_checks.empty());
 }

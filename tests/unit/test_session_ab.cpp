@@ -313,10 +313,10 @@ TEST_CASE("ab: a control run's floor, applied to the next run by --floor-from", 
   const double floor = cj["floors"]["S / t"].get<double>();
   CHECK(floor > 0);
   CHECK(cj["noise_floor_pct"].get<double>() == floor);  // one point: the largest is its own
-  std::string err;
-  AbFloors floors = floors_from_control_json(cj, err);
-  INFO(err);
-  REQUIRE(floors);
+  auto read = floors_from_control_json(cj);
+  INFO((read ? "" : read.error().message));
+  REQUIRE(read);
+  AbFloors floors = *read;
 
   AbArgs a = c;
   a.control = false;

@@ -20,6 +20,7 @@
 #include "session_support.hpp"
 #include "temp_dir.hpp"
 #include "test_runtime_support.hpp"
+#include "result_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace bpfbench;
@@ -208,9 +209,8 @@ TEST_CASE("run session: a 1 s calibration at start and end, noise per point, com
   CHECK(noise["other_cpu_pct"].get<double>() >= 0);
   CHECK(noise["other_cpu_pct"].get<double>() <= 100);
   // compare reads it back: the same file against itself has calibration ratio 1.
-  std::string err;
-  auto rs = load_results(a.json_out, err);
-  INFO(err);
+  auto rs = load_results(a.json_out);
+  INFO(test::error_text(rs));
   REQUIRE(rs);
   REQUIRE(rs->calibration);
   CompareReport c = compare_results(*rs, *rs, CompareOptions{});

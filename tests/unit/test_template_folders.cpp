@@ -51,9 +51,8 @@ struct Folders : test::TempDir {
 };
 
 std::string read_in(const std::string &root, const std::string &name) {
-  std::string err;
-  auto in = read_input_file_in(root, name, kMaxTextInputBytes, err);
-  return in ? "read: " + in->data : err;
+  auto in = read_input_file_in(root, name, kMaxTextInputBytes);
+  return in ? "read: " + in->data : in.error().message;
 }
 
 // The registry's rendered errors ("" when it loads) for the folder.
@@ -115,9 +114,9 @@ TEST_CASE("read_input_file_in: names inside the folder only, links that stay ins
   REQUIRE(::mkfifo((d.path / "tpl/a/fifo.c").c_str(), 0600) == 0);
   CHECK(read_in(d.root(), "a/fifo.c") == "is a FIFO, not a regular file");
   d.write("tpl/big.c", std::string(100, 'x'));
-  std::string err;
-  CHECK_FALSE(read_input_file_in(d.root(), "big.c", 10, err));
-  CHECK(err == "is larger than the 10 bytes limit");
+  auto big = read_input_file_in(d.root(), "big.c", 10);
+  REQUIRE_FALSE(big);
+  CHECK(big.error().message == "is larger than the 10 bytes limit");
 
   // The folder itself must be canonical: one reached through a link changed after it was resolved.
   d.link("tpl", "tpl_link");

@@ -53,9 +53,8 @@ TEST_CASE("the initramfs holds busybox, its links, /init and the modules in orde
     return;
   }
   TempDir mods = fake_modules_dir();
-  std::string err;
-  auto info = build_initramfs(mods.path.string(), "/bin/busybox", &err);
-  INFO(err);
+  auto info = build_initramfs(mods.path.string(), "/bin/busybox");
+  INFO((info ? "" : info.error().message));
   REQUIRE(info);
   CHECK(info->modules == std::vector<std::string>{"9pnet", "9pnet_virtio", "9p", "overlay"});
   CHECK(info->builtin == std::vector<std::string>{"virtio_pci"});
@@ -75,6 +74,7 @@ TEST_CASE("the initramfs holds busybox, its links, /init and the modules in orde
   }
   CHECK(by_path.count("modules/00-9pnet.ko"));
   CHECK(by_path.count("modules/03-overlay.ko"));
-  CHECK_FALSE(build_initramfs(mods.path.string(), "/bin/sh", &err));
-  CHECK(err.find("busybox-static") != std::string::npos);
+  auto refused = build_initramfs(mods.path.string(), "/bin/sh");
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message.find("busybox-static") != std::string::npos);
 }

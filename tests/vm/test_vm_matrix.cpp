@@ -44,8 +44,8 @@ std::string vm_unavailable(const std::string &name) {
   // In process, not `bpfbench kernels --fetch`: that command also probes the host's kernel
   // (loads BPF programs there), and the tests labelled vm-guest must not touch the host's
   // BPF state: scripts/test.sh runs them beside the ASan runtime cases.
-  std::string err;
-  if (!KernelCache(default_cache_root()).resolve(name, true, &err)) return "cannot fetch kernel " + name + ": " + err;
+  if (auto k = KernelCache(default_cache_root()).resolve(name, true); !k)
+    return "cannot fetch kernel " + name + ": " + k.error().message;
   return "";
 }
 
@@ -293,8 +293,7 @@ TEST_CASE("a guest that does not come up is killed and its console tail shown", 
 
 TEST_CASE("a guest job's stdout, stderr, exit code and result files come back, labelled", "[vm]") {
   BB_REQUIRE_VM("6.12");
-  std::string err;
-  auto k = KernelCache(default_cache_root()).resolve("6.12", false, &err);
+  auto k = KernelCache(default_cache_root()).resolve("6.12", false);
   REQUIRE(k);
   test::TempDir t;
   // The host's cache folder goes with the job (vm::host_file_env), quoting and all.
@@ -426,8 +425,7 @@ TEST_CASE("bpfbench killed while its guest boots takes qemu with it and the next
 
 TEST_CASE("htab_mem on cgroup v2 makes its cgroup under the caller's or says why it cannot", "[vm]") {
   BB_REQUIRE_VM("6.12");
-  std::string err;
-  auto k = KernelCache(default_cache_root()).resolve("6.12", false, &err);
+  auto k = KernelCache(default_cache_root()).resolve("6.12", false);
   REQUIRE(k);
   test::TempDir t;
   const std::string bdsl = std::string(BPFBENCH_SOURCE_DIR) + "/tests/vm/htab_mem_matrix.bdsl";

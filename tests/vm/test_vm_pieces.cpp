@@ -155,17 +155,18 @@ TEST_CASE("apt-cache depends output names the concrete kernel package", "[vm-uni
 TEST_CASE("kernel names that are neither known nor paths are refused with the choices", "[vm-unit]") {
   TempDir t;
   KernelCache cache(t.path.string());
-  std::string err;
-  CHECK_FALSE(cache.resolve("5.10", false, &err));
+  // The refusal of `name` ("" when it resolved).
+  auto refusal = [&](const std::string &name) {
+    auto k = cache.resolve(name, false);
+    return k ? std::string() : k.error().message;
+  };
+  std::string err = refusal("5.10");
   CHECK(err.find("unknown kernel '5.10'") != std::string::npos);
   CHECK(err.find("6.1, 6.12") != std::string::npos);
-  CHECK_FALSE(cache.resolve("6.1", false, &err));
-  CHECK(err.find("not in the cache") != std::string::npos);
-  CHECK_FALSE(cache.resolve("/no/such/vmlinux", false, &err));
-  CHECK(err == "/no/such/vmlinux: not a kernel image: No such file or directory");
+  CHECK(refusal("6.1").find("not in the cache") != std::string::npos);
+  CHECK(refusal("/no/such/vmlinux") == "/no/such/vmlinux: not a kernel image: No such file or directory");
   // Said for what it is, not "does not exist"; and never read (it would never end).
-  CHECK_FALSE(cache.resolve("/dev/zero", false, &err));
-  CHECK(err == "/dev/zero: not a kernel image: is a character device, not a regular file");
+  CHECK(refusal("/dev/zero") == "/dev/zero: not a kernel image: is a character device, not a regular file");
   CHECK(cache.cached().empty());
 }
 
@@ -176,9 +177,8 @@ TEST_CASE("a kernel given by path finds its modules beside it", "[vm-unit]") {
   t.write("boot/vmlinux-6.9.0-test", elf);
   std::filesystem::create_directories(t.path / "lib/modules/6.9.0-test");
   KernelCache cache((t.path / "cache").string());
-  std::string err;
-  auto k = cache.resolve(t.path.string(), false, &err);
-  INFO(err);
+  auto k = cache.resolve(t.path.string(), false);
+  INFO((k ? "" : k.error().message));
   REQUIRE(k);
   CHECK(k->release == "6.9.0-test");
   CHECK(k->modules_dir == (t.path / "lib/modules/6.9.0-test").string());
@@ -293,14 +293,18 @@ TEST_CASE("JSON results get a vm block", "[vm-unit]") {
   KernelSpec k;
   k.release = "6.12.117+deb12-amd64";
   std::string path = t.write("r.json", R"({"environment": {"kernel": "x"}, "results": []})");
-  std::string err;
-  REQUIRE(label_json_file(path, vm_info(k, Accel::Tcg), &err));
+  auto labelled = label_json_file(path, vm_info(k, Accel::Tcg));
+  INFO((labelled ? "" : labelled.error().message));
+  REQUIRE(labelled);
   auto j = nlohmann::json::parse(test::read_text(path));
   CHECK(j["vm"]["kernel"] == "6.12.117+deb12-amd64");
   CHECK(j["vm"]["emulated"] == true);
   CHECK(j["vm"]["note"] == kEmulatedNote);
   CHECK(j["environment"]["vm"]["accel"] == "tcg");
-  CHECK_FALSE(label_json_file(t.write("bad.json", "[1]"), vm_info(k, Accel::Tcg), &err));
+  const std::string bad = t.write("bad.json", "[1]");
+  auto refused = label_json_file(bad, vm_info(k, Accel::Tcg));
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message == bad + ": not a JSON object; left unlabelled");
   CHECK(vm_info(k, Accel::Kvm).count("note") == 0);
 }
 
@@ -356,8 +360,7 @@ TEST_CASE("work folders: the sweep removes those of ended runs and never a live 
   REQUIRE(pipe(fds) == 0);
   pid_t killed = fork();
   if (killed == 0) {
-    std::string err;
-    auto dir = WorkDir::create(parent, &err);
+    auto dir = WorkDir::create(parent);
     char ok = dir ? 1 : 0;
     (void)!write(fds[1], &ok, 1);
     raise(SIGKILL);
@@ -368,10 +371,10 @@ TEST_CASE("work folders: the sweep removes those of ended runs and never a live 
   close(fds[0]);
   REQUIRE(ok == 1);
   waitpid(killed, nullptr, 0);
-  std::string err;
-  auto live = WorkDir::create(parent, &err);  // this process's, alive
-  INFO(err);
-  REQUIRE(live);
+  auto made = WorkDir::create(parent);  // this process's, alive
+  INFO((made ? "" : made.error().message));
+  REQUIRE(made);
+  std::unique_ptr<WorkDir> live = std::move(*made);
   CHECK(std::filesystem::path(live->path()).filename().string().rfind("bpfbench-vm-" + own_stamp() + "-", 0) == 0);
   CHECK((std::filesystem::status(live->path()).permissions() & std::filesystem::perms::all) ==
         std::filesystem::perms::owner_all);
@@ -424,8 +427,7 @@ TEST_CASE("kernel files are read bounded: a FIFO, a deep or odd JSON is nothing,
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
   // A results file nested too deep is not labelled (the dump of it recursed).
   KernelSpec k;
-  std::string err;
-  CHECK_FALSE(label_json_file(t.write("deep.json", "{\"a\": " + deep + "}"), vm_info(k, Accel::Tcg), &err));
+  CHECK_FALSE(label_json_file(t.write("deep.json", "{\"a\": " + deep + "}"), vm_info(k, Accel::Tcg)));
 }
 
 // `kernels --probe` keeps each guest's probe rows in the kernel's folder; `kernels` reads
@@ -439,7 +441,7 @@ TEST_CASE("guest probes are kept in the kernel's folder and read back bounded, a
   CHECK(read_guest_probe(k).is_null());  // never probed
   const nlohmann::json rows = nlohmann::json::array(
       {{{"kind", "attach"}, {"name", "fentry"}, {"available", true}}, {{"kind", "prog"}, {"name", "xdp"}}});
-  CHECK(write_guest_probe(k, rows).empty());
+  CHECK(write_guest_probe(k, rows));
   CHECK(read_guest_probe(k) == rows);
   t.write("k/probe.json", "{\"kind\": \"attach\"}");
   CHECK(read_guest_probe(k).is_null());  // not an array
@@ -451,5 +453,5 @@ TEST_CASE("guest probes are kept in the kernel's folder and read back bounded, a
   // A folder that is gone: the write says why instead of losing the rows unseen.
   KernelSpec gone;
   gone.dir = (t.path / "missing").string();
-  CHECK_FALSE(write_guest_probe(gone, rows).empty());
+  CHECK_FALSE(write_guest_probe(gone, rows));
 }
