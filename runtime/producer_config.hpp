@@ -6,11 +6,22 @@
 #include "compiler/bdsl/plan.hpp"
 #include "util/error.hpp"
 #include "runtime/components.hpp"
+#include "runtime/point_params.hpp"
 
 namespace bpfbench {
 
-// Everything but what comes from the loaded object (the test_run program, the sockets of
-// setup, the churn map, the consumer's counter): those are the caller's to fill in.
+// A producer kind's runtime row: `configure` fills in the settings the kind reads from the
+// point's params, exactly those its row in compiler/family/kinds.cpp lists (one row per
+// kind; adding a ProducerKind without one fails to build).
+struct ProducerRow {
+  ProducerKind kind;
+  Result<> (*configure)(const PointParams &p, ProducerConfig &pc);
+};
+const ProducerRow &producer_row(ProducerKind k);
+
+// The common fields (kind, producers), then the kind's configure. Everything but what comes
+// from the loaded object (the test_run program, the sockets of setup, the churn map, the
+// consumer's counter): those are the caller's to fill in.
 Result<ProducerConfig> producer_config_for(const PlanPoint &p, const FamilyManifest &f, const ProgramSpec &prog);
 
 // Whether two configs drive the same work: every field producer_config_for sets.

@@ -1,0 +1,165 @@
+// The runtime rows of the producer and consumer kinds (runtime/producer_config.cpp,
+// runtime/consumer_setup.cpp): every kind has one, and its configure reads exactly the
+// params the kind's row in compiler/family/kinds.cpp lists (what `bpfbench list --kinds`
+// shows), on a point that holds every param a row lists, with values that take every path.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+
+#include "compiler/family/kinds.hpp"
+#include "runtime/consumer_setup.hpp"
+#include "runtime/producer_config.hpp"
+
+using namespace bpfbench;
+
+namespace {
+
+ParamValue word(const char *s) {
+  return ParamValue{false, 0, s};
+}
+ParamValue number(int64_t i) {
+  return ParamValue{true, i, {}};
+}
+
+// A value for every param a row lists: not the fallback, and one that takes the path that
+// reads the most (a header packet of some length, check_output with an encap check).
+const std::map<std::string, ParamValue> &param_values() {
+  static const std::map<std::string, ParamValue> values = {
+      {"op_count", word("atomic")},
+      {"getpgid_arg", word("self")},
+      {"comm", word("main")},
+      {"batch_size", number(7)},
+      {"max_in_flight", number(4096)},
+      {"nr_entries", number(100)},
+      {"prefix_len", number(24)},
+      {"batch_iters", number(3)},
+      {"test_run_repeat", number(2)},
+      {"packet", word("eth_ipv4_tcp")},
+      {"packet_len", number(80)},
+      {"packet_sport", number(1000)},
+      {"packet_dport", number(2000)},
+      {"packet_tcp_flags", number(2)},
+      {"packet_ip_options", number(1)},
+      {"packet_ip_frag", number(1)},
+      {"packet_eth_src", word("02:00:00:00:00:0a")},
+      {"packet_eth_dst", word("02:00:00:00:00:0b")},
+      {"packet_src", word("10.1.0.1")},
+      {"packet_dst", word("10.1.0.2")},
+      {"check_output", number(1)},
+      {"expect_retval", number(2)},
+      {"expect_packet", word("encap")},
+      {"expect_outer_src", word("10.2.0.1")},
+      {"expect_outer_dst", word("10.2.0.2")},
+      {"expect_eth_src", word("02:00:00:00:00:0c")},
+      {"expect_eth_dst", word("02:00:00:00:00:0d")},
+      {"consumer", word("custom")},
+      {"sampled", number(1)},
+      {"record_count", word("atomic")},
+      {"sample_rate", number(8)},
+      {"perfbuf_pages", number(16)},
+      {"verify", word("per_byte")},
+      {"kthread_pid", number(1)},
+      {"timing_samples", number(10)},
+      {"back2back", number(1)},
+  };
+  return values;
+}
+
+template <typename Kind>
+void add_params_of(PlanPoint &p, std::set<std::string> &added) {
+  for (const auto &row : kind_table<Kind>())
+    for (const KindParam &k : row.params) {
+      if (!added.insert(k.name).second) continue;
+      INFO("the test has no value for the param " << k.name);
+      REQUIRE(param_values().count(k.name) == 1);
+      p.params.emplace_back(k.name, param_values().at(k.name));
+    }
+}
+
+// A point that holds every param any producer, consumer or metric source row lists, and `back2back`.
+PlanPoint point_with_every_param() {
+  PlanPoint p;
+  std::set<std::string> added;
+  add_params_of<ProducerKind>(p, added);
+  add_params_of<ConsumerKind>(p, added);
+  add_params_of<MetricSourceKind>(p, added);
+  p.params.emplace_back(kind_params::back2back.name, param_values().at(kind_params::back2back.name));
+  return p;
+}
+
+std::set<std::string> listed(std::span<const KindParam> params) {
+  std::set<std::string> out;
+  for (const KindParam &k : params) out.insert(k.name);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("each producer kind's configure reads the params its row lists, no more, no fewer", "[kinds]") {
+  const PlanPoint p = point_with_every_param();
+  for (const auto &info : kind_table<ProducerKind>()) {
+    INFO("producer " << info.name);
+    const ProducerRow &row = producer_row(info.kind);
+    REQUIRE(row.kind == info.kind);
+    std::vector<std::string> reads;
+    ProducerConfig pc;
+    pc.kind = info.kind;
+    auto done = row.configure(PointParams(p, &reads), pc);
+    REQUIRE(done);
+    CHECK(std::set<std::string>(reads.begin(), reads.end()) == listed(info.params));
+  }
+}
+
+TEST_CASE("each consumer kind's configure reads the params its row lists, no more, no fewer", "[kinds]") {
+  const PlanPoint p = point_with_every_param();
+  for (const auto &info : kind_table<ConsumerKind>()) {
+    INFO("consumer " << info.name);
+    const ConsumerRow &row = consumer_row(info.kind);
+    REQUIRE(row.kind == info.kind);
+    std::vector<std::string> reads;
+    ConsumerConfig c;
+    c.kind = info.kind;
+    auto done = row.configure(PointParams(p, &reads), c);
+    REQUIRE(done);
+    CHECK(std::set<std::string>(reads.begin(), reads.end()) == listed(info.params));
+  }
+}
+
+TEST_CASE("a kind's configure sets what its params say and leaves the other kinds' settings alone", "[kinds]") {
+  const PlanPoint p = point_with_every_param();
+  ProducerConfig syscall;
+  REQUIRE(producer_row(ProducerKind::Syscall).configure(PointParams(p), syscall));
+  CHECK(syscall.getpgid_self);
+  CHECK(syscall.atomic_count);
+  CHECK(!syscall.rename_main);
+  CHECK(syscall.batch_size == 32);
+  CHECK(syscall.data_in.empty());
+  ProducerConfig test_run;
+  test_run.kind = ProducerKind::TestRun;
+  REQUIRE(producer_row(ProducerKind::TestRun).configure(PointParams(p), test_run));
+  CHECK(test_run.ops_per_run == 3);
+  CHECK(test_run.repeat == 2);
+  CHECK(test_run.data_in.size() == 80);
+  CHECK(test_run.expected_retval == 2u);
+  CHECK(test_run.expected_out.has_value());
+  CHECK(!test_run.atomic_count);
+  ProducerConfig churn;
+  REQUIRE(producer_row(ProducerKind::MapChurn).configure(PointParams(p), churn));
+  CHECK(churn.churn_entries == 100);
+  CHECK(churn.churn_prefix_len == 24);
+  ConsumerConfig ring;
+  ring.kind = ConsumerKind::Ringbuf;
+  REQUIRE(consumer_row(ConsumerKind::Ringbuf).configure(PointParams(p), ring));
+  CHECK(ring.flavor == BufferFlavor::Custom);
+  CHECK(ring.atomic_count);
+  CHECK(ring.sample_rate == 8);
+  CHECK(ring.perfbuf_pages == 128);  // perfbuf's param, not the ring's
+  ConsumerConfig perf;
+  perf.kind = ConsumerKind::Perfbuf;
+  REQUIRE(consumer_row(ConsumerKind::Perfbuf).configure(PointParams(p), perf));
+  CHECK(perf.perfbuf_pages == 16);
+  ConsumerConfig socket;
+  REQUIRE(consumer_row(ConsumerKind::Socket).configure(PointParams(p), socket));
+  CHECK(socket.verify_per_byte);
+}
