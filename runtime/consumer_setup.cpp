@@ -2,14 +2,12 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <iterator>
 
 #include "runtime/consumers/buffer_consumers.hpp"
-#include "runtime/uprobe_targets.hpp"
+#include "runtime/producer_config.hpp"
 
 namespace bpfbench {
 namespace {
@@ -96,46 +94,10 @@ Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind
   return c;
 }
 
-// Every producer kind is a case (no default: -Wswitch names this place for a new kind).
+// The producer's row says whether its kind has a trigger (runtime/producer_config.cpp).
 Result<std::function<std::string()>> make_trigger(const ProducerConfig &cfg) {
-  using Trigger = std::function<std::string()>;
-  switch (cfg.kind) {
-  case ProducerKind::Syscall:
-    // Called only by the consumer thread: its tid is taken at the first call.
-    return Trigger([self = cfg.getpgid_self, pid = 0L]() mutable {
-      if (pid == 0) pid = getpgid_arg(self);
-      (void)syscall(__NR_getpgid, pid);
-      return std::string();
-    });
-  case ProducerKind::TestRun:
-    if (cfg.test_run_fd < 0) break;
-    return Trigger([fd = cfg.test_run_fd] {
-      LIBBPF_OPTS(bpf_test_run_opts, opts);
-      if (bpf_prog_test_run_opts(fd, &opts)) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
-      return std::string();
-    });
-  case ProducerKind::UprobeNop:
-    return Trigger([] {
-      bpfbench_uprobe_target_nop();
-      return std::string();
-    });
-  case ProducerKind::UprobePush:
-  case ProducerKind::UprobeRet:
-  case ProducerKind::UprobeNop5:
-  case ProducerKind::UsdtNop:
-  case ProducerKind::UsdtNop5:
-  case ProducerKind::CountGlobal:
-  case ProducerKind::CountLocal:
-  case ProducerKind::Rename:
-  case ProducerKind::SocketCreate:
-  case ProducerKind::ThreadCreate:
-  case ProducerKind::Getsockopt:
-  case ProducerKind::SyscallPair:
-  case ProducerKind::Sendfile:
-  case ProducerKind::MapChurn:
-  case ProducerKind::Getppid:
-  case ProducerKind::None: break;
-  }
+  if (const auto trigger = producer_row(cfg.kind).trigger)
+    if (std::function<std::string()> t = trigger(cfg)) return t;
   return Error(std::string("producer '") + kind_name(cfg.kind) + "' cannot run back-to-back");
 }
 

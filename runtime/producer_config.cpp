@@ -1,8 +1,13 @@
 #include "runtime/producer_config.hpp"
 
+#include <bpf/bpf.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <iterator>
 
 #include "runtime/test_run_input.hpp"
+#include "runtime/uprobe_targets.hpp"
 
 namespace bpfbench {
 
@@ -70,11 +75,38 @@ Result<> configure_test_run(const PointParams &p, ProducerConfig &pc) {
   return {};
 }
 
+// Back-to-back triggers: one operation of the kind's producer loop, for the consumer thread.
+
+Trigger trigger_syscall(const ProducerConfig &cfg) {
+  // Called only by the consumer thread: its tid is taken at the first call.
+  return [self = cfg.getpgid_self, pid = 0L]() mutable {
+    if (pid == 0) pid = getpgid_arg(self);
+    (void)syscall(__NR_getpgid, pid);
+    return std::string();
+  };
+}
+
+Trigger trigger_test_run(const ProducerConfig &cfg) {
+  if (cfg.test_run_fd < 0) return {};
+  return [fd = cfg.test_run_fd] {
+    LIBBPF_OPTS(bpf_test_run_opts, opts);
+    if (bpf_prog_test_run_opts(fd, &opts)) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
+    return std::string();
+  };
+}
+
+Trigger trigger_uprobe_nop(const ProducerConfig &) {
+  return [] {
+    bpfbench_uprobe_target_nop();
+    return std::string();
+  };
+}
+
 // One row per ProducerKind, in the enum's order (checked below).
 constexpr ProducerRow kProducerRows[] = {
-    {ProducerKind::Syscall, configure_syscall},
-    {ProducerKind::TestRun, configure_test_run},
-    {ProducerKind::UprobeNop, configure_count},
+    {ProducerKind::Syscall, configure_syscall, trigger_syscall},
+    {ProducerKind::TestRun, configure_test_run, trigger_test_run},
+    {ProducerKind::UprobeNop, configure_count, trigger_uprobe_nop},
     {ProducerKind::UprobePush, configure_count},
     {ProducerKind::UprobeRet, configure_count},
     {ProducerKind::UprobeNop5, configure_count},

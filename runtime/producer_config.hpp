@@ -2,6 +2,9 @@
 // read once for every runner of a point: run_point and the interleaved ab runner.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include "compiler/family/manifest.hpp"
 #include "compiler/bdsl/plan.hpp"
 #include "util/error.hpp"
@@ -10,12 +13,18 @@
 
 namespace bpfbench {
 
+// One producer operation for the consumer thread to call in back-to-back mode.
+using Trigger = std::function<std::string()>;
+
 // A producer kind's runtime row: `configure` fills in the settings the kind reads from the
-// point's params, exactly those its row in compiler/family/kinds.cpp lists (one row per
-// kind; adding a ProducerKind without one fails to build).
+// point's params, exactly those its row in compiler/family/kinds.cpp lists; `trigger`, for
+// the kinds that can run back-to-back, makes one operation of the kind's producer loop
+// (empty when the config cannot: make_trigger says so). One row per kind; adding a
+// ProducerKind without one fails to build.
 struct ProducerRow {
   ProducerKind kind;
   Result<> (*configure)(const PointParams &p, ProducerConfig &pc);
+  Trigger (*trigger)(const ProducerConfig &cfg) = nullptr;
 };
 const ProducerRow &producer_row(ProducerKind k);
 

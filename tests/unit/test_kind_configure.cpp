@@ -163,3 +163,25 @@ TEST_CASE("a kind's configure sets what its params say and leaves the other kind
   REQUIRE(consumer_row(ConsumerKind::Socket).configure(PointParams(p), socket));
   CHECK(socket.verify_per_byte);
 }
+
+TEST_CASE("back-to-back triggers come from the producer's row: syscall, uprobe_nop and test_run with a program",
+          "[kinds]") {
+  for (const auto &info : kind_table<ProducerKind>()) {
+    INFO("producer " << info.name);
+    ProducerConfig cfg;
+    cfg.kind = info.kind;
+    auto trigger = make_trigger(cfg);
+    const bool has_trigger = info.kind == ProducerKind::Syscall || info.kind == ProducerKind::UprobeNop;
+    CHECK(bool(trigger) == has_trigger);
+    if (!trigger)
+      CHECK(trigger.error().message == std::string("producer '") + info.name + "' cannot run back-to-back");
+  }
+  auto syscall = make_trigger(ProducerConfig{ProducerKind::Syscall});
+  REQUIRE(syscall);
+  CHECK((*syscall)().empty());  // getpgid(-1) fails with ESRCH; the trigger reports nothing
+  ProducerConfig test_run{ProducerKind::TestRun};
+  test_run.test_run_fd = 1000000;  // no such program: the trigger is made, its call fails
+  auto run = make_trigger(test_run);
+  REQUIRE(run);
+  CHECK((*run)().rfind("BPF_PROG_TEST_RUN failed: ", 0) == 0);
+}
