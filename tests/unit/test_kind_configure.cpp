@@ -15,10 +15,10 @@ using namespace bpfbench;
 
 namespace {
 
-ParamValue word(const char *s) {
+ParamValue enum_value(const char *s) {
   return ParamValue{false, 0, s};
 }
-ParamValue number(int64_t i) {
+ParamValue int_value(int64_t i) {
   return ParamValue{true, i, {}};
 }
 
@@ -26,42 +26,42 @@ ParamValue number(int64_t i) {
 // reads the most (a header packet of some length, check_output with an encap check).
 const std::map<std::string, ParamValue> &param_values() {
   static const std::map<std::string, ParamValue> values = {
-      {"op_count", word("atomic")},
-      {"getpgid_arg", word("self")},
-      {"comm", word("main")},
-      {"batch_size", number(7)},
-      {"max_in_flight", number(4096)},
-      {"nr_entries", number(100)},
-      {"prefix_len", number(24)},
-      {"batch_iters", number(3)},
-      {"test_run_repeat", number(2)},
-      {"packet", word("eth_ipv4_tcp")},
-      {"packet_len", number(80)},
-      {"packet_sport", number(1000)},
-      {"packet_dport", number(2000)},
-      {"packet_tcp_flags", number(2)},
-      {"packet_ip_options", number(1)},
-      {"packet_ip_frag", number(1)},
-      {"packet_eth_src", word("02:00:00:00:00:0a")},
-      {"packet_eth_dst", word("02:00:00:00:00:0b")},
-      {"packet_src", word("10.1.0.1")},
-      {"packet_dst", word("10.1.0.2")},
-      {"check_output", number(1)},
-      {"expect_retval", number(2)},
-      {"expect_packet", word("encap")},
-      {"expect_outer_src", word("10.2.0.1")},
-      {"expect_outer_dst", word("10.2.0.2")},
-      {"expect_eth_src", word("02:00:00:00:00:0c")},
-      {"expect_eth_dst", word("02:00:00:00:00:0d")},
-      {"consumer", word("custom")},
-      {"sampled", number(1)},
-      {"record_count", word("atomic")},
-      {"sample_rate", number(8)},
-      {"perfbuf_pages", number(16)},
-      {"verify", word("per_byte")},
-      {"kthread_pid", number(1)},
-      {"timing_samples", number(10)},
-      {"back2back", number(1)},
+      {"op_count", enum_value("atomic")},
+      {"getpgid_arg", enum_value("self")},
+      {"comm", enum_value("main")},
+      {"batch_size", int_value(7)},
+      {"max_in_flight", int_value(4096)},
+      {"nr_entries", int_value(100)},
+      {"prefix_len", int_value(24)},
+      {"batch_iters", int_value(3)},
+      {"test_run_repeat", int_value(2)},
+      {"packet", enum_value("eth_ipv4_tcp")},
+      {"packet_len", int_value(80)},
+      {"packet_sport", int_value(1000)},
+      {"packet_dport", int_value(2000)},
+      {"packet_tcp_flags", int_value(2)},
+      {"packet_ip_options", int_value(1)},
+      {"packet_ip_frag", int_value(1)},
+      {"packet_eth_src", enum_value("02:00:00:00:00:0a")},
+      {"packet_eth_dst", enum_value("02:00:00:00:00:0b")},
+      {"packet_src", enum_value("10.1.0.1")},
+      {"packet_dst", enum_value("10.1.0.2")},
+      {"check_output", int_value(1)},
+      {"expect_retval", int_value(2)},
+      {"expect_packet", enum_value("encap")},
+      {"expect_outer_src", enum_value("10.2.0.1")},
+      {"expect_outer_dst", enum_value("10.2.0.2")},
+      {"expect_eth_src", enum_value("02:00:00:00:00:0c")},
+      {"expect_eth_dst", enum_value("02:00:00:00:00:0d")},
+      {"consumer", enum_value("custom")},
+      {"sampled", int_value(1)},
+      {"record_count", enum_value("atomic")},
+      {"sample_rate", int_value(8)},
+      {"perfbuf_pages", int_value(16)},
+      {"verify", enum_value("per_byte")},
+      {"kthread_pid", int_value(1)},
+      {"timing_samples", int_value(10)},
+      {"back2back", int_value(1)},
   };
   return values;
 }
@@ -88,7 +88,7 @@ PlanPoint point_with_every_param() {
   return p;
 }
 
-std::set<std::string> listed(std::span<const KindParam> params) {
+std::set<std::string> names_of(std::span<const KindParam> params) {
   std::set<std::string> out;
   for (const KindParam &k : params) out.insert(k.name);
   return out;
@@ -107,7 +107,7 @@ TEST_CASE("each producer kind's configure reads the params its row lists, no mor
     pc.kind = info.kind;
     auto done = row.configure(PointParams(p, &reads), pc);
     REQUIRE(done);
-    CHECK(std::set<std::string>(reads.begin(), reads.end()) == listed(info.params));
+    CHECK(std::set<std::string>(reads.begin(), reads.end()) == names_of(info.params));
   }
 }
 
@@ -122,7 +122,7 @@ TEST_CASE("each consumer kind's configure reads the params its row lists, no mor
     c.kind = info.kind;
     auto done = row.configure(PointParams(p, &reads), c);
     REQUIRE(done);
-    CHECK(std::set<std::string>(reads.begin(), reads.end()) == listed(info.params));
+    CHECK(std::set<std::string>(reads.begin(), reads.end()) == names_of(info.params));
   }
 }
 
