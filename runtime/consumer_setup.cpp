@@ -2,11 +2,12 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+
+#include <algorithm>
+#include <iterator>
 
 #include "runtime/consumers/buffer_consumers.hpp"
-#include "runtime/uprobe_targets.hpp"
+#include "runtime/producer_config.hpp"
 
 namespace bpfbench {
 namespace {
@@ -18,7 +19,61 @@ bpf_map *first_map_of_type(const BpfObject &obj, bpf_map_type type) {
   return nullptr;
 }
 
+namespace kp = kind_params;
+
+// Each kind's configure reads exactly the params its row in compiler/family/kinds.cpp lists
+// (tests/unit/test_kind_configure.cpp holds the two against each other).
+
+Result<> configure_consumer_nothing(const PointParams &, ConsumerConfig &) {
+  return {};
+}
+
+// ringbuf, perfbuf: the reader, its counting and (perfbuf) its wakeups.
+Result<> configure_buffer(const PointParams &p, ConsumerConfig &c) {
+  if (const ParamValue *v = p.param(kp::consumer); v && !v->is_int) {
+    auto flavor = buffer_flavor(*buffer_kind(c.kind), v->s);
+    if (!flavor) return flavor.error();
+    c.flavor = *flavor;
+  }
+  c.sampled = p.int_param(kp::sampled) != 0;
+  if (const ParamValue *v = p.param(kp::record_count); v && !v->is_int) c.atomic_count = v->s == "atomic";
+  c.sample_rate = static_cast<uint64_t>(std::max<int64_t>(1, p.int_param(kp::sample_rate)));
+  return {};
+}
+
+Result<> configure_perfbuf(const PointParams &p, ConsumerConfig &c) {
+  BB_TRY(configure_buffer(p, c));
+  c.perfbuf_pages = static_cast<uint64_t>(std::max<int64_t>(1, p.int_param(kp::perfbuf_pages)));
+  return {};
+}
+
+Result<> configure_socket(const PointParams &p, ConsumerConfig &c) {
+  if (const ParamValue *v = p.param(kp::verify); v && !v->is_int) c.verify_per_byte = v->s == "per_byte";
+  return {};
+}
+
+// One row per ConsumerKind, in the enum's order (checked below).
+constexpr ConsumerRow kConsumerRows[] = {
+    {ConsumerKind::None, configure_consumer_nothing},
+    {ConsumerKind::Ringbuf, configure_buffer},
+    {ConsumerKind::Perfbuf, configure_perfbuf},
+    {ConsumerKind::Socket, configure_socket},
+};
+
+constexpr bool consumer_rows_in_order() {
+  for (size_t i = 0; i < std::size(kConsumerRows); ++i)
+    if (static_cast<size_t>(kConsumerRows[i].kind) != i) return false;
+  return true;
+}
+// ConsumerKind::Socket is the enum's last value: a kind without a row fails to build here.
+static_assert(std::size(kConsumerRows) == static_cast<size_t>(ConsumerKind::Socket) + 1, "a ConsumerKind has no row");
+static_assert(consumer_rows_in_order(), "the rows are not in the ConsumerKind order");
+
 }  // namespace
+
+const ConsumerRow &consumer_row(ConsumerKind k) {
+  return kConsumerRows[static_cast<size_t>(k)];
+}
 
 bool runs_back_to_back(const PlanPoint &p) {
   return p.int_param(kind_params::back2back) != 0;
@@ -27,19 +82,9 @@ bool runs_back_to_back(const PlanPoint &p) {
 Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj) {
   ConsumerConfig c;
   c.kind = kind;
+  BB_TRY(consumer_row(kind).configure(PointParams(p), c));
   const BufferKind *buf = buffer_kind(kind);
   if (!buf) return c;  // socket: its fd comes from setup
-  if (const ParamValue *v = p.param(kind_params::consumer); v && !v->is_int) {
-    auto flavor = buffer_flavor(*buf, v->s);
-    if (!flavor) return flavor.error();
-    c.flavor = *flavor;
-  }
-  c.sampled = p.int_param(kind_params::sampled) != 0;
-  if (const ParamValue *v = p.param(kind_params::record_count); v && !v->is_int) c.atomic_count = v->s == "atomic";
-  c.sample_rate = static_cast<uint64_t>(
-      std::max<int64_t>(1, p.int_param(kind_params::sample_rate)));
-  c.perfbuf_pages = static_cast<uint64_t>(
-      std::max<int64_t>(1, p.int_param(kind_params::perfbuf_pages)));
   bpf_map *m = first_map_of_type(obj, buf->map_type);
   if (!m)
     return Error(std::string("consumer '") + kind_name(c.kind) + "' found no " + buf->map_type_name +
@@ -49,46 +94,10 @@ Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind
   return c;
 }
 
-// Every producer kind is a case (no default: -Wswitch names this place for a new kind).
+// The producer's row says whether its kind has a trigger (runtime/producer_config.cpp).
 Result<std::function<std::string()>> make_trigger(const ProducerConfig &cfg) {
-  using Trigger = std::function<std::string()>;
-  switch (cfg.kind) {
-  case ProducerKind::Syscall:
-    // Called only by the consumer thread: its tid is taken at the first call.
-    return Trigger([self = cfg.getpgid_self, pid = 0L]() mutable {
-      if (pid == 0) pid = getpgid_arg(self);
-      (void)syscall(__NR_getpgid, pid);
-      return std::string();
-    });
-  case ProducerKind::TestRun:
-    if (cfg.test_run_fd < 0) break;
-    return Trigger([fd = cfg.test_run_fd] {
-      LIBBPF_OPTS(bpf_test_run_opts, opts);
-      if (bpf_prog_test_run_opts(fd, &opts)) return "BPF_PROG_TEST_RUN failed: " + errno_text(errno);
-      return std::string();
-    });
-  case ProducerKind::UprobeNop:
-    return Trigger([] {
-      bpfbench_uprobe_target_nop();
-      return std::string();
-    });
-  case ProducerKind::UprobePush:
-  case ProducerKind::UprobeRet:
-  case ProducerKind::UprobeNop5:
-  case ProducerKind::UsdtNop:
-  case ProducerKind::UsdtNop5:
-  case ProducerKind::CountGlobal:
-  case ProducerKind::CountLocal:
-  case ProducerKind::Rename:
-  case ProducerKind::SocketCreate:
-  case ProducerKind::ThreadCreate:
-  case ProducerKind::Getsockopt:
-  case ProducerKind::SyscallPair:
-  case ProducerKind::Sendfile:
-  case ProducerKind::MapChurn:
-  case ProducerKind::Getppid:
-  case ProducerKind::None: break;
-  }
+  if (const auto trigger = producer_row(cfg.kind).trigger)
+    if (std::function<std::string()> t = trigger(cfg)) return t;
   return Error(std::string("producer '") + kind_name(cfg.kind) + "' cannot run back-to-back");
 }
 

@@ -8,18 +8,22 @@
 #include "compiler/bdsl/plan.hpp"
 #include "runtime/bpf_object.hpp"
 #include "runtime/components.hpp"
+#include "runtime/point_params.hpp"
 
 namespace bpfbench {
 
-// Consumer components take their options from the point's params by these names (a
-// family declares the ones it has, usually as `runtime` params):
-//   consumer       enum  libbpf | custom           (default libbpf; another word is an error)
-//   back2back      bool  the consumer triggers each batch itself (see runs_back_to_back)
-//   sampled        bool  perfbuf: wakeup_events = sample_period = sample_rate
-//   sample_rate    int
-//   perfbuf_pages  int   perf ring pages per CPU (default 128)
-// The buffer map is the object's first map of the kind's type (RINGBUF for `ringbuf`,
-// PERF_EVENT_ARRAY for `perfbuf`); a ring's size is its max_entries.
+// A consumer kind's runtime row: `configure` fills in the options the kind reads from the
+// point's params, exactly those its row in compiler/family/kinds.cpp lists (one row per
+// kind; adding a ConsumerKind without one fails to build).
+struct ConsumerRow {
+  ConsumerKind kind;
+  Result<> (*configure)(const PointParams &p, ConsumerConfig &c);
+};
+const ConsumerRow &consumer_row(ConsumerKind k);
+
+// The kind, the kind's configure, then (buffer kinds) the buffer map: the object's first map
+// of the kind's type (RINGBUF for `ringbuf`, PERF_EVENT_ARRAY for `perfbuf`); a ring's size
+// is its max_entries. The params each kind reads: `bpfbench list --kinds`.
 Result<ConsumerConfig> consumer_config_for(const PlanPoint &p, ConsumerKind kind, const BpfObject &obj);
 
 // True when the point sets `back2back`: no producer threads run; the consumer triggers

@@ -2,15 +2,35 @@
 // read once for every runner of a point: run_point and the interleaved ab runner.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include "compiler/family/manifest.hpp"
 #include "compiler/bdsl/plan.hpp"
 #include "util/error.hpp"
 #include "runtime/components.hpp"
+#include "runtime/point_params.hpp"
 
 namespace bpfbench {
 
-// Everything but what comes from the loaded object (the test_run program, the sockets of
-// setup, the churn map, the consumer's counter): those are the caller's to fill in.
+// One producer operation for the consumer thread to call in back-to-back mode.
+using Trigger = std::function<std::string()>;
+
+// A producer kind's runtime row: `configure` fills in the settings the kind reads from the
+// point's params, exactly those its row in compiler/family/kinds.cpp lists; `trigger`, for
+// the kinds that can run back-to-back, makes one operation of the kind's producer loop
+// (empty when the config cannot: make_trigger says so). One row per kind; adding a
+// ProducerKind without one fails to build.
+struct ProducerRow {
+  ProducerKind kind;
+  Result<> (*configure)(const PointParams &p, ProducerConfig &pc);
+  Trigger (*trigger)(const ProducerConfig &cfg) = nullptr;
+};
+const ProducerRow &producer_row(ProducerKind k);
+
+// The common fields (kind, producers), then the kind's configure. Everything but what comes
+// from the loaded object (the test_run program, the sockets of setup, the churn map, the
+// consumer's counter): those are the caller's to fill in.
 Result<ProducerConfig> producer_config_for(const PlanPoint &p, const FamilyManifest &f, const ProgramSpec &prog);
 
 // Whether two configs drive the same work: every field producer_config_for sets.

@@ -27,16 +27,16 @@ const PacketKind *find_kind(const std::string &name) {
 }
 
 // An address param's value, or `fallback` (an address literal) when the point has none.
-Result<Address> address_param(const PlanPoint &p, const char *name, const char *fallback) {
-  const ParamValue *v = p.param(name);
+Result<Address> address_param(const PointParams &p, const KindParam &k, const char *fallback) {
+  const ParamValue *v = p.param(k);
   const std::string text = v && !v->is_int ? v->s : fallback;
   std::string why;
   auto a = parse_address(text, &why);
-  if (!a) return Error(std::string(name) + ": " + why);
+  if (!a) return Error(std::string(k.name) + ": " + why);
   return *a;
 }
 
-Result<std::vector<uint8_t>> headers_packet(const PacketKind &k, const PlanPoint &p, uint32_t len) {
+Result<std::vector<uint8_t>> headers_packet(const PacketKind &k, const PointParams &p, uint32_t len) {
   PacketSpec s;
   s.l3 = k.l3;
   s.l4 = k.l4;
@@ -44,13 +44,14 @@ Result<std::vector<uint8_t>> headers_packet(const PacketKind &k, const PlanPoint
   const bool v6 = k.l3 == PacketSpec::L3::Ipv6;
   struct Field {
     Address *out;
-    const char *name, *fallback;
+    const KindParam &param;
+    const char *fallback;
   };
-  for (const Field &f : {Field{&s.eth_src, kind_params::packet_eth_src.name, "02:00:00:00:00:01"},
-                         Field{&s.eth_dst, kind_params::packet_eth_dst.name, "02:00:00:00:00:02"},
-                         Field{&s.src, kind_params::packet_src.name, v6 ? "fd00::1" : "10.0.0.1"},
-                         Field{&s.dst, kind_params::packet_dst.name, v6 ? "fd00::2" : "10.0.0.2"}}) {
-    auto a = address_param(p, f.name, f.fallback);
+  for (const Field &f : {Field{&s.eth_src, kind_params::packet_eth_src, "02:00:00:00:00:01"},
+                         Field{&s.eth_dst, kind_params::packet_eth_dst, "02:00:00:00:00:02"},
+                         Field{&s.src, kind_params::packet_src, v6 ? "fd00::1" : "10.0.0.1"},
+                         Field{&s.dst, kind_params::packet_dst, v6 ? "fd00::2" : "10.0.0.2"}}) {
+    auto a = address_param(p, f.param, f.fallback);
     if (!a) return a.error();
     *f.out = *a;
   }
@@ -90,11 +91,18 @@ Result<std::vector<uint8_t>> make_packet(const std::string &kind, uint32_t len, 
     if (len) pkt.back() = 0;
     return pkt;
   }
-  if (const PacketKind *k = find_kind(kind)) return headers_packet(*k, PlanPoint{}, len);
+  if (const PacketKind *k = find_kind(kind)) {
+    const PlanPoint none;
+    return headers_packet(*k, PointParams(none), len);
+  }
   return Error("unknown packet '" + kind + "' (expected " + kind_names() + ")");
 }
 
 Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed) {
+  return test_run_input_for(PointParams(p), seed);
+}
+
+Result<TestRunInput> test_run_input_for(const PointParams &p, uint32_t seed) {
   TestRunInput in;
   const int64_t repeat = p.int_param(kind_params::test_run_repeat),
                 len = p.int_param(kind_params::packet_len);
@@ -112,6 +120,11 @@ Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed) {
 }
 
 Result<std::optional<std::vector<uint8_t>>> expected_output_for(const PlanPoint &p, const std::vector<uint8_t> &input) {
+  return expected_output_for(PointParams(p), input);
+}
+
+Result<std::optional<std::vector<uint8_t>>> expected_output_for(const PointParams &p,
+                                                                const std::vector<uint8_t> &input) {
   const ParamValue *mode = p.param(kind_params::expect_packet);
   const std::string m = mode && !mode->is_int ? mode->s : "any";
   if (m == "any") return std::optional<std::vector<uint8_t>>();
@@ -120,14 +133,13 @@ Result<std::optional<std::vector<uint8_t>>> expected_output_for(const PlanPoint 
   Encap e;
   struct Field {
     Address *out;
-    const char *name;
+    const KindParam &param;
   };
   for (const Field &f :
-       {Field{&e.outer_src, kind_params::expect_outer_src.name},
-        Field{&e.outer_dst, kind_params::expect_outer_dst.name}, Field{&e.eth_src, kind_params::expect_eth_src.name},
-        Field{&e.eth_dst, kind_params::expect_eth_dst.name}}) {
-    if (!p.param(f.name)) return Error(std::string("expect_packet encap needs the param ") + f.name);
-    auto a = address_param(p, f.name, "");
+       {Field{&e.outer_src, kind_params::expect_outer_src}, Field{&e.outer_dst, kind_params::expect_outer_dst},
+        Field{&e.eth_src, kind_params::expect_eth_src}, Field{&e.eth_dst, kind_params::expect_eth_dst}}) {
+    if (!p.param(f.param)) return Error(std::string("expect_packet encap needs the param ") + f.param.name);
+    auto a = address_param(p, f.param, "");
     if (!a) return a.error();
     *f.out = *a;
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/bdsl/plan.hpp"
+#include "runtime/point_params.hpp"
 #include "util/error.hpp"
 
 namespace bpfbench {
@@ -36,6 +37,8 @@ struct TestRunInput {
 //   test_run_repeat  int      the kernel's repeat count per BPF_PROG_TEST_RUN (>= 1)
 // The random bytes come from `seed`, so a point's packet is the same on every run.
 Result<TestRunInput> test_run_input_for(const PlanPoint &p, uint32_t seed = 1);
+// The same, read through `p` (the test_run producer's configure: runtime/producer_config.cpp).
+Result<TestRunInput> test_run_input_for(const PointParams &p, uint32_t seed = 1);
 
 // The generated packet alone (exposed for tests); an error names what cannot be made.
 Result<std::vector<uint8_t>> make_packet(const std::string &kind, uint32_t len, uint32_t seed);
@@ -47,5 +50,7 @@ Result<std::vector<uint8_t>> make_packet(const std::string &kind, uint32_t len, 
 //   expect_eth_src, expect_eth_dst       address (MAC): the output frame's
 // nullopt when the output is not compared.
 Result<std::optional<std::vector<uint8_t>>> expected_output_for(const PlanPoint &p, const std::vector<uint8_t> &input);
+Result<std::optional<std::vector<uint8_t>>> expected_output_for(const PointParams &p,
+                                                                const std::vector<uint8_t> &input);
 
 }  // namespace bpfbench
