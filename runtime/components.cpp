@@ -8,13 +8,9 @@
 
 #include "runtime/bpf_object.hpp"
 #include "runtime/consumers/buffer_consumers.hpp"
-#include "runtime/map_churn.hpp"
 #include "runtime/packet_builder.hpp"
-#include "runtime/owner_producers.hpp"
-#include "runtime/pair_producer.hpp"
 #include "runtime/socket_traffic.hpp"
 #include "runtime/uprobe_targets.hpp"
-#include "runtime/user_producers.hpp"
 
 namespace bpfbench {
 
@@ -127,38 +123,28 @@ class IdleProducer final : public Producer {
 
 }  // namespace
 
-Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) {
-  using P = std::unique_ptr<Producer>;
-  switch (cfg.kind) {
-  case ProducerKind::Syscall: return P(std::make_unique<SyscallProducer>(cfg.getpgid_self, cfg.atomic_count));
-  case ProducerKind::TestRun:
-    if (cfg.test_run_fd < 0) return Error("producer test_run needs a loaded driver program");
-    return P(std::make_unique<TestRunProducer>(cfg));
-  case ProducerKind::UprobeNop: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop>>(cfg.atomic_count));
-  case ProducerKind::UprobePush: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_push>>(cfg.atomic_count));
-  case ProducerKind::UprobeRet: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_ret>>(cfg.atomic_count));
-  case ProducerKind::UprobeNop5: return P(std::make_unique<UprobeProducer<bpfbench_uprobe_target_nop5>>(cfg.atomic_count));
-  case ProducerKind::UsdtNop: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop>>(cfg.atomic_count));
-  case ProducerKind::UsdtNop5: return P(std::make_unique<UprobeProducer<bpfbench_usdt_target_nop5>>(cfg.atomic_count));
-  case ProducerKind::CountGlobal:
-  case ProducerKind::CountLocal:
-  case ProducerKind::Rename: return P(make_user_producer(cfg));
-  case ProducerKind::SocketCreate:
-  case ProducerKind::ThreadCreate:
-  case ProducerKind::Getsockopt: return make_owner_producer(cfg);
-  case ProducerKind::SyscallPair: return make_syscall_pair_producer(cfg.producers);
-  case ProducerKind::Getppid: return P(make_getppid_producer(cfg));
-  case ProducerKind::Sendfile:
-    if (cfg.socket_fd < 0)
-      return Error("producer 'sendfile' needs a socket to send to: a socket_pairs setup action with `send`");
-    return P(make_sendfile_producer(cfg.socket_fd, cfg.max_in_flight, cfg.delivered));
-  case ProducerKind::MapChurn:
-    if (cfg.churn_map_fd < 0)
-      return Error(std::string("producer 'map_churn' needs a map named '") + kChurnTemplateMap + "' in the program");
-    return P(make_map_churn_producer(cfg.churn_map_fd, cfg.churn_entries, cfg.churn_prefix_len));
-  case ProducerKind::None: return P(std::make_unique<IdleProducer>());
-  }
-  return Error("unknown producer kind");
+Result<std::unique_ptr<Producer>> make_syscall_producer(const ProducerConfig &cfg) {
+  return std::unique_ptr<Producer>(std::make_unique<SyscallProducer>(cfg.getpgid_self, cfg.atomic_count));
+}
+
+Result<std::unique_ptr<Producer>> make_test_run_producer(const ProducerConfig &cfg) {
+  if (cfg.test_run_fd < 0) return Error("producer test_run needs a loaded driver program");
+  return std::unique_ptr<Producer>(std::make_unique<TestRunProducer>(cfg));
+}
+
+template <void (*Target)()>
+Result<std::unique_ptr<Producer>> make_uprobe_producer(const ProducerConfig &cfg) {
+  return std::unique_ptr<Producer>(std::make_unique<UprobeProducer<Target>>(cfg.atomic_count));
+}
+template Result<std::unique_ptr<Producer>> make_uprobe_producer<bpfbench_uprobe_target_nop>(const ProducerConfig &);
+template Result<std::unique_ptr<Producer>> make_uprobe_producer<bpfbench_uprobe_target_push>(const ProducerConfig &);
+template Result<std::unique_ptr<Producer>> make_uprobe_producer<bpfbench_uprobe_target_ret>(const ProducerConfig &);
+template Result<std::unique_ptr<Producer>> make_uprobe_producer<bpfbench_uprobe_target_nop5>(const ProducerConfig &);
+template Result<std::unique_ptr<Producer>> make_uprobe_producer<bpfbench_usdt_target_nop>(const ProducerConfig &);
+template Result<std::unique_ptr<Producer>> make_uprobe_producer<bpfbench_usdt_target_nop5>(const ProducerConfig &);
+
+Result<std::unique_ptr<Producer>> make_idle_producer(const ProducerConfig &) {
+  return std::unique_ptr<Producer>(std::make_unique<IdleProducer>());
 }
 
 Result<std::unique_ptr<Consumer>> make_consumer(const ConsumerConfig &cfg) {

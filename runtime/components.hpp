@@ -82,12 +82,17 @@ long getpgid_arg(bool self);
 // One BPF_PROG_TEST_RUN of program `fd` on `data` (none when empty), run once.
 Result<> test_run_once(int fd, const std::vector<uint8_t> &data);
 
+// The producers of this file, each its kind's `make` (runtime/producer_config.cpp's rows):
+// the getpgid loop, BPF_PROG_TEST_RUN calls (fails without a loaded driver program), calls
+// of a uprobe or USDT target function, and kind "none" (waits for stop).
+Result<std::unique_ptr<Producer>> make_syscall_producer(const ProducerConfig &cfg);
+Result<std::unique_ptr<Producer>> make_test_run_producer(const ProducerConfig &cfg);
+template <void (*Target)()>
+Result<std::unique_ptr<Producer>> make_uprobe_producer(const ProducerConfig &cfg);
+Result<std::unique_ptr<Producer>> make_idle_producer(const ProducerConfig &cfg);
+
 // getppid: a getppid() loop (runtime/getppid_producer.cpp).
 std::unique_ptr<Producer> make_getppid_producer(const ProducerConfig &cfg);
-
-// The component that serves `cfg.kind` (compiler/family/kinds.cpp lists them); fails for a bad
-// config. Kind "none" yields a producer that just waits for stop.
-Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg);
 
 // How a ring or perf buffer consumer reads its buffer (the `consumer` param, parsed once by
 // runtime/consumer_setup.cpp): libbpf's manager, or bpfbench's own mmap reader. One switch

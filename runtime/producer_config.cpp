@@ -6,8 +6,13 @@
 
 #include <iterator>
 
+#include "runtime/map_churn.hpp"
+#include "runtime/owner_producers.hpp"
+#include "runtime/pair_producer.hpp"
+#include "runtime/socket_traffic.hpp"
 #include "runtime/test_run_input.hpp"
 #include "runtime/uprobe_targets.hpp"
+#include "runtime/user_producers.hpp"
 
 namespace bpfbench {
 
@@ -102,27 +107,45 @@ Trigger trigger_uprobe_nop(const ProducerConfig &) {
   };
 }
 
+// The makers of the producers whose own files build them from other arguments.
+using Made = Result<std::unique_ptr<Producer>>;
+Made make_user(const ProducerConfig &cfg) { return make_user_producer(cfg); }
+Made make_owner(const ProducerConfig &cfg) { return make_owner_producer(cfg); }
+Made make_pair(const ProducerConfig &cfg) { return make_syscall_pair_producer(cfg.producers); }
+Made make_getppid(const ProducerConfig &cfg) { return make_getppid_producer(cfg); }
+Made make_sendfile(const ProducerConfig &cfg) {
+  if (cfg.socket_fd < 0)
+    return Error("producer 'sendfile' needs a socket to send to: a socket_pairs setup action with `send`");
+  return make_sendfile_producer(cfg.socket_fd, cfg.max_in_flight, cfg.delivered);
+}
+Made make_map_churn(const ProducerConfig &cfg) {
+  if (cfg.churn_map_fd < 0)
+    return Error(std::string("producer 'map_churn' needs a map named '") + kChurnTemplateMap + "' in the program");
+  return make_map_churn_producer(cfg.churn_map_fd, cfg.churn_entries, cfg.churn_prefix_len);
+}
+
 // One row per ProducerKind, in the enum's order (checked below).
 constexpr ProducerRow kProducerRows[] = {
-    {ProducerKind::Syscall, configure_syscall, trigger_syscall},
-    {ProducerKind::TestRun, configure_test_run, trigger_test_run},
-    {ProducerKind::UprobeNop, configure_count, trigger_uprobe_nop},
-    {ProducerKind::UprobePush, configure_count},
-    {ProducerKind::UprobeRet, configure_count},
-    {ProducerKind::UprobeNop5, configure_count},
-    {ProducerKind::UsdtNop, configure_count},
-    {ProducerKind::UsdtNop5, configure_count},
-    {ProducerKind::CountGlobal, configure_producer_nothing},
-    {ProducerKind::CountLocal, configure_producer_nothing},
-    {ProducerKind::Rename, configure_rename},
-    {ProducerKind::SocketCreate, configure_owners},
-    {ProducerKind::ThreadCreate, configure_owners},
-    {ProducerKind::Getsockopt, configure_producer_nothing},
-    {ProducerKind::SyscallPair, configure_producer_nothing},
-    {ProducerKind::Sendfile, configure_sendfile},
-    {ProducerKind::MapChurn, configure_map_churn},
-    {ProducerKind::Getppid, configure_count},
-    {ProducerKind::None, configure_producer_nothing},
+    {ProducerKind::Syscall, configure_syscall, make_syscall_producer, true, trigger_syscall},
+    {ProducerKind::TestRun, configure_test_run, make_test_run_producer, true, trigger_test_run},
+    {ProducerKind::UprobeNop, configure_count, make_uprobe_producer<bpfbench_uprobe_target_nop>, true,
+     trigger_uprobe_nop},
+    {ProducerKind::UprobePush, configure_count, make_uprobe_producer<bpfbench_uprobe_target_push>, true},
+    {ProducerKind::UprobeRet, configure_count, make_uprobe_producer<bpfbench_uprobe_target_ret>, true},
+    {ProducerKind::UprobeNop5, configure_count, make_uprobe_producer<bpfbench_uprobe_target_nop5>, true},
+    {ProducerKind::UsdtNop, configure_count, make_uprobe_producer<bpfbench_usdt_target_nop>, false},
+    {ProducerKind::UsdtNop5, configure_count, make_uprobe_producer<bpfbench_usdt_target_nop5>, false},
+    {ProducerKind::CountGlobal, configure_producer_nothing, make_user, false},
+    {ProducerKind::CountLocal, configure_producer_nothing, make_user, false},
+    {ProducerKind::Rename, configure_rename, make_user, true},
+    {ProducerKind::SocketCreate, configure_owners, make_owner, false},
+    {ProducerKind::ThreadCreate, configure_owners, make_owner, false},
+    {ProducerKind::Getsockopt, configure_producer_nothing, make_owner, true},
+    {ProducerKind::SyscallPair, configure_producer_nothing, make_pair, false},
+    {ProducerKind::Sendfile, configure_sendfile, make_sendfile, false},
+    {ProducerKind::MapChurn, configure_map_churn, make_map_churn, false},
+    {ProducerKind::Getppid, configure_count, make_getppid, true},
+    {ProducerKind::None, configure_producer_nothing, make_idle_producer, false},
 };
 
 constexpr bool producer_rows_in_order() {
@@ -139,6 +162,8 @@ static_assert(producer_rows_in_order(), "the rows are not in the ProducerKind or
 const ProducerRow &producer_row(ProducerKind k) {
   return kProducerRows[static_cast<size_t>(k)];
 }
+
+Result<std::unique_ptr<Producer>> make_producer(const ProducerConfig &cfg) { return producer_row(cfg.kind).make(cfg); }
 
 Result<ProducerConfig> producer_config_for(const PlanPoint &p, const FamilyManifest &f, const ProgramSpec &prog) {
   ProducerConfig pc;

@@ -10,33 +10,6 @@ namespace bpfbench {
 
 namespace {
 
-// Producers whose events happen on the producer threads themselves (so the threads' CPU
-// time holds the programs' work) and that need nothing from one particular load.
-bool producer_runs_on_its_threads(ProducerKind k) {
-  switch (k) {
-  case ProducerKind::Syscall:
-  case ProducerKind::TestRun:
-  case ProducerKind::UprobeNop:
-  case ProducerKind::UprobePush:
-  case ProducerKind::UprobeRet:
-  case ProducerKind::UprobeNop5:
-  case ProducerKind::Rename:
-  case ProducerKind::Getppid:
-  case ProducerKind::Getsockopt: return true;
-  case ProducerKind::UsdtNop:
-  case ProducerKind::UsdtNop5:
-  case ProducerKind::CountGlobal:
-  case ProducerKind::CountLocal:
-  case ProducerKind::SocketCreate:
-  case ProducerKind::ThreadCreate:
-  case ProducerKind::SyscallPair:
-  case ProducerKind::Sendfile:
-  case ProducerKind::MapChurn:
-  case ProducerKind::None: return false;
-  }
-  return false;
-}
-
 // Hooks a dispatcher can sit on: the program's own SEC, or a uprobe the runtime attaches.
 bool dispatchable(AttachKind k) {
   switch (k) {
@@ -102,7 +75,7 @@ std::string same_harness(const AbSideInput &a, const ProgramSpec &xa, const AbSi
 // Why one side's program cannot be one of the alternated loads ("" = it can).
 std::string side_rules(const AbSideInput &s, const ProgramSpec &prog, AbDispatch &dispatch) {
   const ProducerKind pk = s.family->producer_of(prog);
-  if (!producer_runs_on_its_threads(pk))
+  if (!producer_row(pk).on_its_threads)
     return std::string("the producer is ") + kind_name(pk) + ": its work does not run on the producer threads alone";
   if (s.family->consumer_of(prog) != ConsumerKind::None)
     return std::string("it has a consumer (") + kind_name(s.family->consumer_of(prog)) + ") of its own buffer";
