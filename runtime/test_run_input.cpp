@@ -30,9 +30,8 @@ const PacketKind *find_kind(const std::string &name) {
 Result<Address> address_param(const PlanPoint &p, const char *name, const char *fallback) {
   const ParamValue *v = p.param(name);
   const std::string text = v && !v->is_int ? v->s : fallback;
-  std::string why;
-  auto a = parse_address(text, &why);
-  if (!a) return Error(std::string(name) + ": " + why);
+  auto a = parse_address(text);
+  if (!a) return Error(std::string(name) + ": " + a.error().message);
   return *a;
 }
 

@@ -140,9 +140,9 @@ class ManifestReader : public ManifestFields {
       if (!get_string(j, "when", where, c.when) || !get_string(j, "require", where, c.require) ||
           !get_string(j, "message", where, c.message))
         return;
-      std::string why;  // the names exist and the literals fit (params and programs are read)
-      if (!parse_condition(c.when, f, why)) error(at(j["when"]), where, why);
-      else if (!parse_condition(c.require, f, why)) error(at(j["require"]), where, why);
+      // The names exist and the literals fit (params and programs are read).
+      if (auto when = parse_condition(c.when, f); !when) error(at(j["when"]), where, when.error().message);
+      else if (auto req = parse_condition(c.require, f); !req) error(at(j["require"]), where, req.error().message);
       else f.constraints.push_back(std::move(c));
     });
   }
@@ -304,10 +304,10 @@ class ManifestReader : public ManifestFields {
 
   // The shape of a source, at once; ratio operands are checked once every metric is read.
   std::optional<MetricSource> read_source(const json &v, const std::string &where) {
-    std::string why;
-    auto src = parse_metric_source(v.get<std::string>(), why);
-    if (!src) error(at(v), where, why);
-    return src;
+    auto src = parse_metric_source(v.get<std::string>());
+    if (src) return *src;
+    error(at(v), where, src.error().message);
+    return std::nullopt;
   }
 
   bool read_metric(const json &j, const std::string &where, MetricSpec &m) {

@@ -21,7 +21,7 @@ using json = nlohmann::json;
 using Names = ManifestFields::Names;
 
 const Names kParamTypes = {"int", "size", "duration", "bool", "enum", "cpuset", "address"};  // ParamType order
-const Names kParamDests = {"rodata", "map_size", "map_extra", "template", "runtime"};         // ParamDest order
+const Names kParamDests = {"rodata", "map_size", "map_extra", "template", "runtime"};        // ParamDest order
 
 struct CType {
   const char *name;
@@ -171,9 +171,8 @@ class ParamReader {
     if (!j_.contains("min")) p_.min = std::max(p_.min, ct->min);
     if (!j_.contains("max")) p_.max = std::min(p_.max, ct->max);
     if (p_.min < ct->min || p_.max > ct->max) {
-      error(mf_.at(j_.contains("c_type") ? j_["c_type"] : j_),
-            "[" + format_quantity(p_.min, p_.type) + ", " + format_quantity(p_.max, p_.type) + "] does not fit c_type " +
-                p_.c_type);
+      const std::string range = "[" + format_quantity(p_.min, p_.type) + ", " + format_quantity(p_.max, p_.type) + "]";
+      error(mf_.at(j_.contains("c_type") ? j_["c_type"] : j_), range + " does not fit c_type " + p_.c_type);
       return false;
     }
     return true;
@@ -219,7 +218,8 @@ class ParamReader {
   // The choices are names, each once; the default is one of them.
   bool enum_default() {
     if (p_.choices.empty()) {
-      error(j_.contains("choices") ? mf_.at(j_["choices"]) : mf_.at(j_), "an enum param needs a non-empty 'choices' list");
+      error(j_.contains("choices") ? mf_.at(j_["choices"]) : mf_.at(j_),
+            "an enum param needs a non-empty 'choices' list");
       return false;
     }
     std::set<std::string> seen;
@@ -230,7 +230,8 @@ class ParamReader {
     std::string s;
     if (!mf_.get_string(j_, "default", where_, s)) return false;
     if (!names_contain(p_.choices, s)) {
-      error(mf_.at(j_["default"]), "default '" + s + "' is not one of its choices (" + join_names(p_.choices, ", ") + ")");
+      error(mf_.at(j_["default"]),
+            "default '" + s + "' is not one of its choices (" + join_names(p_.choices, ", ") + ")");
       return false;
     }
     p_.default_value = ParamValue{false, 0, s};
@@ -241,13 +242,14 @@ class ParamReader {
   bool text_default() {
     std::string s;
     if (!mf_.get_string(j_, "default", where_, s)) return false;
-    if (p_.type == ParamType::Cpuset && !s.empty() && !cpuset_error(s).empty()) {
-      error(mf_.at(j_["default"]), "bad default CPU set '" + s + "': " + cpuset_error(s));
-      return false;
-    }
+    if (p_.type == ParamType::Cpuset && !s.empty())
+      if (auto ok = check_cpuset(s); !ok) {
+        error(mf_.at(j_["default"]), "bad default CPU set '" + s + "': " + ok.error().message);
+        return false;
+      }
     if (p_.type == ParamType::Address)
-      if (std::string why = address_error(s); !why.empty()) {
-        error(mf_.at(j_["default"]), "bad default: " + why);
+      if (auto a = parse_address(s); !a) {
+        error(mf_.at(j_["default"]), "bad default: " + a.error().message);
         return false;
       }
     p_.default_value = ParamValue{false, 0, s};
