@@ -11,8 +11,9 @@ namespace bpfbench::cli {
 CLI::Validator cpuset_validator() {
   return CLI::Validator(
       [](std::string &s) {
-        std::string why = cpuset_error(s);
-        return why.empty() ? offline_cpus_error(s, read_online_cpus()) : why;
+        Result<> ok = check_cpuset(s);
+        if (ok) ok = cpus_are_online(s, read_online_cpus());
+        return ok ? std::string() : ok.error().message;
       },
       "CPUSET");
 }

@@ -40,10 +40,10 @@ std::optional<double> finite_number(const std::string &t) {
 
 ValueParser<int64_t> duration_in(int64_t min_ns, int64_t max_ns) {
   return [=](const std::string &text, std::string *why) -> std::optional<int64_t> {
-    std::string err;
     // parse_quantity checks every step of the ns arithmetic for int64 overflow.
-    auto ns = parse_quantity(text, ParamType::Duration, &err);
+    auto ns = parse_quantity(text, ParamType::Duration);
     if (!ns) {
+      const std::string &err = ns.error().message;
       if (err.find("too large") != std::string::npos)
         return fail<int64_t>(why, fmt::format("{} is too large (the maximum is {})", text, format_duration_ns(max_ns)));
       // "500 has no unit: write 500s, 500ms, 500us or 500ns" says it all.

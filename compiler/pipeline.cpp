@@ -117,9 +117,10 @@ struct CacheUse {
 
 CacheUse check_cache(Diagnostics &diags) {
   CacheUse c{default_cache_dir()};
-  if (std::string why = cache_dir_problem(c.dir); !why.empty()) {
+  if (auto ok = check_cache_dir(c.dir); !ok) {
     c.usable = false;
-    diags.warning({}, fmt::format("the cache folder {} is not used ({}); every run compiles again", c.dir, why));
+    diags.warning(
+        {}, fmt::format("the cache folder {} is not used ({}); every run compiles again", c.dir, ok.error().message));
   }
   return c;
 }

@@ -9,12 +9,7 @@
 
 namespace bpfbench {
 
-Result<std::vector<int>> parse_cpuset(const std::string &text) {
-  std::string why;
-  auto cpus = cpuset_cpus(text, &why);
-  if (!cpus) return Error(why);
-  return *cpus;
-}
+Result<std::vector<int>> parse_cpuset(const std::string &text) { return cpuset_cpus(text); }
 
 Result<CpuAssignment> assign_cpus(int producers, int consumers, bool affinity, const std::vector<int> &prod_cpus,
                                   const std::vector<int> &cons_cpus, int nr_cpus) {

@@ -30,9 +30,8 @@ const PacketKind *find_kind(const std::string &name) {
 Result<Address> address_param(const PointParams &p, const KindParam &k, const char *fallback) {
   const ParamValue *v = p.param(k);
   const std::string text = v && !v->is_int ? v->s : fallback;
-  std::string why;
-  auto a = parse_address(text, &why);
-  if (!a) return Error(std::string(k.name) + ": " + why);
+  auto a = parse_address(text);
+  if (!a) return Error(std::string(k.name) + ": " + a.error().message);
   return *a;
 }
 

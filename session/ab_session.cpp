@@ -45,7 +45,8 @@ Result<FileArgs> ab_variant_input(const AbArgs &a, const std::string &file, cons
   in.file = file;
   if (!templates.empty()) {
     // The side's families compile against its own include/ (the shipped one is not searched).
-    if (std::string why = shared_header_problem(templates); !why.empty()) {
+    if (auto shared = check_shared_header(templates); !shared) {
+      const std::string &why = shared.error().message;
       bool missing = why.starts_with("no include/");
       return Error(fmt::format("{}-templates {}: {}{}", opt, printable_text(templates), printable_text(why),
                                missing ? " (copy bpf_templates/include there with the families)" : ""));

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "compiler/family/builtins.hpp"
-#include "compiler/bpf/code_hooks.hpp"
+#include "compiler/bdsl/code_blocks.hpp"
 #include "compiler/bdsl/expect_check.hpp"
 #include "compiler/bdsl/resolve_value.hpp"
 #include "compiler/bdsl/where_check.hpp"

@@ -45,7 +45,7 @@ struct CheckedBench {
   std::optional<std::vector<FixedSetting>> baseline;
   SourceRange baseline_range;
   std::vector<Comparison> where;              // `where`: points for which one is false are dropped
-  std::vector<PlanCode> code;                 // `code <hook> { ... }` (compiler/bpf/code_hooks.hpp)
+  std::vector<PlanCode> code;                 // `code <hook> { ... }` (compiler/bdsl/code_blocks.hpp)
   std::vector<PlanExpectation> expectations;  // `expect` (compiler/bdsl/expect_check.hpp)
   size_t point_count = 1;                     // before `where` filtering
 };

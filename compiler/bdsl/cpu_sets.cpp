@@ -28,13 +28,10 @@ std::optional<int> read_int(const std::string &text, size_t &pos) {
 
 }  // namespace
 
-std::optional<std::vector<int>> cpuset_cpus(const std::string &text, std::string *why) {
+Result<std::vector<int>> cpuset_cpus(const std::string &text) {
   std::set<int> cpus;
   size_t pos = 0;
-  auto fail = [&](const std::string &reason) -> std::optional<std::vector<int>> {
-    if (why) *why = "invalid CPU set '" + text + "': " + reason;
-    return std::nullopt;
-  };
+  auto fail = [&](const std::string &reason) { return Error("invalid CPU set '" + text + "': " + reason); };
   if (text.empty()) return fail("empty");
   while (true) {
     auto a = read_int(text, pos);
@@ -71,27 +68,30 @@ std::vector<int> read_online_cpus() {
   std::ifstream in("/sys/devices/system/cpu/online");
   std::string line;
   if (!std::getline(in, line)) return {};
-  return cpuset_cpus(line).value_or(std::vector<int>{});
+  auto cpus = cpuset_cpus(line);
+  return cpus ? *cpus : std::vector<int>{};
 }
 
-std::string offline_cpus_error(const std::string &text, const std::vector<int> &online) {
+Result<> cpus_are_online(const std::string &text, const std::vector<int> &online) {
   auto cpus = cpuset_cpus(text);
-  if (online.empty() || !cpus) return "";
+  if (online.empty() || !cpus) return {};
   const std::set<int> have(online.begin(), online.end());
   std::vector<int> missing;
   for (int c : *cpus)
     if (!have.count(c)) missing.push_back(c);
-  if (missing.empty()) return "";
-  return fmt::format("{} {} {} not online on this machine (online: {})", missing.size() == 1 ? "CPU" : "CPUs",
-                     format_cpuset(missing), missing.size() == 1 ? "is" : "are", format_cpuset(online));
+  if (missing.empty()) return {};
+  return Error(fmt::format("{} {} {} not online on this machine (online: {})", missing.size() == 1 ? "CPU" : "CPUs",
+                           format_cpuset(missing), missing.size() == 1 ? "is" : "are", format_cpuset(online)));
 }
 
 void check_cpus_online(const RunPlan &plan, const std::vector<int> &online, Diagnostics &diags) {
   std::set<std::tuple<uint32_t, uint32_t, uint32_t, std::string>> reported;  // file, line, col, setting
   for (const auto &p : plan.points)
     for (auto [name, cpus] : {std::pair{"prod_affinity", &p.prod_cpus}, std::pair{"cons_affinity", &p.cons_cpus}}) {
-      std::string why = cpus->empty() ? "" : offline_cpus_error(*cpus, online);
-      if (why.empty()) continue;
+      if (cpus->empty()) continue;
+      Result<> on = cpus_are_online(*cpus, online);
+      if (on) continue;
+      const std::string &why = on.error().message;
       // Where the value was written; the bench when the command line set it (ab --a/--b).
       SourceRange at = point_value_range(p, name);
       const char *from = at.valid() ? "" : " (set on the command line)";

@@ -9,12 +9,13 @@
 
 #include "compiler/bdsl/diagnostics.hpp"
 #include "compiler/bdsl/plan.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 
 // Parses "0-3,8,10-11" into the listed CPUs in ascending order without duplicates;
-// nullopt on bad syntax ("3-1", "a", ",", ""), with why in `why`.
-std::optional<std::vector<int>> cpuset_cpus(const std::string &text, std::string *why = nullptr);
+// an error on bad syntax ("3-1", "a", ",", "").
+Result<std::vector<int>> cpuset_cpus(const std::string &text);
 
 // The CPUs in the compact form the kernel writes: {0,1,2,3,8} -> "0-3,8".
 std::string format_cpuset(const std::vector<int> &cpus);
@@ -23,9 +24,9 @@ std::string format_cpuset(const std::vector<int> &cpus);
 // (then nothing is checked against it).
 std::vector<int> read_online_cpus();
 
-// "" when every CPU of the (well-formed) set `text` is in `online` or `online` is empty;
-// else e.g. "CPU 4095 is not online on this machine (online: 0-1)".
-std::string offline_cpus_error(const std::string &text, const std::vector<int> &online);
+// Nothing when every CPU of the (well-formed) set `text` is in `online` or `online` is
+// empty; else an error such as "CPU 4095 is not online on this machine (online: 0-1)".
+Result<> cpus_are_online(const std::string &text, const std::vector<int> &online);
 
 // An error at the setting for each point whose prod_affinity/cons_affinity names a CPU
 // that is not in `online` (each location once). Nothing when `online` is empty.

@@ -57,15 +57,15 @@ class Evaluator {
                     "combine (write one value, e.g. 1500ms)"});
       return std::nullopt;
     }
-    std::string err;
     ParamType t = type_ == ParamType::Size ? ParamType::Size : ParamType::Int;
     if (type_ == ParamType::Duration) {
       diags_.error(v.range, fmt::format("unit '{}' does not apply to a duration", v.unit));
       return std::nullopt;
     }
-    auto x = apply_unit(v.number, v.unit, t, &err);
-    if (!x) diags_.error(v.range, fmt::format("bad value in expression for '{}': {}", param_, err));
-    return x;
+    auto x = apply_unit(v.number, v.unit, t);
+    if (x) return *x;
+    diags_.error(v.range, fmt::format("bad value in expression for '{}': {}", param_, x.error().message));
+    return std::nullopt;
   }
 
   std::optional<int64_t> name(const Value &v) {

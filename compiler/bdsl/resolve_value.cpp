@@ -97,10 +97,9 @@ class Resolver {
                    {duration_units_hint(v.number)});
       return false;
     }
-    std::string err;
-    auto scaled = apply_unit(v.number, v.unit, spec_.type, &err);
+    auto scaled = apply_unit(v.number, v.unit, spec_.type);
     if (!scaled) {
-      diags_.error(v.range, fmt::format("bad value for '{}': {}", spec_.name, err));
+      diags_.error(v.range, fmt::format("bad value for '{}': {}", spec_.name, scaled.error().message));
       return false;
     }
     return check_bounds(*scaled, v.range) && push(*scaled, v.range, out);
@@ -156,10 +155,9 @@ class Resolver {
                    {"write one value with its unit: s, ms, us or ns (1500ms, not 1s + 500ms)"});
       return false;
     }
-    std::string err;
-    auto scaled = apply_unit(ev->value, "", spec_.type, &err);
+    auto scaled = apply_unit(ev->value, "", spec_.type);
     if (!scaled) {
-      diags_.error(written.range, fmt::format("bad value for '{}': {}", spec_.name, err));
+      diags_.error(written.range, fmt::format("bad value for '{}': {}", spec_.name, scaled.error().message));
       return false;
     }
     return check_bounds(*scaled, written.range, &v, &*ev) && push(*scaled, written.range, out);
@@ -182,16 +180,15 @@ class Resolver {
       return false;
     }
     if (spec_.type == ParamType::Cpuset && v.kind == Value::Kind::String) {
-      std::string err = cpuset_error(w);
-      if (!err.empty()) {
-        diags_.error(v.range, fmt::format("bad CPU set for '{}': {}", spec_.name, err));
+      if (auto ok = check_cpuset(w); !ok) {
+        diags_.error(v.range, fmt::format("bad CPU set for '{}': {}", spec_.name, ok.error().message));
         return false;
       }
       return push_str(w, v.range, out);
     }
     if (spec_.type == ParamType::Address && v.kind == Value::Kind::String) {
-      if (std::string err = address_error(w); !err.empty()) {
-        diags_.error(v.range, fmt::format("bad address for '{}': {}", spec_.name, err));
+      if (auto a = parse_address(w); !a) {
+        diags_.error(v.range, fmt::format("bad address for '{}': {}", spec_.name, a.error().message));
         return false;
       }
       return push_str(w, v.range, out);
@@ -216,10 +213,9 @@ class Resolver {
     if (v.kind == Value::Kind::Expr) {
       auto ev = eval_int_expr(b, is_numeric(spec_.type) ? spec_.type : ParamType::Int, spec_.name, lets_, diags_);
       if (!ev) return false;
-      std::string err;
-      auto scaled = apply_unit(ev->value, "", is_numeric(spec_.type) ? spec_.type : ParamType::Int, &err);
+      auto scaled = apply_unit(ev->value, "", is_numeric(spec_.type) ? spec_.type : ParamType::Int);
       if (!scaled) {
-        diags_.error(b.range, fmt::format("bad range bound for '{}': {}", spec_.name, err));
+        diags_.error(b.range, fmt::format("bad range bound for '{}': {}", spec_.name, scaled.error().message));
         return false;
       }
       x = *scaled;
@@ -232,10 +228,9 @@ class Resolver {
       diags_.error(b.range, "range bounds must be numbers", hints);
       return false;
     }
-    std::string err;
-    auto scaled = apply_unit(v.number, v.unit, is_numeric(spec_.type) ? spec_.type : ParamType::Int, &err);
+    auto scaled = apply_unit(v.number, v.unit, is_numeric(spec_.type) ? spec_.type : ParamType::Int);
     if (!scaled) {
-      diags_.error(v.range, fmt::format("bad range bound for '{}': {}", spec_.name, err));
+      diags_.error(v.range, fmt::format("bad range bound for '{}': {}", spec_.name, scaled.error().message));
       return false;
     }
     x = *scaled;
@@ -252,10 +247,9 @@ class Resolver {
                    {duration_units_hint(*v.by)});
       return false;
     }
-    std::string err;
-    auto scaled = apply_unit(*v.by, v.by_unit, spec_.type, &err);
+    auto scaled = apply_unit(*v.by, v.by_unit, spec_.type);
     if (!scaled) {
-      diags_.error(by_r, fmt::format("bad range step for '{}': {}", spec_.name, err));
+      diags_.error(by_r, fmt::format("bad range step for '{}': {}", spec_.name, scaled.error().message));
       return false;
     }
     by = *scaled;
@@ -375,8 +369,8 @@ std::optional<ResolvedValues> resolve_flag(const ast::Name &name, const ParamSpe
   return out;
 }
 
-std::string cpuset_error(const std::string &text) {
-  if (text.empty()) return "empty CPU set";
+Result<> check_cpuset(const std::string &text) {
+  if (text.empty()) return Error("empty CPU set");
   size_t i = 0;
   auto read_num = [&](int64_t &n) {
     if (i >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i]))) return false;
@@ -389,20 +383,20 @@ std::string cpuset_error(const std::string &text) {
   };
   while (i < text.size()) {
     int64_t a = 0, b = 0;
-    if (!read_num(a)) return fmt::format("expected a CPU number (0-4095) at offset {}", i);
+    if (!read_num(a)) return Error(fmt::format("expected a CPU number (0-4095) at offset {}", i));
     b = a;
     if (i < text.size() && text[i] == '-') {
       ++i;
-      if (!read_num(b)) return fmt::format("expected a CPU number (0-4095) at offset {}", i);
-      if (b < a) return fmt::format("reversed CPU range {}-{}", a, b);
+      if (!read_num(b)) return Error(fmt::format("expected a CPU number (0-4095) at offset {}", i));
+      if (b < a) return Error(fmt::format("reversed CPU range {}-{}", a, b));
     }
     if (i < text.size()) {
-      if (text[i] != ',') return fmt::format("unexpected '{}' at offset {}", text[i], i);
+      if (text[i] != ',') return Error(fmt::format("unexpected '{}' at offset {}", text[i], i));
       ++i;
-      if (i == text.size()) return "trailing ','";
+      if (i == text.size()) return Error("trailing ','");
     }
   }
-  return "";
+  return {};
 }
 
 const char *type_noun(ParamType t) {

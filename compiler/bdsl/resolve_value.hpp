@@ -13,6 +13,8 @@
 #include "compiler/bdsl/int_expr.hpp"
 #include "compiler/family/manifest.hpp"
 
+#include "util/error.hpp"
+
 namespace bpfbench {
 
 struct ResolvedValues {
@@ -31,8 +33,8 @@ std::optional<ResolvedValues> resolve_values(const ast::Value &v, const ParamSpe
 // The value a setting without a value (`name;`) means: true for bools, an error otherwise.
 std::optional<ResolvedValues> resolve_flag(const ast::Name &name, const ParamSpec &spec, Diagnostics &diags);
 
-// Checks a cpuset string like "0-3,8"; returns an error message or "".
-std::string cpuset_error(const std::string &text);
+// Checks a cpuset string like "0-3,8" (CPUs 0-4095): nothing, or what is wrong with it.
+Result<> check_cpuset(const std::string &text);
 
 const char *type_noun(ParamType t);  // "an integer", "a size", ...
 

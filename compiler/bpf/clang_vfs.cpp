@@ -25,7 +25,8 @@ class CheckedHeaderFs final : public llvm::vfs::ProxyFileSystem {
 
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override {
     std::string p = path.str();
-    if (std::string why = header_problem(p); !why.empty()) {
+    if (auto ok = check_header(p); !ok) {
+      const std::string &why = ok.error().message;
       // A path that does not exist is clang's to report, and header search goes on to the
       // next folder (-iquote, -I): "not found", not "denied", which would stop it there.
       if (why.find("No such file or directory") != std::string::npos)
@@ -42,15 +43,16 @@ class CheckedHeaderFs final : public llvm::vfs::ProxyFileSystem {
 
 }  // namespace
 
-std::string header_problem(const std::string &path) {
-  if (!is_header_name(path)) return "'" + path + "' is not a .h file";
-  if (auto ok = check_input_file(path); !ok) return "'" + path + "' " + ok.error().message;
+Result<> check_header(const std::string &path) {
+  if (!is_header_name(path)) return Error("'" + path + "' is not a .h file");
+  if (auto ok = check_input_file(path); !ok) return Error("'" + path + "' " + ok.error().message);
   std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
-  if (real && !is_header_name(real.get())) return "'" + path + "' resolves to '" + real.get() + "', not a .h file";
+  if (real && !is_header_name(real.get()))
+    return Error("'" + path + "' resolves to '" + real.get() + "', not a .h file");
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && static_cast<uint64_t>(st.st_size) > kMaxHeaderBytes)
-    return "'" + path + "' is larger than the " + format_byte_limit(kMaxHeaderBytes) + " limit";
-  return "";
+    return Error("'" + path + "' is larger than the " + format_byte_limit(kMaxHeaderBytes) + " limit");
+  return {};
 }
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> checked_header_fs(std::vector<std::string> &refusals) {

@@ -7,6 +7,8 @@
 #include <llvm/ADT/IntrusiveRefCntPtr.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include "util/error.hpp"
+
 namespace bpfbench {
 
 // Headers are the only files a compile opens (the C itself is in memory), and inline
@@ -20,8 +22,8 @@ inline constexpr uint64_t kMaxHeaderBytes = uint64_t{64} << 20;  // vmlinux.h is
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> checked_header_fs(std::vector<std::string> &refusals);
 
-// "" when that file system would open `path`, else why not (the text of a refusal).
-std::string header_problem(const std::string &path);
+// Nothing when that file system would open `path`, else why not (the text of a refusal).
+Result<> check_header(const std::string &path);
 
 // A file clang reads from memory, not from disk (the generated vmlinux.h and its PCH).
 struct InMemoryFile {

@@ -1,27 +1,17 @@
-// Inline BPF C (`code <hook> { ... }`): the manifest's hooks, their check, and the mustache
-// keys that carry a bench's code into the template with #line directives to the .bdsl.
+// Inline BPF C (`code <hook> { ... }`): the mustache keys that carry a bench's code into
+// the template with #line directives to the .bdsl. The manifest's hooks are read in
+// compiler/family/manifest_hooks.hpp, a bench's blocks checked in compiler/bdsl/code_blocks.hpp.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
-#include "compiler/bdsl/ast.hpp"
 #include "compiler/bdsl/diagnostics.hpp"
 #include "compiler/family/manifest.hpp"
 #include "compiler/bdsl/plan.hpp"
 #include "compiler/bpf/template_render.hpp"
 
 namespace bpfbench {
-
-// Reads family.json `hooks`: names (C identifiers) or {"name", "doc"} objects. The template
-// (already read into `f`) must use each as {{code_<name>}}. Problems go to `errors`.
-void read_hooks(const nlohmann::json &arr, FamilyManifest &f, std::vector<ManifestProblem> &errors);
-
-// The bench's blocks, each for a hook its family declares; others become diagnostics.
-std::vector<PlanCode> check_code_blocks(const std::vector<ast::CodeBlock> &blocks, const FamilyManifest &f,
-                                        Diagnostics &diags);
 
 // Per hook: `code_<hook>` (the point's blocks for it, in order, each preceded by
 // `#line <line> "<file.bdsl>"` and padded so clang's columns are the .bdsl's; "" when none)

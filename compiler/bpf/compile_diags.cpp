@@ -53,7 +53,7 @@ int64_t file_id(SourceManager &sm, const FamilyRegistry &families, const UnitFil
   if (generated) return sm.add(path, u.unit.c_source);
   if (path == families.shared_header_path()) return sm.add(path, families.shared_header_text());
   if (path == kVmlinuxHeaderPath && u.vmlinux) return sm.add(path, u.vmlinux->header);
-  if (!header || !header_problem(path).empty()) return origin = Origin::Unknown, -1;
+  if (!header || !check_header(path)) return origin = Origin::Unknown, -1;
   auto in = read_input_file(path, kMaxTextInputBytes);
   if (!in) return origin = Origin::Unknown, -1;
   return sm.add(path, std::move(in->data));

@@ -42,10 +42,11 @@ std::string default_cache_dir() {
   return "/tmp/bpfbench-cache-" + std::to_string(::geteuid());
 }
 
-std::string cache_dir_problem(const std::string &dir) {
+Result<> check_cache_dir(const std::string &dir) {
   bool missing = false;
   auto d = SafeDir::open_owned(dir, /*create=*/false, &missing);
-  return d || missing ? "" : d.error().message;
+  if (d || missing) return {};
+  return d.error();
 }
 
 std::string cache_key(const std::vector<std::string_view> &fields) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "util/error.hpp"
 
 namespace bpfbench {
 
@@ -14,9 +15,9 @@ namespace bpfbench {
 std::string default_cache_dir();
 
 // Why the cache folder `dir` may not be used (another user's, writable by others, reached
-// through a folder or symlink someone else can change: SafeDir::open_owned), or "" (also
-// when it does not exist yet: the first store makes it).
-std::string cache_dir_problem(const std::string &dir);
+// through a folder or symlink someone else can change: SafeDir::open_owned), or nothing
+// (also when it does not exist yet: the first store makes it).
+Result<> check_cache_dir(const std::string &dir);
 
 // Hex SHA-256 over `fields`, each length-prefixed, so no two lists share an encoding.
 std::string cache_key(const std::vector<std::string_view> &fields);

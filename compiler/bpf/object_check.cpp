@@ -25,14 +25,10 @@ const char *section_of(ObjectRef::Kind k) { return k == ObjectRef::Kind::Counter
 
 }  // namespace
 
-std::optional<std::map<std::string, std::string>> read_object_globals(const std::vector<uint8_t> &elf,
-                                                                      std::string &err) {
+Result<std::map<std::string, std::string>> read_object_globals(const std::vector<uint8_t> &elf) {
   llvm::MemoryBufferRef buf(llvm::StringRef(reinterpret_cast<const char *>(elf.data()), elf.size()), "bpf object");
   auto obj = llvm::object::ObjectFile::createObjectFile(buf);
-  if (!obj) {
-    err = llvm::toString(obj.takeError());
-    return std::nullopt;
-  }
+  if (!obj) return Error(llvm::toString(obj.takeError()));
   std::map<std::string, std::string> out;
   for (const llvm::object::SymbolRef &sym : (*obj)->symbols()) {
     auto type = sym.getType();
@@ -59,10 +55,10 @@ std::optional<std::map<std::string, std::string>> read_object_globals(const std:
 
 void ObjectRefChecker::check(const FamilyManifest &f, const std::string &program, const std::vector<uint8_t> &elf,
                              const std::string &object_name) {
-  std::string err;
-  auto globals = read_object_globals(elf, err);
+  auto globals = read_object_globals(elf);
   if (!globals) {
-    diags_.error(SourceRange{}, "cannot read the symbols of the compiled object " + object_name + ": " + err);
+    diags_.error(SourceRange{},
+                 "cannot read the symbols of the compiled object " + object_name + ": " + globals.error().message);
     return;
   }
   for (size_t i = 0; i < f.object_refs.size(); ++i) {

@@ -14,12 +14,13 @@
 #include "compiler/bdsl/diagnostics.hpp"
 #include "compiler/family/manifest.hpp"
 
+#include "util/error.hpp"
+
 namespace bpfbench {
 
 // The data symbols of a BPF ELF object (globals and maps): name -> the section holding it
-// (".bss", ".data", ".rodata", ".maps", ...). nullopt + `err` when it is no ELF object.
-std::optional<std::map<std::string, std::string>> read_object_globals(const std::vector<uint8_t> &elf,
-                                                                      std::string &err);
+// (".bss", ".data", ".rodata", ".maps", ...). An error (LLVM's) when it is no ELF object.
+Result<std::map<std::string, std::string>> read_object_globals(const std::vector<uint8_t> &elf);
 
 class ObjectRefChecker {
  public:

@@ -70,15 +70,14 @@ std::string default_kernel_btf_path() {
   return kKernelBtfPath;
 }
 
-std::optional<KernelBtf> read_kernel_btf(const std::string &path, std::string &error) {
+Result<KernelBtf> read_kernel_btf(const std::string &path) {
   auto in = read_input_file(path, kMaxBtfBytes);
   if (!in) {
     const std::string &why = in.error().message;
     if (why == std::strerror(ENOENT))
-      error = path + " is missing: there is no BTF to generate vmlinux.h from (a kernel built without "
-                     "CONFIG_DEBUG_INFO_BTF has none)";
-    else error = "cannot read the kernel's BTF '" + path + "': " + why;
-    return std::nullopt;
+      return Error(path + " is missing: there is no BTF to generate vmlinux.h from (a kernel built without "
+                          "CONFIG_DEBUG_INFO_BTF has none)");
+    return Error("cannot read the kernel's BTF '" + path + "': " + why);
   }
   KernelBtf btf;
   btf.path = path;
@@ -90,25 +89,18 @@ std::optional<KernelBtf> read_kernel_btf(const std::string &path, std::string &e
   return btf;
 }
 
-std::optional<std::string> vmlinux_header_text(const KernelBtf &btf, std::string &error) {
+Result<std::string> vmlinux_header_text(const KernelBtf &btf) {
   // libbpf takes the size as a u32; kMaxBtfBytes keeps it far below.
   std::unique_ptr<struct btf, BtfFree> b(btf__new(btf.bytes.data(), static_cast<__u32>(btf.bytes.size())));
-  if (!b) {
-    error = btf.path + " is not valid BTF (libbpf: " + std::strerror(errno) + ")";
-    return std::nullopt;
-  }
+  if (!b) return Error(btf.path + " is not valid BTF (libbpf: " + std::strerror(errno) + ")");
   std::string out = kPrologue;
   std::unique_ptr<struct btf_dump, DumpFree> d(btf_dump__new(b.get(), append_printf, &out, nullptr));
-  if (!d) {
-    error = "libbpf cannot dump " + btf.path + " as C: " + std::strerror(errno);
-    return std::nullopt;
-  }
+  if (!d) return Error("libbpf cannot dump " + btf.path + " as C: " + std::strerror(errno));
   const __u32 n = btf__type_cnt(b.get());
   for (__u32 id = 1; id < n; ++id) {
-    if (int err = btf_dump__dump_type(d.get(), id); err) {
-      error = "libbpf cannot dump type " + std::to_string(id) + " of " + btf.path + " as C: " + std::strerror(-err);
-      return std::nullopt;
-    }
+    if (int err = btf_dump__dump_type(d.get(), id); err)
+      return Error("libbpf cannot dump type " + std::to_string(id) + " of " + btf.path +
+                   " as C: " + std::strerror(-err));
   }
   out += kEpilogue;
   return out;

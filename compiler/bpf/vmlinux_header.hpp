@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "util/error.hpp"
+
 namespace bpfbench {
 
 inline constexpr const char *kKernelBtfPath = "/sys/kernel/btf/vmlinux";
@@ -23,17 +25,17 @@ struct KernelBtf {
   std::string hash;   // hex BLAKE3 of `bytes` (32 bytes)
 };
 
-// Reads the BTF at `path` through the checked input path. On failure `error` says why in
+// Reads the BTF at `path` through the checked input path. On failure the error says why in
 // a sentence that names the file: "/sys/kernel/btf/vmlinux is missing: there is no BTF to
 // generate vmlinux.h from (a kernel built without CONFIG_DEBUG_INFO_BTF has none)",
 // "cannot read the kernel's BTF '/tmp/x': is a FIFO, not a regular file".
-std::optional<KernelBtf> read_kernel_btf(const std::string &path, std::string &error);
+Result<KernelBtf> read_kernel_btf(const std::string &path);
 
 // The C text of vmlinux.h for `btf`: an include guard (__VMLINUX_H__), every struct and
 // union marked preserve_access_index (unless BPF_NO_PRESERVE_ACCESS_INDEX) so field
-// accesses are CO-RE relocations, and every type of the BTF. nullopt when libbpf cannot
-// parse or dump it (`error` says which).
-std::optional<std::string> vmlinux_header_text(const KernelBtf &btf, std::string &error);
+// accesses are CO-RE relocations, and every type of the BTF. An error when libbpf cannot
+// parse or dump it (saying which).
+Result<std::string> vmlinux_header_text(const KernelBtf &btf);
 
 // "libbpf 1.1": the dumper's version, part of the precompiled header's key (another
 // libbpf may write the same BTF differently).

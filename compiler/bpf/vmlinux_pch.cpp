@@ -32,32 +32,25 @@ std::string payload_of(const PrecompiledVmlinux &v) {
 
 // The pair back, or why not. clang's own check of a PCH comes later; this one catches
 // what would make it read garbage (its magic is "CPCH").
-std::optional<PrecompiledVmlinux> parse_payload(std::string p, std::string &why) {
+Result<PrecompiledVmlinux> parse_payload(std::string p) {
   uint64_t n = 0;
   if (p.size() >= 8)
     for (size_t i = 0; i < 8; ++i) n |= uint64_t{static_cast<uint8_t>(p[p.size() - 8 + i])} << (8 * i);
-  if (p.size() < 8 || n > p.size() - 8) {
-    why = "its header's size is out of range";
-    return std::nullopt;
-  }
+  if (p.size() < 8 || n > p.size() - 8) return Error("its header's size is out of range");
   PrecompiledVmlinux v;
   v.header = p.substr(p.size() - 8 - n, n);
   p.resize(p.size() - 8 - n);
   v.pch = std::move(p);
-  if (!v.pch.starts_with("CPCH")) {
-    why = "not a clang precompiled header";
-    return std::nullopt;
-  }
+  if (!v.pch.starts_with("CPCH")) return Error("not a clang precompiled header");
   return v;
 }
 
 // Generates vmlinux.h from `btf` and precompiles it; fills `r` (its vmlinux or why not).
 void build(const KernelBtf &btf, const VmlinuxOptions &opts, VmlinuxResult &r) {
   auto t0 = std::chrono::steady_clock::now();
-  std::string why;
-  std::optional<std::string> header = vmlinux_header_text(btf, why);
+  Result<std::string> header = vmlinux_header_text(btf);
   if (!header) {
-    r.error = why;
+    r.error = header.error().message;
     return;
   }
   CompileOptions co;
@@ -90,10 +83,9 @@ std::string vmlinux_pch_key(const std::string &btf_hash) {
 VmlinuxResult prepare_vmlinux(const VmlinuxOptions &opts) {
   VmlinuxResult r;
   r.btf_path = opts.btf_path.empty() ? default_kernel_btf_path() : opts.btf_path;
-  std::string why;
-  std::optional<KernelBtf> btf = read_kernel_btf(r.btf_path, why);
+  Result<KernelBtf> btf = read_kernel_btf(r.btf_path);
   if (!btf) {
-    r.error = why;
+    r.error = btf.error().message;
     return r;
   }
   r.btf_hash = btf->hash;
@@ -103,8 +95,9 @@ VmlinuxResult prepare_vmlinux(const VmlinuxOptions &opts) {
     CacheFileLookup hit = load_cache_file(dir, kPchFile, key);
     std::optional<PrecompiledVmlinux> v;
     if (hit.payload) {
-      v = parse_payload(std::move(*hit.payload), why);
-      if (!v) hit.problem = cache_file_path(dir, kPchFile, key) + ": " + why;
+      Result<PrecompiledVmlinux> parsed = parse_payload(std::move(*hit.payload));
+      if (parsed) v = std::move(*parsed);
+      else hit.problem = cache_file_path(dir, kPchFile, key) + ": " + parsed.error().message;
     }
     if (v) {
       v->key = key;

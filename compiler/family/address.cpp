@@ -29,7 +29,7 @@ bool parse_mac(const std::string &s, Address &out) {
 
 }  // namespace
 
-std::optional<Address> parse_address(const std::string &text, std::string *error) {
+Result<Address> parse_address(const std::string &text) {
   Address a;
   if (inet_pton(AF_INET, text.c_str(), a.bytes.data()) == 1) {
     a.kind = Address::Kind::Ipv4;
@@ -40,16 +40,9 @@ std::optional<Address> parse_address(const std::string &text, std::string *error
     return a;
   }
   if (parse_mac(text, a)) return a;
-  if (error)
-    *error = "'" + text +
-             "' is not an address (an IPv4 address like 10.0.0.1, an IPv6 address like fd00::1, or a MAC "
-             "like 02:00:00:00:00:01)";
-  return std::nullopt;
-}
-
-std::string address_error(const std::string &text) {
-  std::string why;
-  return parse_address(text, &why) ? "" : why;
+  return Error("'" + text +
+               "' is not an address (an IPv4 address like 10.0.0.1, an IPv6 address like fd00::1, or a MAC "
+               "like 02:00:00:00:00:01)");
 }
 
 const char *address_kind_name(Address::Kind k) {

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "util/error.hpp"
+
 namespace bpfbench {
 
 struct Address {
@@ -18,11 +20,8 @@ struct Address {
   size_t size() const { return kind == Kind::Ipv4 ? 4 : kind == Kind::Ipv6 ? 16 : 6; }
 };
 
-// The address `text` writes, or nullopt (then *error says why, when error is non-null).
-std::optional<Address> parse_address(const std::string &text, std::string *error = nullptr);
-
-// "" when `text` is an address, else why not (for the checker's messages).
-std::string address_error(const std::string &text);
+// The address `text` writes, or why it is none ("'x' is not an address (an IPv4 ...)").
+Result<Address> parse_address(const std::string &text);
 
 const char *address_kind_name(Address::Kind k);  // "IPv4", "IPv6", "MAC"
 

@@ -30,40 +30,37 @@ const ParamSpec *find(const std::vector<ParamSpec> &specs, const std::string &na
 }
 
 // A literal right-hand side typed like the left-hand setting.
-std::optional<ParamValue> literal(const std::string &text, const ParamSpec &lhs, std::string &error) {
+Result<ParamValue> literal(const std::string &text, const ParamSpec &lhs) {
   switch (lhs.type) {
   case ParamType::Bool:
     if (text == "true" || text == "1") return ParamValue{true, 1, {}};
     if (text == "false" || text == "0") return ParamValue{true, 0, {}};
-    error = "'" + lhs.name + "' is a bool: compare it with true or false";
-    return std::nullopt;
+    return Error("'" + lhs.name + "' is a bool: compare it with true or false");
   case ParamType::Enum:
     if (std::find(lhs.choices.begin(), lhs.choices.end(), text) != lhs.choices.end()) return ParamValue{false, 0, text};
-    error = "'" + text + "' is not one of " + lhs.name + "'s choices";
-    return std::nullopt;
+    return Error("'" + text + "' is not one of " + lhs.name + "'s choices");
   case ParamType::Cpuset:
   case ParamType::Address: return ParamValue{false, 0, text};
   default: {
-    auto v = parse_quantity(text, lhs.type, &error);
-    if (!v) return std::nullopt;
+    auto v = parse_quantity(text, lhs.type);
+    if (!v) return v.error();
     return ParamValue{true, *v, {}};
   }
   }
 }
 
 // `name % N` on the left: N a positive integer (producers % 2 == 0: an even count).
-bool split_modulo(Comparison &c, std::string &error) {
+Result<> split_modulo(Comparison &c) {
   size_t pct = c.lhs.find('%');
-  if (pct == std::string::npos) return true;
+  if (pct == std::string::npos) return {};
   std::string n = trim_blanks(c.lhs.substr(pct + 1));
   c.lhs = trim_blanks(c.lhs.substr(0, pct));
   if (n.empty() || n.size() > 9 || !std::all_of(n.begin(), n.end(), [](unsigned char ch) { return std::isdigit(ch); }) ||
       std::stoll(n) == 0) {
-    error = "the divisor after '%' is a positive integer";
-    return false;
+    return Error("the divisor after '%' is a positive integer");
   }
   c.modulo = std::stoll(n);
-  return true;
+  return {};
 }
 
 }  // namespace
@@ -100,8 +97,7 @@ std::vector<ParamSpec> setting_specs(const FamilyManifest &f) {
   return specs;
 }
 
-std::optional<std::vector<Comparison>> parse_condition(const std::string &text, const FamilyManifest &f,
-                                                       std::string &error) {
+Result<std::vector<Comparison>> parse_condition(const std::string &text, const FamilyManifest &f) {
   std::vector<Comparison> out;
   if (trim_blanks(text).empty()) return out;
   std::vector<ParamSpec> specs = setting_specs(f);
@@ -114,37 +110,26 @@ std::optional<std::vector<Comparison>> parse_condition(const std::string &text, 
         break;
       }
     if (at == std::string::npos) {
-      error = "'" + part + "' in '" + text + "' is not 'name op value' (op: < <= > >= == !=)";
-      return std::nullopt;
+      return Error("'" + part + "' in '" + text + "' is not 'name op value' (op: < <= > >= == !=)");
     }
     c.lhs = trim_blanks(part.substr(0, at));
     std::string rhs = trim_blanks(part.substr(at + c.op.size()));
-    if (!split_modulo(c, error)) {
-      error = "'" + part + "' in '" + text + "': " + error;
-      return std::nullopt;
-    }
+    if (auto m = split_modulo(c); !m) return Error("'" + part + "' in '" + text + "': " + m.error().message);
     const ParamSpec *lhs = find(specs, c.lhs);
     if (!lhs) {
-      error = "'" + text + "' names unknown setting '" + c.lhs + "'";
-      return std::nullopt;
+      return Error("'" + text + "' names unknown setting '" + c.lhs + "'");
     }
     if (c.modulo > 0 && lhs->type != ParamType::Int) {
-      error = "'" + text + "': '" + c.lhs + " % N' needs an int setting";
-      return std::nullopt;
+      return Error("'" + text + "': '" + c.lhs + " % N' needs an int setting");
     }
     if (rhs.empty()) {
-      error = "'" + part + "' in '" + text + "' has no value";
-      return std::nullopt;
+      return Error("'" + part + "' in '" + text + "' has no value");
     }
     if (find(specs, rhs)) {
       c.rhs_name = rhs;
     } else {
-      std::string why;
-      auto v = literal(rhs, *lhs, why);
-      if (!v) {
-        error = "'" + text + "': " + why;
-        return std::nullopt;
-      }
+      auto v = literal(rhs, *lhs);
+      if (!v) return Error("'" + text + "': " + v.error().message);
       c.rhs_value = *v;
     }
     out.push_back(std::move(c));
@@ -180,9 +165,8 @@ SourceRange point_value_range(const PlanPoint &p, const std::string &name) {
 bool ConstraintChecker::check(const PlanPoint &p, const FamilyManifest &f) {
   ValueLookup lookup = [&](const std::string &n) { return point_value(p, n); };
   for (const auto &spec : f.constraints) {
-    std::string err;
-    auto when = parse_condition(spec.when, f, err);
-    auto req = parse_condition(spec.require, f, err);
+    auto when = parse_condition(spec.when, f);
+    auto req = parse_condition(spec.require, f);
     if (!when || !req) continue;  // the manifest loader rejected it already
     if (!holds_all(*when, lookup) || holds_all(*req, lookup)) continue;
     // Blame what the user wrote: the required settings first, then the condition's.

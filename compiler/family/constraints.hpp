@@ -11,6 +11,7 @@
 
 #include "compiler/bdsl/diagnostics.hpp"
 #include "compiler/family/manifest.hpp"
+#include "util/error.hpp"
 #include "compiler/bdsl/plan.hpp"
 
 namespace bpfbench {
@@ -40,9 +41,8 @@ std::vector<ParamSpec> setting_specs(const FamilyManifest &f);
 
 // Parses the manifest form `name op value [&& name op value ...]` ("" = no condition).
 // Values: another setting's name, true/false, a number with a unit for lhs's type, or an
-// enum choice. nullopt + `error` (naming the text) on a bad condition.
-std::optional<std::vector<Comparison>> parse_condition(const std::string &text, const FamilyManifest &f,
-                                                       std::string &error);
+// enum choice. An error (naming the text) on a bad condition.
+Result<std::vector<Comparison>> parse_condition(const std::string &text, const FamilyManifest &f);
 
 // The values of a plan point (params and builtins) and where each was written.
 std::optional<ParamValue> point_value(const PlanPoint &p, const std::string &name);

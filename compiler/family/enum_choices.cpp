@@ -14,31 +14,31 @@ namespace {
 
 using json = nlohmann::json;
 
-// `v` as a value of `spec`, checked as a default is; "" in `why` when it fits.
-std::optional<ParamValue> preset_value(ManifestFields &mf, const json &v, const ParamSpec &spec,
-                                       const std::string &where, std::string &why) {
+// `v` as a value of `spec`, checked as a default is; nullopt when read_number reported
+// its problem already.
+Result<std::optional<ParamValue>> preset_value(ManifestFields &mf, const json &v, const ParamSpec &spec,
+                                               const std::string &where) {
   if (is_numeric(spec.type)) {
     int64_t x = 0;
-    if (!mf.read_number(v, spec.type, where, spec.name, x)) return std::nullopt;  // reported there
-    why = bound_violation(x, spec.min, spec.max, spec.type);
-    if (why.empty() && spec.power_of_two && (x <= 0 || (x & (x - 1)) != 0))
-      why = format_quantity(x, spec.type) + " is not a power of two";
-    return ParamValue{true, x, {}};
+    if (!mf.read_number(v, spec.type, where, spec.name, x)) return std::optional<ParamValue>();  // reported there
+    if (std::string why = bound_violation(x, spec.min, spec.max, spec.type); !why.empty()) return Error(why);
+    if (spec.power_of_two && (x <= 0 || (x & (x - 1)) != 0))
+      return Error(format_quantity(x, spec.type) + " is not a power of two");
+    return std::optional(ParamValue{true, x, {}});
   }
   if (spec.type == ParamType::Bool) {
-    if (!v.is_boolean()) why = "'" + spec.name + "' is a bool: write true or false";
-    return ParamValue{true, v.is_boolean() && v.get<bool>() ? 1 : 0, {}};
+    if (!v.is_boolean()) return Error("'" + spec.name + "' is a bool: write true or false");
+    return std::optional(ParamValue{true, v.get<bool>() ? 1 : 0, {}});
   }
-  if (!v.is_string()) {
-    why = "'" + spec.name + "' takes a string";
-    return std::nullopt;
-  }
+  if (!v.is_string()) return Error("'" + spec.name + "' takes a string");
   const std::string s = v.get<std::string>();
   if (spec.type == ParamType::Enum && std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end())
-    why = "'" + s + "' is not one of " + spec.name + "'s choices (" + join_names(spec.choices, ", ") + ")";
-  if (spec.type == ParamType::Cpuset && !s.empty()) why = cpuset_error(s);
-  if (spec.type == ParamType::Address) why = address_error(s);
-  return ParamValue{false, 0, s};
+    return Error("'" + s + "' is not one of " + spec.name + "'s choices (" + join_names(spec.choices, ", ") + ")");
+  if (spec.type == ParamType::Cpuset && !s.empty())
+    if (auto ok = check_cpuset(s); !ok) return ok.error();
+  if (spec.type == ParamType::Address)
+    if (auto a = parse_address(s); !a) return a.error();
+  return std::optional(ParamValue{false, 0, s});
 }
 
 std::vector<std::string> param_names(const FamilyManifest &f) {
@@ -65,10 +65,9 @@ void read_choice(ManifestFields &mf, const json &obj, const std::string &where, 
                close.empty() ? std::vector<std::string>{} : std::vector<std::string>{"did you mean '" + close + "'?"});
       continue;
     }
-    std::string why;
-    auto value = preset_value(mf, item.value(), *target, where, why);
-    if (!why.empty()) mf.error(mf.at(item.value()), where, "'" + item.key() + "': " + why);
-    else if (value) out.emplace_back(item.key(), *value);
+    auto value = preset_value(mf, item.value(), *target, where);
+    if (!value) mf.error(mf.at(item.value()), where, "'" + item.key() + "': " + value.error().message);
+    else if (*value) out.emplace_back(item.key(), **value);
   }
 }
 

@@ -153,8 +153,7 @@ constexpr const char *kBatchTimingStats[] = {"samples", "outliers", "min", "max"
                                              "p5",      "p25",      "p50", "p75", "p90",  "p95",    "p99"};
 
 // `rest` of `sum:<rest>`: metric names joined by '+', at least two, none twice.
-std::optional<MetricSource> parse_sum_terms(const std::string &text, const std::string &rest, MetricSource s,
-                                            std::string &why) {
+Result<MetricSource> parse_sum_terms(const std::string &text, const std::string &rest, MetricSource s) {
   for (size_t start = 0;;) {
     size_t plus = rest.find('+', start);
     s.terms.push_back(rest.substr(start, plus == std::string::npos ? std::string::npos : plus - start));
@@ -163,18 +162,15 @@ std::optional<MetricSource> parse_sum_terms(const std::string &text, const std::
   }
   for (size_t i = 0; i < s.terms.size(); ++i) {
     if (!is_identifier(s.terms[i])) {
-      why = "bad metric source '" + text + "': sum term '" + s.terms[i] + "' is not a metric name";
-      return std::nullopt;
+      return Error("bad metric source '" + text + "': sum term '" + s.terms[i] + "' is not a metric name");
     }
     for (size_t j = 0; j < i; ++j)
       if (s.terms[j] == s.terms[i]) {
-        why = "bad metric source '" + text + "': metric '" + s.terms[i] + "' is added twice";
-        return std::nullopt;
+        return Error("bad metric source '" + text + "': metric '" + s.terms[i] + "' is added twice");
       }
   }
   if (s.terms.size() < 2) {
-    why = "bad metric source '" + text + "': a sum adds two or more metrics (sum:<a>+<b>[+...])";
-    return std::nullopt;
+    return Error("bad metric source '" + text + "': a sum adds two or more metrics (sum:<a>+<b>[+...])");
   }
   return s;
 }
@@ -241,37 +237,38 @@ std::string MetricSource::text() const {
   return out;
 }
 
-std::optional<MetricSource> parse_metric_source(const std::string &text, std::string &why) {
-  why = "bad metric source '" + text +
-        "' (expected counter:<var>, producer, consumer, ratio:<a>/<b>, sum:<a>+<b>[+...], kthread_stime:<comm>, "
-        "cgroup_memory:current|peak or batch_timing:<stat>)";
+Result<MetricSource> parse_metric_source(const std::string &text) {
+  const Error bad("bad metric source '" + text +
+                  "' (expected counter:<var>, producer, consumer, ratio:<a>/<b>, sum:<a>+<b>[+...], "
+                  "kthread_stime:<comm>, cgroup_memory:current|peak or batch_timing:<stat>)");
   size_t colon = text.find(':');
   auto kind = parse_kind<MetricSourceKind>(std::string_view(text).substr(0, colon));
-  if (!kind) return std::nullopt;
+  if (!kind) return bad;
   MetricSource s;
   s.kind = *kind;
   const bool bare = *kind == MetricSourceKind::Producer || *kind == MetricSourceKind::Consumer;
-  if (bare != (colon == std::string::npos)) return std::nullopt;
+  if (bare != (colon == std::string::npos)) return bad;
   if (bare) return s;
   std::string rest = text.substr(colon + 1);
   if (*kind == MetricSourceKind::Ratio) {
     size_t slash = rest.find('/');
-    if (slash == std::string::npos) return std::nullopt;
+    if (slash == std::string::npos) return bad;
     s.operand = rest.substr(0, slash);
     s.denominator = rest.substr(slash + 1);
     return s;
   }
-  if (*kind == MetricSourceKind::Sum) return parse_sum_terms(text, rest, s, why);
+  if (*kind == MetricSourceKind::Sum) return parse_sum_terms(text, rest, s);
   s.operand = rest;
-  if (*kind == MetricSourceKind::CgroupMemory) return rest == "current" || rest == "peak" ? std::optional(s) : std::nullopt;
+  if (*kind == MetricSourceKind::CgroupMemory)
+    return rest == "current" || rest == "peak" ? Result<MetricSource>(s) : bad;
   if (*kind == MetricSourceKind::BatchTiming) {
     for (const char *stat : kBatchTimingStats)
       if (rest == stat) return s;
-    why = "bad metric source '" + text + "': batch_timing takes one of samples, outliers, min, max, mean, stddev, cv, "
-          "p1, p5, p25, p50, p75, p90, p95, p99";
-    return std::nullopt;
+    return Error("bad metric source '" + text +
+                 "': batch_timing takes one of samples, outliers, min, max, mean, stddev, cv, "
+                 "p1, p5, p25, p50, p75, p90, p95, p99");
   }
-  if (*kind == MetricSourceKind::Counter ? !is_identifier(rest) : !is_name(rest)) return std::nullopt;
+  if (*kind == MetricSourceKind::Counter ? !is_identifier(rest) : !is_name(rest)) return bad;
   return s;
 }
 

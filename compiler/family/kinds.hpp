@@ -12,6 +12,8 @@
 
 #include "compiler/bdsl/names.hpp"  // is_identifier, is_name: the name rules of manifests
 
+#include "util/error.hpp"
+
 namespace bpfbench {
 
 // A socket of the `socket_pairs` setup action: c<k> (connecting side) or p<k> (accepted
@@ -182,10 +184,10 @@ struct MetricSource {
   bool operator==(const MetricSource &o) const = default;
 };
 
-// Parses `text`; nullopt + `why` when it is not one of the forms above (the names inside
-// are checked for shape only; ratio operands and sum terms are checked against the
-// family's metrics by the manifest reader).
-std::optional<MetricSource> parse_metric_source(const std::string &text, std::string &why);
+// Parses `text`; an error when it is not one of the forms above (the names inside are
+// checked for shape only; ratio operands and sum terms are checked against the family's
+// metrics by the manifest reader).
+Result<MetricSource> parse_metric_source(const std::string &text);
 
 // How a metric's per-interval values are reported (family.json metric `reported`):
 // Rate: a count per interval as millions per second ("M/s"); AsIs: the value in the

@@ -162,15 +162,15 @@ FamilyRegistry FamilyRegistry::load(const std::vector<std::string> &dirs, Source
   return load(with_origin, sources, diags);
 }
 
-std::string shared_header_problem(const std::string &dir) {
+Result<> check_shared_header(const std::string &dir) {
   auto root = canonical_folder(dir);
-  if (!root) return root.error().message;
+  if (!root) return root.error();
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(fs::path(dir) / "include" / "bpfbench_shared.h", ec)))
-    return "no include/bpfbench_shared.h in it";
+    return Error("no include/bpfbench_shared.h in it");
   if (auto in = read_input_file_in(*root, "include/bpfbench_shared.h", kMaxTextInputBytes); !in)
-    return "cannot read include/bpfbench_shared.h: " + in.error().message;
-  return "";
+    return Error("cannot read include/bpfbench_shared.h: " + in.error().message);
+  return {};
 }
 
 const FamilyManifest *FamilyRegistry::find(const std::string &name) const { return find_named(families_, name); }

@@ -12,6 +12,7 @@
 #include "compiler/bdsl/diagnostics.hpp"
 #include "compiler/family/kinds.hpp"
 #include "compiler/family/template_path.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 
@@ -265,11 +266,11 @@ class FamilyRegistry {
   std::string shared_header_text_;
 };
 
-// "" when `dir` is a template folder holding include/bpfbench_shared.h that can be read
-// inside it, else why not: "is not a directory (it is a FIFO)", "no
+// Nothing when `dir` is a template folder holding include/bpfbench_shared.h that can be
+// read inside it, else why not: "is not a directory (it is a FIFO)", "no
 // include/bpfbench_shared.h in it", "cannot read include/bpfbench_shared.h: 'include' is a
 // symbolic link to '/etc'; only relative links that stay inside the folder '/t' are followed".
-std::string shared_header_problem(const std::string &dir);
+Result<> check_shared_header(const std::string &dir);
 
 // The folders of $BPFBENCH_TEMPLATE_PATH (colon-separated) followed by the shipped
 // template folder (source tree or install prefix), in precedence order;

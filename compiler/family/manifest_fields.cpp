@@ -119,10 +119,9 @@ bool ManifestFields::read_number(const json &v, ParamType type, const std::strin
     return true;
   }
   if (v.is_string()) {
-    std::string err;
-    auto x = parse_quantity(v.get<std::string>(), type, &err);
+    auto x = parse_quantity(v.get<std::string>(), type);
     if (!x) {
-      error(at(v), where, "bad '" + key + "': " + err);
+      error(at(v), where, "bad '" + key + "': " + x.error().message);
       return false;
     }
     out = *x;

@@ -5,24 +5,20 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <set>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
-#include "compiler/family/address.hpp"
-#include "compiler/family/builtins.hpp"
-#include "compiler/bpf/code_hooks.hpp"
 #include "compiler/family/constraints.hpp"
 #include "util/input_file.hpp"
 #include "compiler/family/json_locations.hpp"
 #include "util/json_input.hpp"
 #include "compiler/family/manifest_fields.hpp"
+#include "compiler/family/manifest_hooks.hpp"
+#include "compiler/family/manifest_params.hpp"
 #include "compiler/family/enum_choices.hpp"
-#include "compiler/bdsl/resolve_value.hpp"
 #include "compiler/family/self_checks.hpp"
 #include "compiler/family/setup_spec.hpp"
-#include "compiler/family/units.hpp"
 
 namespace bpfbench {
 namespace {
@@ -31,19 +27,7 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Names = ManifestFields::Names;
 
-const Names kTypes = {"int", "size", "duration", "bool", "enum", "cpuset", "address"};
-const Names kDests = {"rodata", "map_size", "map_extra", "template", "runtime"};  // ParamDest order
 const Names kFeatureKinds = {"prog_type", "attach", "helper", "kfunc"};
-
-struct CType {
-  const char *name;
-  int64_t min, max;
-};
-// __u64 stops at INT64_MAX: values are held as int64 everywhere.
-constexpr CType kCTypes[] = {
-    {"__u8", 0, 255},    {"__u16", 0, 65535},      {"__u32", 0, 4294967295},        {"__u64", 0, INT64_MAX},
-    {"__s8", -128, 127}, {"__s16", -32768, 32767}, {"__s32", INT32_MIN, INT32_MAX}, {"__s64", INT64_MIN, INT64_MAX},
-};
 
 std::string join(const Names &v, const char *last = " or ") { return join_names(v, last); }
 
@@ -112,7 +96,7 @@ class ManifestReader : public ManifestFields {
   void read_entries(const json &root, FamilyManifest &f) {
     read_array(root, "params", "", [&](const json &j, const std::string &where) {
       ParamSpec p;
-      if (!read_param(j, where, p)) return;
+      if (!read_param(*this, j, where, p)) return;
       if (p.dest == ParamDest::MapSize || p.dest == ParamDest::MapExtra)
         add_ref(f, ObjectRef::Kind::Map, j["map"], 0, where);
       add_unique(f.params, std::move(p), "param", j);
@@ -156,9 +140,9 @@ class ManifestReader : public ManifestFields {
       if (!get_string(j, "when", where, c.when) || !get_string(j, "require", where, c.require) ||
           !get_string(j, "message", where, c.message))
         return;
-      std::string why;  // the names exist and the literals fit (params and programs are read)
-      if (!parse_condition(c.when, f, why)) error(at(j["when"]), where, why);
-      else if (!parse_condition(c.require, f, why)) error(at(j["require"]), where, why);
+      // The names exist and the literals fit (params and programs are read).
+      if (auto when = parse_condition(c.when, f); !when) error(at(j["when"]), where, when.error().message);
+      else if (auto req = parse_condition(c.require, f); !req) error(at(j["require"]), where, req.error().message);
       else f.constraints.push_back(std::move(c));
     });
   }
@@ -215,194 +199,6 @@ class ManifestReader : public ManifestFields {
     }
     f.template_path = p.string();
     f.template_text = std::move(in->data);
-  }
-
-  bool read_param(const json &j, const std::string &where, ParamSpec &p) {
-    if (!keys(j, where,
-              {"name", "type", "dest", "default", "min", "max", "choices", "c_type", "map", "power_of_two", "sweepable",
-               "c_assert", "presets", "choice_docs", "doc"},
-              {"name", "type", "dest"}))
-      return false;
-    std::string type, dest;
-    bool good = get_string(j, "name", where, p.name) && get_enum(j, "type", where, "type", kTypes, type) &&
-                get_enum(j, "dest", where, "dest", kDests, dest) &&
-                get_bool(j, "power_of_two", where, p.power_of_two) && get_bool(j, "sweepable", where, p.sweepable) &&
-                get_string(j, "doc", where, p.doc) && get_string(j, "map", where, p.map) &&
-                get_string(j, "c_assert", where, p.c_assert) && get_string_list(j, "choices", where, p.choices);
-    if (!good) return false;
-    p.type = static_cast<ParamType>(std::find(kTypes.begin(), kTypes.end(), type) - kTypes.begin());
-    p.dest = static_cast<ParamDest>(std::find(kDests.begin(), kDests.end(), dest) - kDests.begin());
-    if (!check_param_name(p.name, at(j["name"]), where)) return false;
-    const bool numeric = p.type == ParamType::Int || p.type == ParamType::Size || p.type == ParamType::Duration;
-
-    // Keys that only make sense for some types/dests: misplaced ones are mistakes.
-    auto only = [&](const char *key, bool allowed, const char *what) {
-      if (j.contains(key) && !allowed) {
-        error(at_key(j, key), where, std::string("'") + key + "' applies only to " + what);
-        good = false;
-      }
-    };
-    only("min", numeric, "int, size and duration params");
-    only("max", numeric, "int, size and duration params");
-    only("power_of_two", numeric, "int, size and duration params");
-    only("choices", p.type == ParamType::Enum, "enum params");
-    only("c_type", p.dest == ParamDest::Rodata, "rodata params");
-    const bool of_map = p.dest == ParamDest::MapSize || p.dest == ParamDest::MapExtra;
-    only("map", of_map, "map_size and map_extra params");
-    only("c_assert", p.dest == ParamDest::Template, "template params");
-    if (!good) return false;
-
-    if (p.dest == ParamDest::Rodata && !numeric && p.type != ParamType::Bool) {
-      error(at(j["dest"]), where, "a rodata param must be int, size, duration or bool (it becomes a C integer)");
-      return false;
-    }
-    if (of_map) {
-      const bool size = p.dest == ParamDest::MapSize;
-      if (size ? p.type != ParamType::Int && p.type != ParamType::Size : p.type != ParamType::Int) {
-        error(at(j["type"]), where, size ? "a map_size param must be int or size" : "a map_extra param must be int");
-        return false;
-      }
-      if (!is_identifier(p.map)) {
-        error(p.map.empty() ? at(j) : at(j["map"]), where,
-              p.map.empty() ? std::string("missing required key 'map' (the map whose ") +
-                                  (size ? "size" : "map_extra") + " it sets)"
-                            : "bad map name '" + p.map + "'");
-        return false;
-      }
-    }
-    if (numeric) {
-      if (j.contains("min") && !read_number(j["min"], p.type, where, "min", p.min)) return false;
-      if (j.contains("max") && !read_number(j["max"], p.type, where, "max", p.max)) return false;
-    } else if (p.type == ParamType::Bool) {
-      p.min = 0;
-      p.max = 1;
-    }
-    if (p.dest == ParamDest::Rodata && !apply_c_type(j, where, p)) return false;
-    if (p.min > p.max) {
-      error(at(j.contains("min") ? j["min"] : j), where,
-            "min " + format_quantity(p.min, p.type) + " is greater than max " + format_quantity(p.max, p.type));
-      return false;
-    }
-    read_choice_docs(*this, j, where, p);
-    return read_default(j, where, numeric, p);
-  }
-
-  bool check_param_name(const std::string &name, SourceRange r, const std::string &where) {
-    if (!is_identifier(name)) {
-      error(r, where, "bad param name '" + name + "' (it becomes a C identifier)");
-      return false;
-    }
-    if (contains(builtin_names(), name) || name == "family") {
-      error(r, where, "param name '" + name + "' is reserved (a builtin setting)");
-      return false;
-    }
-    if (name.rfind("bb_", 0) == 0) {
-      error(r, where, "param names starting with 'bb_' are reserved for bpfbench globals");
-      return false;
-    }
-    return true;
-  }
-
-  // The C type bounds the value: an explicit min/max outside it is an error, an absent
-  // one is clamped to it, so the checker rejects values the runtime would truncate.
-  bool apply_c_type(const json &j, const std::string &where, ParamSpec &p) {
-    if (j.contains("c_type") && !get_string(j, "c_type", where, p.c_type)) return false;
-    const CType *ct = nullptr;
-    Names names;
-    for (const CType &c : kCTypes) {
-      names.push_back(c.name);
-      if (p.c_type == c.name) ct = &c;
-    }
-    if (!ct) {
-      error(at(j["c_type"]), where, "unknown c_type '" + p.c_type + "' (expected " + join(names) + ")");
-      return false;
-    }
-    if (!j.contains("min")) p.min = std::max(p.min, ct->min);
-    if (!j.contains("max")) p.max = std::min(p.max, ct->max);
-    if (p.min < ct->min || p.max > ct->max) {
-      error(at(j.contains("c_type") ? j["c_type"] : j), where,
-            "[" + format_quantity(p.min, p.type) + ", " + format_quantity(p.max, p.type) + "] does not fit c_type " +
-                p.c_type);
-      return false;
-    }
-    return true;
-  }
-
-  bool read_default(const json &j, const std::string &where, bool numeric, ParamSpec &p) {
-    const bool has = j.contains("default");
-    if (numeric || p.type == ParamType::Enum) {
-      if (!has) {
-        error(at(j), where, "missing required key 'default'");
-        return false;
-      }
-    }
-    if (numeric) {
-      int64_t v = 0;
-      if (!read_number(j["default"], p.type, where, "default", v)) return false;
-      p.default_value = ParamValue{true, v, {}};
-      if (v < p.min || v > p.max) {
-        error(at(j["default"]), where, "default " + bound_violation(v, p.min, p.max, p.type));
-        return false;
-      }
-      if (p.power_of_two && (v <= 0 || (v & (v - 1)) != 0)) {
-        error(at(j["default"]), where, "default " + format_quantity(v, p.type) + " is not a power of two");
-        return false;
-      }
-      return true;
-    }
-    switch (p.type) {
-    case ParamType::Bool: {
-      bool b = false;
-      if (!get_bool(j, "default", where, b)) return false;
-      p.default_value = ParamValue{true, b ? 1 : 0, {}};
-      return true;
-    }
-    case ParamType::Enum: {
-      std::string s;
-      if (p.choices.empty()) {
-        error(j.contains("choices") ? at(j["choices"]) : at(j), where,
-              "an enum param needs a non-empty 'choices' list");
-        return false;
-      }
-      std::set<std::string> seen;
-      for (const auto &c : p.choices) {
-        if (!is_name(c)) error(at(j["choices"]), where, "bad choice '" + c + "' (letters, digits, '_', '-')");
-        if (!seen.insert(c).second) error(at(j["choices"]), where, "duplicate choice '" + c + "'");
-      }
-      if (!get_string(j, "default", where, s)) return false;
-      if (!contains(p.choices, s)) {
-        error(at(j["default"]), where, "default '" + s + "' is not one of its choices (" + join(p.choices, ", ") + ")");
-        return false;
-      }
-      p.default_value = ParamValue{false, 0, s};
-      return ok();
-    }
-    case ParamType::Cpuset: {
-      std::string s;
-      if (!get_string(j, "default", where, s)) return false;
-      if (!s.empty() && !cpuset_error(s).empty()) {
-        error(at(j["default"]), where, "bad default CPU set '" + s + "': " + cpuset_error(s));
-        return false;
-      }
-      p.default_value = ParamValue{false, 0, s};
-      return true;
-    }
-    case ParamType::Address: {
-      std::string s;
-      if (!has) {
-        error(at(j), where, "missing required key 'default'");
-        return false;
-      }
-      if (!get_string(j, "default", where, s)) return false;
-      if (std::string why = address_error(s); !why.empty()) {
-        error(at(j["default"]), where, "bad default: " + why);
-        return false;
-      }
-      p.default_value = ParamValue{false, 0, s};
-      return true;
-    }
-    default: return true;
-    }
   }
 
   // A `calibrate_batch` setup action (the family's or the program's own) sizes the batches
@@ -508,10 +304,10 @@ class ManifestReader : public ManifestFields {
 
   // The shape of a source, at once; ratio operands are checked once every metric is read.
   std::optional<MetricSource> read_source(const json &v, const std::string &where) {
-    std::string why;
-    auto src = parse_metric_source(v.get<std::string>(), why);
-    if (!src) error(at(v), where, why);
-    return src;
+    auto src = parse_metric_source(v.get<std::string>());
+    if (src) return *src;
+    error(at(v), where, src.error().message);
+    return std::nullopt;
   }
 
   bool read_metric(const json &j, const std::string &where, MetricSpec &m) {

@@ -37,10 +37,9 @@ bool read_terms(ManifestFields &mf, const json &j, const std::string &key, const
   for (size_t i = 0; i < texts.size(); ++i) {
     const json &node = j[key][i];
     SelfCheckTerm t;
-    std::string why;
     if (f.metric(texts[i])) {
       t.metric = texts[i];
-    } else if (auto src = parse_metric_source(texts[i], why); src && is_count(*src)) {
+    } else if (auto src = parse_metric_source(texts[i]); src && is_count(*src)) {
       t.source = *src;
     } else {
       mf.error(mf.at(node), where,
@@ -95,8 +94,8 @@ bool read_self_check(ManifestFields &mf, const json &j, const std::string &where
       !mf.get_string_list(j, "programs", where, c.programs) ||
       !mf.get_string_list(j, "unless_code", where, c.unless_code) || !mf.get_string(j, "when", where, c.when))
     return false;
-  if (std::string why; !parse_condition(c.when, f, why)) {
-    mf.error(mf.at(j["when"]), where, why);
+  if (auto when = parse_condition(c.when, f); !when) {
+    mf.error(mf.at(j["when"]), where, when.error().message);
     return false;
   }
   if (!is_name(c.name)) {
@@ -150,8 +149,7 @@ std::vector<ResolvedSelfCheck> self_checks_for(const FamilyManifest &f, const Pr
       return std::find(c.unless_code.begin(), c.unless_code.end(), pc.hook) != c.unless_code.end();
     });
     if (own_code) continue;
-    std::string why;
-    auto when = parse_condition(c.when, f, why);  // checked when the manifest was read
+    auto when = parse_condition(c.when, f);  // checked when the manifest was read
     auto value = [&](const std::string &n) -> std::optional<ParamValue> {
       if (auto v = point_value(p, n)) return v;
       const ParamSpec *spec = f.param(n);  // a point without it: the family's default

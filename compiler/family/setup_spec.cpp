@@ -42,16 +42,12 @@ const std::map<SetupActionKind, ActionKeys> &actions() {
 }
 
 // A number, or a param whose value the runtime reads at the point.
-std::string read_count(const json &v, ArgKind kind, const FamilyManifest &f, std::string &error) {
+Result<std::string> read_count(const json &v, ArgKind kind, const FamilyManifest &f) {
   if (v.is_number_integer()) {
     if (v.is_number_unsigned() || v.get<int64_t>() >= 0) return std::to_string(v.get<int64_t>());
-    error = "must not be negative";
-    return "";
+    return Error("must not be negative");
   }
-  if (!v.is_string()) {
-    error = "must be an integer or a param name";
-    return "";
-  }
+  if (!v.is_string()) return Error("must be an integer or a param name");
   std::string s = v.get<std::string>();
   if (kind == ArgKind::Keys && s == "max_entries") return s;
   if (s == "possible_cpus") return s;  // the machine's possible CPUs (libbpf_num_possible_cpus)
@@ -60,60 +56,53 @@ std::string read_count(const json &v, ArgKind kind, const FamilyManifest &f, std
     std::vector<std::string> names;
     for (const auto &ps : f.params) names.push_back(ps.name);
     std::string close = did_you_mean(s, names);
-    error = "names unknown param '" + s + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)");
-    return "";
+    return Error("names unknown param '" + s + "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)"));
   }
-  if (p->type != ParamType::Int && p->type != ParamType::Size) {
-    error = "param '" + s + "' must be int or size";
-    return "";
-  }
+  if (p->type != ParamType::Int && p->type != ParamType::Size) return Error("param '" + s + "' must be int or size");
   return s;
 }
 
 // A socket name (c1, p2, ...: runtime/socket_pairs.hpp), or with `list` a non-empty
 // array of them, joined by ',' for the runtime.
-std::string read_sockets(const json &v, bool list, std::string &error) {
+Result<std::string> read_sockets(const json &v, bool list) {
   const char *shape = "a socket name of socket_pairs (c<k> or p<k>, k from 1)";
   if (!list) {
     if (v.is_string() && is_socket_name(v.get<std::string>())) return v.get<std::string>();
-    error = std::string("must be ") + shape;
-    return "";
+    return Error(std::string("must be ") + shape);
   }
+  const Error bad(std::string("must be a non-empty array, each ") + shape);
+  if (!v.is_array() || v.empty()) return bad;
   std::string out;
-  if (!v.is_array() || v.empty()) error = std::string("must be a non-empty array, each ") + shape;
   for (const auto &e : v) {
-    if (!e.is_string() || !is_socket_name(e.get<std::string>())) {
-      error = std::string("must be a non-empty array, each ") + shape;
-      return "";
-    }
+    if (!e.is_string() || !is_socket_name(e.get<std::string>())) return bad;
     out += (out.empty() ? "" : ",") + e.get<std::string>();
   }
-  return error.empty() ? out : "";
+  return out;
 }
 
 // One argument's value as the runtime reads it (a name, "1"/"0" for a flag, "packet", a
-// comma list of sockets, a count), or "" with `err` set.
-std::string read_arg(const json &v, ArgKind kind, const FamilyManifest &f, std::string &err) {
-  std::string value;
+// comma list of sockets, a count), or why it is none.
+Result<std::string> read_arg(const json &v, ArgKind kind, const FamilyManifest &f) {
   if (kind == ArgKind::Map || kind == ArgKind::Program) {
-    value = v.is_string() ? v.get<std::string>() : "";
+    std::string value = v.is_string() ? v.get<std::string>() : "";
     if (!is_identifier(value))
-      err = kind == ArgKind::Map ? "must be a map name (a C identifier)"
-                                 : "must be a program (a C function of the template)";
-    else if (kind == ArgKind::Program && !f.template_path.empty() && !template_defines_function(f.template_text, value))
-      err = "'" + value + "' is not defined in template " + f.template_path;
-  } else if (kind == ArgKind::Flag) {
-    if (!v.is_boolean()) err = "must be true or false";
-    else value = v.get<bool>() ? "1" : "0";
-  } else if (kind == ArgKind::Input) {
-    value = v.is_string() ? v.get<std::string>() : "";
-    if (value != "packet") err = "must be \"packet\" (the point's test_run packet: docs/families.md)";
-  } else if (kind == ArgKind::Socket || kind == ArgKind::Sockets) {
-    value = read_sockets(v, kind == ArgKind::Sockets, err);
-  } else {
-    value = read_count(v, kind, f, err);
+      return Error(kind == ArgKind::Map ? "must be a map name (a C identifier)"
+                                        : "must be a program (a C function of the template)");
+    if (kind == ArgKind::Program && !f.template_path.empty() && !template_defines_function(f.template_text, value))
+      return Error("'" + value + "' is not defined in template " + f.template_path);
+    return value;
   }
-  return err.empty() ? value : "";
+  if (kind == ArgKind::Flag) {
+    if (!v.is_boolean()) return Error("must be true or false");
+    return std::string(v.get<bool>() ? "1" : "0");
+  }
+  if (kind == ArgKind::Input) {
+    std::string value = v.is_string() ? v.get<std::string>() : "";
+    if (value != "packet") return Error("must be \"packet\" (the point's test_run packet: docs/families.md)");
+    return value;
+  }
+  if (kind == ArgKind::Socket || kind == ArgKind::Sockets) return read_sockets(v, kind == ArgKind::Sockets);
+  return read_count(v, kind, f);
 }
 
 // The kind of key `k` among the action's keys; nothing after an "unknown key" problem.
@@ -159,13 +148,13 @@ std::optional<SetupActionSpec> read_setup_action(const json &e, size_t i, const 
       good = false;
       continue;
     }
-    std::string err, value = read_arg(item.value(), *arg, f, err);
-    if (!err.empty()) {
-      errors.push_back({&item.value(), "", where + ": '" + k + "' " + err});
+    auto value = read_arg(item.value(), *arg, f);
+    if (!value) {
+      errors.push_back({&item.value(), "", where + ": '" + k + "' " + value.error().message});
       good = false;
       continue;
     }
-    a.args[k] = value;
+    a.args[k] = *value;
   }
   for (const auto &[k, _] : keys.required)
     if (!e.contains(k)) {

@@ -53,48 +53,39 @@ bool is_known_unit(const std::string &u) {
   return lookup(kSizeUnits, u) || lookup(kIntUnits, u) || lookup(kDurationUnits, u);
 }
 
-std::optional<int64_t> fail(std::string *error, std::string msg) {
-  if (error) *error = std::move(msg);
-  return std::nullopt;
-}
-
 template <size_t N>
-std::optional<int64_t> scale(int64_t number, const std::string &unit, ParamType type, const std::array<Unit, N> &table,
-                             std::string *error) {
+Result<int64_t> scale(int64_t number, const std::string &unit, ParamType type, const std::array<Unit, N> &table) {
   const Unit *u = lookup(table, unit);
   if (!u) {
     if (is_known_unit(unit))
-      return fail(error, "unit '" + unit + "' does not apply to " + noun(type) + " (use " + names(table) + ")");
-    return fail(error, "unknown unit '" + unit + "' for " + noun(type) + " (use " + names(table) + ")");
+      return Error("unit '" + unit + "' does not apply to " + noun(type) + " (use " + names(table) + ")");
+    return Error("unknown unit '" + unit + "' for " + noun(type) + " (use " + names(table) + ")");
   }
   int64_t out = 0;
-  if (__builtin_mul_overflow(number, u->scale, &out))
-    return fail(error, std::to_string(number) + unit + " is too large");
+  if (__builtin_mul_overflow(number, u->scale, &out)) return Error(std::to_string(number) + unit + " is too large");
   return out;
 }
 
 }  // namespace
 
-std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, ParamType type, std::string *error) {
+Result<int64_t> apply_unit(int64_t number, const std::string &unit, ParamType type) {
   switch (type) {
-  case ParamType::Size:
-    return unit.empty() ? std::optional<int64_t>(number) : scale(number, unit, type, kSizeUnits, error);
-  case ParamType::Int:
-    return unit.empty() ? std::optional<int64_t>(number) : scale(number, unit, type, kIntUnits, error);
+  case ParamType::Size: return unit.empty() ? Result<int64_t>(number) : scale(number, unit, type, kSizeUnits);
+  case ParamType::Int: return unit.empty() ? Result<int64_t>(number) : scale(number, unit, type, kIntUnits);
   case ParamType::Duration:
     // A bare number is no duration: `warmup 500` was meant as 500ms as often as 500s (it
     // was read as seconds). 0 is 0 in every unit.
     if (unit.empty() && number != 0)
-      return fail(error, fmt::format("{} has no unit: {}", number, duration_units_hint(number)));
-    return scale(number, unit.empty() ? "s" : unit, type, kDurationUnits, error);
+      return Error(fmt::format("{} has no unit: {}", number, duration_units_hint(number)));
+    return scale(number, unit.empty() ? "s" : unit, type, kDurationUnits);
   case ParamType::Bool:
   case ParamType::Enum:
   case ParamType::Cpuset:
   case ParamType::Address:
     if (unit.empty()) return number;
-    return fail(error, "unit '" + unit + "' does not apply to " + noun(type));
+    return Error("unit '" + unit + "' does not apply to " + noun(type));
   }
-  return fail(error, "unknown type");
+  return Error("unknown type");
 }
 
 std::string duration_units_hint(int64_t number) {
@@ -132,7 +123,7 @@ std::string bound_violation(int64_t v, int64_t min, int64_t max, ParamType type)
   return phrase.empty() ? "" : format_quantity(v, type) + " " + phrase;
 }
 
-std::optional<int64_t> parse_quantity(const std::string &text, ParamType type, std::string *error) {
+Result<int64_t> parse_quantity(const std::string &text, ParamType type) {
   size_t i = 0;
   bool negative = false;
   if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
@@ -141,10 +132,10 @@ std::optional<int64_t> parse_quantity(const std::string &text, ParamType type, s
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
     int d = text[i] - '0';
     if (__builtin_mul_overflow(number, 10, &number) || __builtin_add_overflow(number, negative ? -d : d, &number))
-      return fail(error, "'" + text + "' is too large");
+      return Error("'" + text + "' is too large");
   }
-  if (i == digits_start) return fail(error, "'" + text + "' is not a number");
-  return apply_unit(number, text.substr(i), type, error);
+  if (i == digits_start) return Error("'" + text + "' is not a number");
+  return apply_unit(number, text.substr(i), type);
 }
 
 }  // namespace bpfbench

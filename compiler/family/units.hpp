@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compiler/family/manifest.hpp"
+#include "util/error.hpp"
 
 namespace bpfbench {
 
@@ -13,14 +14,13 @@ namespace bpfbench {
 //   size     K/M/G = 2^10/2^20/2^30 bytes
 //   int      K/M/G = 10^3/10^6/10^9
 //   duration s/ms/us/ns -> nanoseconds; no unit is an error (but for 0)
-// Other types take no unit. Returns nullopt and sets *error (when non-null) for an unknown
-// unit, a unit that does not fit the type ("unit 'ms' does not apply to a size") or an
-// overflow of int64.
-std::optional<int64_t> apply_unit(int64_t number, const std::string &unit, ParamType type, std::string *error);
+// Other types take no unit. An error for an unknown unit, a unit that does not fit the type
+// ("unit 'ms' does not apply to a size") or an overflow of int64.
+Result<int64_t> apply_unit(int64_t number, const std::string &unit, ParamType type);
 
 // Parses "512K", "-3", "250ms" (an optional '-', decimal digits, an optional unit) and
 // applies the unit as above.
-std::optional<int64_t> parse_quantity(const std::string &text, ParamType type, std::string *error);
+Result<int64_t> parse_quantity(const std::string &text, ParamType type);
 
 // "write 500s, 500ms, 500us or 500ns": the units a bare number `number` could have meant.
 std::string duration_units_hint(int64_t number);

@@ -192,14 +192,14 @@ bool compiles(const std::string &src, const bpfbench::CompileOptions &o) {
 // the cache, and compiles (object cache off) with the PCH, with vmlinux.h as a plain
 // header and with a hand-written struct under <linux/bpf.h> instead.
 int bench_vmlinux(const std::string &dir, int runs) {
-  std::string why;
-  auto btf = bpfbench::read_kernel_btf(bpfbench::default_kernel_btf_path(), why);
+  auto btf = bpfbench::read_kernel_btf(bpfbench::default_kernel_btf_path());
   if (!btf) {
-    std::fprintf(stderr, "%s\n", why.c_str());
+    std::fprintf(stderr, "%s\n", btf.error().message.c_str());
     return 1;
   }
-  Times gen = measure(runs, [&] { return bpfbench::vmlinux_header_text(*btf, why).has_value(); });
-  const std::string header = bpfbench::vmlinux_header_text(*btf, why).value_or("");
+  Times gen = measure(runs, [&] { return static_cast<bool>(bpfbench::vmlinux_header_text(*btf)); });
+  auto text = bpfbench::vmlinux_header_text(*btf);
+  const std::string header = text ? *text : "";
   int n = 0;
   bpfbench::VmlinuxOptions vo;
   Times cold = measure(runs, [&] {

@@ -49,9 +49,8 @@ TEST_CASE("compiles side by side: each object goes to its own points, errors in 
       continue;
     }
     REQUIRE(compiled.objects.count(i));
-    std::string err;
-    auto globals = read_object_globals(compiled.objects.at(i), err);
-    INFO(err);
+    auto globals = read_object_globals(compiled.objects.at(i));
+    INFO((globals ? "" : globals.error().message));
     REQUIRE(globals);
     for (size_t j = 0; j < 6; ++j) CHECK(globals->count("bb_mark_" + std::to_string(j)) == (i == j ? 1u : 0u));
   }

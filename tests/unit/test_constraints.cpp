@@ -48,21 +48,22 @@ TEST_CASE("constraint conditions parse against the family", "[constraints]") {
   Diagnostics diags;
   FamilyRegistry reg = shipped(diags);
   const FamilyManifest &f = *reg.find("ringbuf");
-  std::string err;
-  auto c = parse_condition("prog == perfbuf && sampled == true && sample_rate <= batch", f, err);
+  auto c = parse_condition("prog == perfbuf && sampled == true && sample_rate <= batch", f);
   REQUIRE(c);
   REQUIRE(c->size() == 3);
   CHECK((*c)[0].rhs_value.s == "perfbuf");
   CHECK((*c)[1].rhs_value.i == 1);
   CHECK((*c)[2].rhs_name == "batch");
-  CHECK(parse_condition("ring_size >= 64K", f, err)->front().rhs_value.i == 65536);
-  CHECK(parse_condition("", f, err)->empty());
-  CHECK_FALSE(parse_condition("smaple_rate < 3", f, err));
-  CHECK(err == "'smaple_rate < 3' names unknown setting 'smaple_rate'");
-  CHECK_FALSE(parse_condition("prog == tp", f, err));
-  CHECK(err == "'prog == tp': 'tp' is not one of prog's choices");
-  CHECK_FALSE(parse_condition("batch 3", f, err));
-  CHECK_FALSE(parse_condition("sampled == maybe", f, err));
+  CHECK(parse_condition("ring_size >= 64K", f)->front().rhs_value.i == 65536);
+  CHECK(parse_condition("", f)->empty());
+  auto bad1 = parse_condition("smaple_rate < 3", f);
+  REQUIRE_FALSE(bad1);
+  CHECK(bad1.error().message == "'smaple_rate < 3' names unknown setting 'smaple_rate'");
+  auto bad2 = parse_condition("prog == tp", f);
+  REQUIRE_FALSE(bad2);
+  CHECK(bad2.error().message == "'prog == tp': 'tp' is not one of prog's choices");
+  CHECK_FALSE(parse_condition("batch 3", f));
+  CHECK_FALSE(parse_condition("sampled == maybe", f));
 }
 
 TEST_CASE("comparisons hold per point", "[constraints]") {
@@ -74,10 +75,9 @@ TEST_CASE("comparisons hold per point", "[constraints]") {
   p.producers = 3;
   p.params = {{"batch", ParamValue{true, 10, {}}}, {"sample_rate", ParamValue{true, 50, {}}}};
   ValueLookup lookup = [&](const std::string &n) { return point_value(p, n); };
-  std::string err;
-  CHECK_FALSE(holds_all(*parse_condition("sample_rate <= batch", f, err), lookup));
-  CHECK(holds_all(*parse_condition("producers > 2 && prog != output", f, err), lookup));
-  CHECK_FALSE(holds_all(*parse_condition("producers == 1", f, err), lookup));
+  CHECK_FALSE(holds_all(*parse_condition("sample_rate <= batch", f), lookup));
+  CHECK(holds_all(*parse_condition("producers > 2 && prog != output", f), lookup));
+  CHECK_FALSE(holds_all(*parse_condition("producers == 1", f), lookup));
 }
 
 TEST_CASE("the manifest loader rejects bad constraints", "[constraints][manifest]") {
@@ -111,8 +111,7 @@ TEST_CASE("a remainder on the left: producers % 2 == 0 asks for an even count", 
   Diagnostics diags;
   FamilyRegistry reg = shipped(diags);
   const FamilyManifest &f = *reg.find("ringbuf");
-  std::string err;
-  auto even = parse_condition("producers % 2 == 0 && producers >= 2", f, err);
+  auto even = parse_condition("producers % 2 == 0 && producers >= 2", f);
   REQUIRE(even);
   CHECK((*even)[0].lhs == "producers");
   CHECK((*even)[0].modulo == 2);
@@ -123,11 +122,13 @@ TEST_CASE("a remainder on the left: producers % 2 == 0 asks for an even count", 
     INFO(n);
     CHECK(holds_all(*even, lookup) == (n % 2 == 0));
   }
-  CHECK_FALSE(parse_condition("producers % 0 == 0", f, err));
-  CHECK(err.find("the divisor after '%' is a positive integer") != std::string::npos);
-  CHECK_FALSE(parse_condition("producers % x == 0", f, err));
-  CHECK_FALSE(parse_condition("prog % 2 == 0", f, err));
-  CHECK(err.find("'prog % N' needs an int setting") != std::string::npos);
+  auto bad3 = parse_condition("producers % 0 == 0", f);
+  REQUIRE_FALSE(bad3);
+  CHECK(bad3.error().message.find("the divisor after '%' is a positive integer") != std::string::npos);
+  CHECK_FALSE(parse_condition("producers % x == 0", f));
+  auto bad4 = parse_condition("prog % 2 == 0", f);
+  REQUIRE_FALSE(bad4);
+  CHECK(bad4.error().message.find("'prog % N' needs an int setting") != std::string::npos);
   // The shipped htab_mem family says so for its paired program.
   const FamilyManifest &h = *reg.find("htab_mem");
   PlanPoint q;

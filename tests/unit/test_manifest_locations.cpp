@@ -126,25 +126,25 @@ TEST_CASE("every kind has one row, and names round-trip", "[manifest][kinds]") {
 }
 
 TEST_CASE("metric sources are parsed once into kind and operands", "[manifest][kinds]") {
-  std::string why;
-  auto c = parse_metric_source("counter:bb_hits", why);
+  auto c = parse_metric_source("counter:bb_hits");
   REQUIRE(c);
   CHECK(c->kind == MetricSourceKind::Counter);
   CHECK(c->operand == "bb_hits");
-  auto r = parse_metric_source("ratio:gp_us/gp", why);
+  auto r = parse_metric_source("ratio:gp_us/gp");
   REQUIRE(r);
   CHECK(r->kind == MetricSourceKind::Ratio);
   CHECK(r->operand == "gp_us");
   CHECK(r->denominator == "gp");
   CHECK(r->text() == "ratio:gp_us/gp");
-  auto k = parse_metric_source("kthread_stime:rcu_tasks_trace_kthread", why);
+  auto k = parse_metric_source("kthread_stime:rcu_tasks_trace_kthread");
   REQUIRE(k);
   CHECK(k->operand == "rcu_tasks_trace_kthread");
-  CHECK(parse_metric_source("consumer", why)->kind == MetricSourceKind::Consumer);
+  CHECK(parse_metric_source("consumer")->kind == MetricSourceKind::Consumer);
   for (const char *bad : {"counter:", "counter:9x", "producer:x", "ratio:ab", "counter", "hits", ""}) {
     INFO(bad);
-    CHECK_FALSE(parse_metric_source(bad, why));
-    CHECK(why.find("bad metric source") == 0);
+    auto refused = parse_metric_source(bad);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("bad metric source") == 0);
   }
   CHECK(default_report_of(MetricSourceKind::Ratio) == MetricReport::AsIs);
   CHECK(default_report_of(MetricSourceKind::KthreadStime) == MetricReport::AsIs);

@@ -50,8 +50,7 @@ std::vector<Sample> sampled(const std::vector<MetricSpec> &metrics, std::map<std
 }  // namespace
 
 TEST_CASE("sum sources are parsed once into their terms", "[manifest][kinds]") {
-  std::string why;
-  auto s = parse_metric_source("sum:hits+misses+drops", why);
+  auto s = parse_metric_source("sum:hits+misses+drops");
   REQUIRE(s);
   CHECK(s->kind == MetricSourceKind::Sum);
   CHECK(s->terms == std::vector<std::string>{"hits", "misses", "drops"});
@@ -59,13 +58,16 @@ TEST_CASE("sum sources are parsed once into their terms", "[manifest][kinds]") {
   CHECK(default_report_of(MetricSourceKind::Sum) == MetricReport::Rate);
   for (const char *bad : {"sum", "sum:", "sum:hits", "sum:hits+", "sum:+hits", "sum:a+a", "sum:9x+y", "sum:a/b"}) {
     INFO(bad);
-    CHECK_FALSE(parse_metric_source(bad, why));
-    CHECK(why.find("bad metric source '" + std::string(bad) + "'") == 0);
+    auto refused = parse_metric_source(bad);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("bad metric source '" + std::string(bad) + "'") == 0);
   }
-  parse_metric_source("sum:hits", why);
-  CHECK(why.find("a sum adds two or more metrics") != std::string::npos);
-  parse_metric_source("sum:hits+hits", why);
-  CHECK(why.find("metric 'hits' is added twice") != std::string::npos);
+  auto one = parse_metric_source("sum:hits");
+  REQUIRE_FALSE(one);
+  CHECK(one.error().message.find("a sum adds two or more metrics") != std::string::npos);
+  auto twice = parse_metric_source("sum:hits+hits");
+  REQUIRE_FALSE(twice);
+  CHECK(twice.error().message.find("metric 'hits' is added twice") != std::string::npos);
 }
 
 TEST_CASE("a bad sum is an error at its family.json line and column", "[manifest][locations]") {
@@ -248,15 +250,15 @@ TEST_CASE("the object's globals and maps are read with their sections", "[compil
   CHECK(compile_programs(fe, compiled));
   INFO(render_all(fe.diags, fe.sources));
   REQUIRE(compiled.objects.count(0));
-  std::string err;
-  auto globals = read_object_globals(compiled.objects.at(0), err);
-  INFO(err);
+  auto globals = read_object_globals(compiled.objects.at(0));
+  INFO((globals ? "" : globals.error().message));
   REQUIRE(globals);
   CHECK(globals->at("bb_calls") == ".bss");
   CHECK(globals->at("array") == ".maps");
   CHECK_FALSE(globals->count("bench_x"));  // functions are not data
-  CHECK_FALSE(read_object_globals({1, 2, 3}, err));
-  CHECK_FALSE(err.empty());
+  auto junk = read_object_globals({1, 2, 3});
+  REQUIRE_FALSE(junk);
+  CHECK_FALSE(junk.error().message.empty());
 }
 
 TEST_CASE("a counter a program overrides is not required of its object", "[manifest][compile][cli]") {
@@ -308,16 +310,15 @@ TEST_CASE("a counter in .data and a per_cpu typo are located", "[manifest][compi
 }
 
 TEST_CASE("cgroup_memory sources are levels in their unit, peak a high-water mark", "[manifest][kinds][metrics]") {
-  std::string why;
   for (const char *ok : {"cgroup_memory:current", "cgroup_memory:peak"}) {
-    auto s = parse_metric_source(ok, why);
+    auto s = parse_metric_source(ok);
     REQUIRE(s);
     CHECK(s->kind == MetricSourceKind::CgroupMemory);
     CHECK(s->text() == ok);
   }
   for (const char *bad : {"cgroup_memory", "cgroup_memory:", "cgroup_memory:max", "cgroup_memory:current/peak"}) {
     INFO(bad);
-    CHECK_FALSE(parse_metric_source(bad, why));
+    CHECK_FALSE(parse_metric_source(bad));
   }
   CHECK(default_report_of(MetricSourceKind::CgroupMemory) == MetricReport::AsIs);
   CHECK(level_unit_scale(MetricSourceKind::CgroupMemory, "MiB") == 1048576.0);
