@@ -54,7 +54,7 @@ constexpr double kFirstOffRelative = 0.05;  // first interval >5% and >3 sd off 
 
 // Adds to one interval's counts (metric name -> count) those of the `sum:a+b` metrics:
 // the sum of their terms' counts. The sampler calls it on each interval
-// (runtime/run_point.cpp), so a sum is a count like any other afterwards: in the samples
+// (runtime/point_observers.cpp), so a sum is a count like any other afterwards: in the samples
 // of the results file, in rates, `total_ops`, a derived `latency` and ratios.
 void add_sum_counts(const std::vector<MetricSpec> &metrics, std::map<std::string, uint64_t> &counts);
 

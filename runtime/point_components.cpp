@@ -27,7 +27,7 @@ Result<> PointComponents::make(const PlanPoint &p, const FamilyManifest &f, cons
   if (pc.kind == ProducerKind::TestRun) BB_TRY(test_run_components(p, f, prog, obj));
   pc.socket_fd = sockets.send_fd;
   pc.delivered = &consumed.slot(0);
-  if (pc.kind == ProducerKind::MapChurn) set_map_churn(p, obj);
+  if (pc.kind == ProducerKind::MapChurn) set_map_churn(obj);
   auto made_producer = make_producer(pc);
   if (!made_producer) return made_producer.error();
   producer = std::move(*made_producer);
@@ -37,7 +37,6 @@ Result<> PointComponents::make(const PlanPoint &p, const FamilyManifest &f, cons
   cc->consumed = &consumed.slot(0);
   cc->socket_fd = sockets.receive_fd;
   cc->interrupt = &stop.flag();
-  if (const ParamValue *v = p.param(kind_params::verify); v && !v->is_int) cc->verify_per_byte = v->s == "per_byte";
   if (runs_back_to_back(p) && cc->kind != ConsumerKind::None) {
     // Back-to-back: the consumer thread produces each batch after draining the last one.
     auto trigger = make_trigger(pc);
@@ -72,13 +71,9 @@ Result<> PointComponents::calibrate_batch(const PlanPoint &p, const FamilyManife
   return {};
 }
 
-// map_churn: the object's template map and the `nr_entries` / `prefix_len` params.
-void PointComponents::set_map_churn(const PlanPoint &p, const BpfObject &obj) {
+// map_churn: the object's template map (its row's configure read `nr_entries` and `prefix_len`).
+void PointComponents::set_map_churn(const BpfObject &obj) {
   if (bpf_map *m = obj.map(kChurnTemplateMap)) pc.churn_map_fd = bpf_map__fd(m);
-  if (const ParamValue *n = p.param(kind_params::nr_entries); n && n->is_int && n->i > 0)
-    pc.churn_entries = static_cast<uint64_t>(n->i);
-  if (const ParamValue *l = p.param(kind_params::prefix_len); l && l->is_int && l->i > 0)
-    pc.churn_prefix_len = static_cast<uint32_t>(l->i);
 }
 
 }  // namespace bpfbench

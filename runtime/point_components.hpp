@@ -41,7 +41,7 @@ struct PointComponents {
  private:
   Result<> test_run_components(const PlanPoint &p, const FamilyManifest &f, const ProgramSpec &prog,
                                const BpfObject &obj);
-  void set_map_churn(const PlanPoint &p, const BpfObject &obj);
+  void set_map_churn(const BpfObject &obj);
 };
 
 }  // namespace bpfbench

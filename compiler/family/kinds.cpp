@@ -110,7 +110,7 @@ constexpr KindInfo<AttachKind> kAttach[] = {
 constexpr KindInfo<SetupActionKind> kSetupActions[] = {
     {SetupActionKind::CalibrateBatch, "calibrate_batch",
      "size the timed batches now, on the maps as setup has left them so far (else after setup)",
-     "PointRunner::calibrate_batch() (runtime/run_point.cpp)"},
+     "PointComponents::calibrate_batch() (runtime/point_components.cpp)"},
     {SetupActionKind::Fork, "fork", "fork `count` idle children that live until the run ends",
      "ChildSet (runtime/setup_actions.cpp)"},
     {SetupActionKind::InnerMaps, "inner_maps", "create `count` inner maps into the array-of-maps `outer`",

@@ -50,7 +50,7 @@ enum class AttachKind { Auto, Uprobe, Uretprobe, UprobeMulti, UretprobeMulti, Us
 // A step run on the loaded object before attach (runtime/setup_actions.cpp; its keys are
 // checked by compiler/family/setup_spec.cpp).
 enum class SetupActionKind { CalibrateBatch, Fork, InnerMaps, Prefill, RunProgram, SocketPairs, Sockmap };
-// Where a metric's per-interval value comes from (the sampler in runtime/run_point.cpp).
+// Where a metric's per-interval value comes from (the sampler in runtime/point_observers.cpp).
 enum class MetricSourceKind { Counter, Producer, Consumer, Ratio, Sum, KthreadStime, CgroupMemory, BatchTiming };
 
 // A point param a kind reads at run time (a family declares it with dest `runtime`). Its
