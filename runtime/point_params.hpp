@@ -19,13 +19,13 @@ class PointParams {
 
   // The point's value, or null when the family does not declare the param.
   const ParamValue *param(const KindParam &k) const {
-    if (reads_) reads_->emplace_back(k.name);
-    return p_.param(k.name);
+    note(k);
+    return p_.param(k);
   }
-  // An integer param, or the row's fallback.
+  // An integer param, or the row's fallback (PlanPoint's rule).
   int64_t int_param(const KindParam &k) const {
-    const ParamValue *v = param(k);
-    return v && v->is_int ? v->i : k.fallback;
+    note(k);
+    return p_.int_param(k);
   }
   // An enum param's choice, or "" when the point has none.
   std::string choice(const KindParam &k) const {
@@ -39,6 +39,10 @@ class PointParams {
   }
 
  private:
+  void note(const KindParam &k) const {
+    if (reads_) reads_->emplace_back(k.name);
+  }
+
   const PlanPoint &p_;
   std::vector<std::string> *reads_;
 };
