@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "runtime/consumers/buffer_consumers.hpp"
+#include "runtime/kind_rows.hpp"
 #include "runtime/producer_config.hpp"
 
 namespace bpfbench {
@@ -60,14 +61,9 @@ constexpr ConsumerRow kConsumerRows[] = {
     {ConsumerKind::Socket, configure_socket},
 };
 
-constexpr bool consumer_rows_in_order() {
-  for (size_t i = 0; i < std::size(kConsumerRows); ++i)
-    if (static_cast<size_t>(kConsumerRows[i].kind) != i) return false;
-  return true;
-}
 // ConsumerKind::Socket is the enum's last value: a kind without a row fails to build here.
 static_assert(std::size(kConsumerRows) == static_cast<size_t>(ConsumerKind::Socket) + 1, "a ConsumerKind has no row");
-static_assert(consumer_rows_in_order(), "the rows are not in the ConsumerKind order");
+static_assert(rows_in_enum_order(kConsumerRows), "the rows are not in the ConsumerKind order");
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 
 #include <iterator>
 
+#include "runtime/kind_rows.hpp"
 #include "runtime/map_churn.hpp"
 #include "runtime/owner_producers.hpp"
 #include "runtime/pair_producer.hpp"
@@ -148,14 +149,9 @@ constexpr ProducerRow kProducerRows[] = {
     {ProducerKind::None, configure_producer_nothing, make_idle_producer, false},
 };
 
-constexpr bool producer_rows_in_order() {
-  for (size_t i = 0; i < std::size(kProducerRows); ++i)
-    if (static_cast<size_t>(kProducerRows[i].kind) != i) return false;
-  return true;
-}
 // ProducerKind::None is the enum's last value: a kind without a row fails to build here.
 static_assert(std::size(kProducerRows) == static_cast<size_t>(ProducerKind::None) + 1, "a ProducerKind has no row");
-static_assert(producer_rows_in_order(), "the rows are not in the ProducerKind order");
+static_assert(rows_in_enum_order(kProducerRows), "the rows are not in the ProducerKind order");
 
 }  // namespace
 
